@@ -1,0 +1,49 @@
+//===- TileDialect.h - Tile dialect -----------------------------*- C++ -*-===//
+//
+// The tensor-level dialect of the .tile language.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_DIALECT_TILE_TILEDIALECT_H
+#define TILE_DIALECT_TILE_TILEDIALECT_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "tile/Dialect/Tile/TileDialect.h.inc"
+#include "tile/Dialect/Tile/TileEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "tile/Dialect/Tile/TileAttrs.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "tile/Dialect/Tile/TileTypes.h.inc"
+
+namespace mlir::tile {
+
+/// For a pointer (or block of pointers) type, the pointee type with the same
+/// shape and encoding; other types are returned unchanged.
+Type getPointeeOrSameShape(Type type);
+
+/// i1, or a tensor of i1 with the shape and encoding of `type`.
+Type getI1SameShape(Type type);
+
+/// A tensor with `type`'s shape and encoding holding `elementType`, or
+/// `elementType` itself when `type` is a scalar.
+Type getSameShape(Type type, Type elementType);
+
+} // namespace mlir::tile
+
+#define GET_OP_CLASSES
+#include "tile/Dialect/Tile/TileOps.h.inc"
+
+#endif // TILE_DIALECT_TILE_TILEDIALECT_H

@@ -1,0 +1,283 @@
+//===- TileOps.td - Tile dialect operations ----------------*- tablegen -*-===//
+
+#ifndef TILE_OPS_TD
+#define TILE_OPS_TD
+
+include "tile/Dialect/Tile/TileTypes.td"
+include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Grid
+//===----------------------------------------------------------------------===//
+
+def Tile_ProgramIdOp : Tile_Op<"program_id", [Pure]> {
+  let summary = "Index of this program along a grid axis";
+  let arguments = (ins ConfinedAttr<I32Attr, [IntMinValue<0>, IntMaxValue<2>]>:$axis);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$axis attr-dict `:` type($result)";
+}
+
+def Tile_NumProgramsOp : Tile_Op<"num_programs", [Pure]> {
+  let summary = "Number of programs along a grid axis";
+  let arguments = (ins ConfinedAttr<I32Attr, [IntMinValue<0>, IntMaxValue<2>]>:$axis);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$axis attr-dict `:` type($result)";
+}
+
+//===----------------------------------------------------------------------===//
+// Block creation and shape manipulation
+//===----------------------------------------------------------------------===//
+
+def Tile_MakeRangeOp : Tile_Op<"make_range", [Pure]> {
+  let summary = "The 1-D block [start, end) of i32";
+  let arguments = (ins I32Attr:$start, I32Attr:$end);
+  let results = (outs Tile_I32Tensor:$result);
+  let assemblyFormat = "$start `to` $end attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_SplatOp : Tile_Op<"splat", [Pure,
+    TypesMatchWith<"source is the result element type", "result", "src",
+                   "::llvm::cast<::mlir::TensorType>($_self).getElementType()">]> {
+  let summary = "Fill a block with one scalar";
+  let arguments = (ins Tile_Elem:$src);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($result)";
+  let hasFolder = 1;
+}
+
+def Tile_BroadcastOp : Tile_Op<"broadcast", [Pure, SameOperandsAndResultElementType]> {
+  let summary = "Broadcast size-1 dimensions of a block";
+  let arguments = (ins Tile_Tensor:$src);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tile_ExpandDimsOp : Tile_Op<"expand_dims", [Pure, SameOperandsAndResultElementType]> {
+  let summary = "Insert a size-1 dimension";
+  let arguments = (ins Tile_Tensor:$src, I32Attr:$axis);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_ReshapeOp : Tile_Op<"reshape", [Pure, SameOperandsAndResultElementType]> {
+  let summary = "Reinterpret a block with another shape (row-major order)";
+  let arguments = (ins Tile_Tensor:$src);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tile_TransOp : Tile_Op<"trans", [Pure, SameOperandsAndResultElementType]> {
+  let summary = "Permute the dimensions of a block";
+  let arguments = (ins Tile_Tensor:$src, DenseI32ArrayAttr:$order);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$src `,` $order attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Pointers and memory
+//===----------------------------------------------------------------------===//
+
+def Tile_AddPtrOp : Tile_Op<"addptr", [Pure, AllTypesMatch<["ptr", "result"]>]> {
+  let summary = "Advance pointers by element offsets";
+  let arguments = (ins Tile_PtrLike:$ptr, Tile_IntLike:$offset);
+  let results = (outs Tile_PtrLike:$result);
+  let assemblyFormat = "$ptr `,` $offset attr-dict `:` type($ptr) `,` type($offset)";
+  let hasVerifier = 1;
+}
+
+def Tile_LoadOp : Tile_Op<"load", [AttrSizedOperandSegments,
+    TypesMatchWith<"result is the pointee of ptr", "ptr", "result",
+                   "::mlir::tile::getPointeeOrSameShape($_self)">,
+    OptionalTypesMatchWith<"mask is i1 with the shape of ptr", "ptr", "mask",
+                           "::mlir::tile::getI1SameShape($_self)">,
+    OptionalTypesMatchWith<"other is the pointee of ptr", "ptr", "other",
+                           "::mlir::tile::getPointeeOrSameShape($_self)">]> {
+  let summary = "Load through a pointer or a block of pointers";
+  let description = [{
+    Where `mask` is false nothing is read and the result holds `other`
+    (zero when absent).
+  }];
+  let arguments = (ins Tile_PtrLike:$ptr, Optional<Tile_BoolLike>:$mask,
+                   Optional<Tile_Value>:$other,
+                   DefaultValuedAttr<Tile_CacheModifierAttr, "::mlir::tile::CacheModifier::none">:$cache,
+                   DefaultValuedAttr<Tile_EvictionPolicyAttr, "::mlir::tile::EvictionPolicy::normal">:$evict,
+                   UnitAttr:$isVolatile);
+  let results = (outs Tile_Value:$result);
+  let assemblyFormat = [{
+    $ptr (`,` $mask^)? (`,` $other^)? attr-dict `:` type($ptr)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_StoreOp : Tile_Op<"store", [
+    TypesMatchWith<"value is the pointee of ptr", "ptr", "value",
+                   "::mlir::tile::getPointeeOrSameShape($_self)">,
+    OptionalTypesMatchWith<"mask is i1 with the shape of ptr", "ptr", "mask",
+                           "::mlir::tile::getI1SameShape($_self)">]> {
+  let summary = "Store through a pointer or a block of pointers";
+  let arguments = (ins Tile_PtrLike:$ptr, Tile_Value:$value,
+                   Optional<Tile_BoolLike>:$mask,
+                   DefaultValuedAttr<Tile_CacheModifierAttr, "::mlir::tile::CacheModifier::none">:$cache,
+                   DefaultValuedAttr<Tile_EvictionPolicyAttr, "::mlir::tile::EvictionPolicy::normal">:$evict);
+  let assemblyFormat = "$ptr `,` $value (`,` $mask^)? attr-dict `:` type($ptr)";
+}
+
+def Tile_AtomicRMWOp : Tile_Op<"atomic_rmw", [
+    TypesMatchWith<"value is the pointee of ptr", "ptr", "val",
+                   "::mlir::tile::getPointeeOrSameShape($_self)">,
+    TypesMatchWith<"result is the pointee of ptr", "ptr", "result",
+                   "::mlir::tile::getPointeeOrSameShape($_self)">,
+    OptionalTypesMatchWith<"mask is i1 with the shape of ptr", "ptr", "mask",
+                           "::mlir::tile::getI1SameShape($_self)">]> {
+  let summary = "Atomic read-modify-write; returns the old values";
+  let arguments = (ins Tile_AtomicKindAttr:$kind, Tile_PtrLike:$ptr,
+                   Tile_Value:$val, Optional<Tile_BoolLike>:$mask);
+  let results = (outs Tile_Value:$result);
+  let assemblyFormat = "$kind `,` $ptr `,` $val (`,` $mask^)? attr-dict `:` type($ptr)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Block pointers
+//===----------------------------------------------------------------------===//
+
+def Tile_MakeBlockPtrOp : Tile_Op<"make_block_ptr", [Pure, AttrSizedOperandSegments]> {
+  let summary = "Describe a block of a strided N-D tensor";
+  let arguments = (ins Tile_Ptr:$base, Variadic<I64>:$shape,
+                   Variadic<I64>:$strides, Variadic<I32>:$offsets,
+                   DenseI32ArrayAttr:$order);
+  let results = (outs Tile_BlockPtr:$result);
+  let assemblyFormat = [{
+    $base `,` `[` $shape `]` `,` `[` $strides `]` `,` `[` $offsets `]`
+    `order` $order attr-dict `:` type($base) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    // shape, strides and offsets are variadic of one length each.
+  }];
+}
+
+def Tile_AdvanceOp : Tile_Op<"advance", [Pure, AllTypesMatch<["ptr", "result"]>]> {
+  let summary = "Move a block pointer by element offsets";
+  let arguments = (ins Tile_BlockPtr:$ptr, Variadic<I32>:$offsets);
+  let results = (outs Tile_BlockPtr:$result);
+  let assemblyFormat = "$ptr `,` `[` $offsets `]` attr-dict `:` type($ptr)";
+  let hasVerifier = 1;
+}
+
+def Tile_BlockLoadOp : Tile_Op<"block_load", [
+    TypesMatchWith<"result is the block of ptr", "ptr", "result",
+                   "::llvm::cast<::mlir::tile::BlockPointerType>($_self).getTensorType()">]> {
+  let summary = "Load the block a block pointer points to";
+  let description = [{
+    Dimensions listed in `boundary_check` are bounds-checked against the
+    tensor's shape; out-of-bounds elements read as zero (or NaN with
+    `padding = nan`) and touch no memory.
+  }];
+  let arguments = (ins Tile_BlockPtr:$ptr,
+                   DefaultValuedAttr<DenseI32ArrayAttr, "{}">:$boundaryCheck,
+                   DefaultValuedAttr<Tile_PaddingOptionAttr, "::mlir::tile::PaddingOption::zero">:$padding,
+                   DefaultValuedAttr<Tile_CacheModifierAttr, "::mlir::tile::CacheModifier::none">:$cache,
+                   DefaultValuedAttr<Tile_EvictionPolicyAttr, "::mlir::tile::EvictionPolicy::normal">:$evict);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$ptr attr-dict `:` type($ptr)";
+  let hasVerifier = 1;
+}
+
+def Tile_BlockStoreOp : Tile_Op<"block_store", [
+    TypesMatchWith<"value is the block of ptr", "ptr", "value",
+                   "::llvm::cast<::mlir::tile::BlockPointerType>($_self).getTensorType()">]> {
+  let summary = "Store a block through a block pointer";
+  let arguments = (ins Tile_BlockPtr:$ptr, Tile_Tensor:$value,
+                   DefaultValuedAttr<DenseI32ArrayAttr, "{}">:$boundaryCheck,
+                   DefaultValuedAttr<Tile_CacheModifierAttr, "::mlir::tile::CacheModifier::none">:$cache,
+                   DefaultValuedAttr<Tile_EvictionPolicyAttr, "::mlir::tile::EvictionPolicy::normal">:$evict);
+  let assemblyFormat = "$ptr `,` $value attr-dict `:` type($ptr)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Matrix operations and reductions
+//===----------------------------------------------------------------------===//
+
+def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["c", "d"]>]> {
+  let summary = "Matrix product with accumulation: d = a * b + c";
+  let arguments = (ins Tile_Tensor:$a, Tile_Tensor:$b, Tile_Tensor:$c,
+                   DefaultValuedAttr<Tile_InputPrecisionAttr, "::mlir::tile::InputPrecision::tf32">:$inputPrecision);
+  let results = (outs Tile_Tensor:$d);
+  let assemblyFormat = [{
+    $a `,` $b `,` $c attr-dict `:` type($a) `*` type($b) `->` type($d)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_ReduceOp : Tile_Op<"reduce", [Pure, SingleBlock]> {
+  let summary = "Reduce blocks along an axis with a combining region";
+  let description = [{
+    The region takes 2N scalars (the accumulated values then the new ones)
+    and yields N. Several operands reduce together (as argmax does with
+    values and indices). Reducing a 1-D block gives scalars.
+  }];
+  let arguments = (ins Variadic<Tile_Tensor>:$srcs, I32Attr:$axis);
+  let results = (outs Variadic<Tile_Value>:$results);
+  let regions = (region SizedRegion<1>:$combineOp);
+  let assemblyFormat = [{
+    $srcs attr-dict `:` functional-type($srcs, $results) $combineOp
+  }];
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    unsigned getNumOperands() { return getSrcs().size(); }
+    Block &getCombineBlock() { return getCombineOp().front(); }
+  }];
+}
+
+def Tile_ReduceReturnOp : Tile_Op<"reduce.return",
+    [Pure, Terminator, HasParent<"ReduceOp">, ReturnLike]> {
+  let summary = "Terminator of a reduce combining region";
+  let arguments = (ins Variadic<AnyType>:$result);
+  let assemblyFormat = "$result attr-dict `:` type($result)";
+}
+
+//===----------------------------------------------------------------------===//
+// Hints and debugging
+//===----------------------------------------------------------------------===//
+
+def Tile_HintOp : Tile_Op<"hint", [Pure, AllTypesMatch<["src", "result"]>]> {
+  let summary = "Facts about a value for the compiler's analyses";
+  let description = [{
+    `multiple_of` gives, per dimension, a divisor of every element;
+    `max_contiguous` the length of runs of consecutive values. The value
+    itself is unchanged.
+  }];
+  let arguments = (ins Tile_Value:$src,
+                   OptionalAttr<DenseI32ArrayAttr>:$multipleOf,
+                   OptionalAttr<DenseI32ArrayAttr>:$maxContiguous);
+  let results = (outs Tile_Value:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src)";
+  let hasVerifier = 1;
+}
+
+def Tile_AssertOp : Tile_Op<"assert", [MemoryEffects<[MemWrite]>]> {
+  let summary = "Trap with a message where a condition is false";
+  let arguments = (ins Tile_BoolLike:$condition, StrAttr:$message);
+  let assemblyFormat = "$condition `,` $message attr-dict `:` type($condition)";
+}
+
+def Tile_PrintOp : Tile_Op<"print", [MemoryEffects<[MemWrite]>]> {
+  let summary = "Print values from the device";
+  let arguments = (ins StrAttr:$prefix, Variadic<Tile_Value>:$args);
+  let assemblyFormat = "$prefix attr-dict ($args^ `:` type($args))?";
+}
+
+#endif // TILE_OPS_TD

@@ -1,0 +1,73 @@
+//===- TileGPUAttrs.td - Layout encodings ------------------*- tablegen -*-===//
+
+#ifndef TILEGPU_ATTRS_TD
+#define TILEGPU_ATTRS_TD
+
+include "tile/Dialect/TileGPU/TileGPUBase.td"
+
+def TileGPU_DistributedLayout : AttrInterface<"DistributedLayoutAttr"> {
+  let cppNamespace = "::mlir::tilegpu";
+  let description = [{
+    A layout that places each element of a tensor in registers of one or more
+    threads. Every such layout is a linear map over GF(2) from (register,
+    lane, warp) bits to tensor coordinates.
+  }];
+  let methods = [
+    InterfaceMethod<"The linear layout of a tensor of this shape",
+      "::mlir::tilegpu::LinearLayout", "toLinearLayout",
+      (ins "::llvm::ArrayRef<int64_t>":$shape)>,
+    InterfaceMethod<"Number of warps the layout spans", "unsigned",
+      "getNumWarps", (ins)>,
+  ];
+}
+
+class TileGPU_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<TileGPU_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+def TileGPU_BlockedEncodingAttr : TileGPU_Attr<"BlockedEncoding", "blocked",
+    [DeclareAttrInterfaceMethods<TileGPU_DistributedLayout>]> {
+  let summary = "Each thread owns sizePerThread contiguous elements";
+  let description = [{
+    Threads tile the tensor in blocks of `sizePerThread` elements,
+    `threadsPerWarp` threads per warp and `warpsPerCTA` warps per program;
+    `order` lists dimensions from fastest-varying to slowest. Where the tensor
+    is larger than that tile, the tile repeats (more registers per thread);
+    where it is smaller, threads hold copies.
+  }];
+  let parameters = (ins
+    ArrayRefParameter<"unsigned">:$sizePerThread,
+    ArrayRefParameter<"unsigned">:$threadsPerWarp,
+    ArrayRefParameter<"unsigned">:$warpsPerCTA,
+    ArrayRefParameter<"unsigned">:$order);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    unsigned getRank() const { return getOrder().size(); }
+    /// The default layout of Triton's shape: one element per thread,
+    /// threads along the fastest dimension first.
+    static BlockedEncodingAttr getDefault(::mlir::MLIRContext *ctx,
+                                          ::llvm::ArrayRef<int64_t> shape,
+                                          unsigned numWarps);
+    /// A layout with `sizePerThread` elements per thread along `order`.
+    static BlockedEncodingAttr get(::mlir::MLIRContext *ctx,
+                                   ::llvm::ArrayRef<int64_t> shape,
+                                   ::llvm::ArrayRef<unsigned> sizePerThread,
+                                   ::llvm::ArrayRef<unsigned> order,
+                                   unsigned numWarps);
+  }];
+}
+
+def TileGPU_SliceEncodingAttr : TileGPU_Attr<"SliceEncoding", "slice",
+    [DeclareAttrInterfaceMethods<TileGPU_DistributedLayout>]> {
+  let summary = "The parent layout with one dimension removed";
+  let description = [{
+    The layout of a reduction's result (and of the operand of expand_dims):
+    threads that held different positions along `dim` now hold copies.
+  }];
+  let parameters = (ins "unsigned":$dim, "DistributedLayoutAttr":$parent);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
+#endif // TILEGPU_ATTRS_TD

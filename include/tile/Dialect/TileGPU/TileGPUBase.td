@@ -1,0 +1,38 @@
+//===- TileGPUBase.td - TileGPU dialect definition ---------*- tablegen -*-===//
+//
+// The TileGPU dialect gives every tensor a distribution over the threads and
+// warps of a program (a layout encoding), and adds the ops that move data
+// between layouts.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEGPU_BASE_TD
+#define TILEGPU_BASE_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+
+def TileGPU_Dialect : Dialect {
+  let name = "tilegpu";
+  let cppNamespace = "::mlir::tilegpu";
+  let summary = "Layouts of tile tensors over GPU threads";
+  let useDefaultAttributePrinterParser = 1;
+  let dependentDialects = ["tile::TileDialect"];
+  let extraClassDeclaration = [{
+    /// Attribute names on kernels (func.func) at this level.
+    static constexpr llvm::StringLiteral getNumWarpsAttrName() {
+      return llvm::StringLiteral("tilegpu.num_warps");
+    }
+    static constexpr llvm::StringLiteral getSharedBytesAttrName() {
+      return llvm::StringLiteral("tilegpu.shared_bytes");
+    }
+    static constexpr llvm::StringLiteral getScratchBytesAttrName() {
+      return llvm::StringLiteral("tilegpu.scratch_bytes");
+    }
+  }];
+}
+
+class TileGPU_Op<string mnemonic, list<Trait> traits = []>
+    : Op<TileGPU_Dialect, mnemonic, traits>;
+
+#endif // TILEGPU_BASE_TD

@@ -1,0 +1,39 @@
+//===- TileGPUDialect.h - TileGPU dialect -----------------------*- C++ -*-===//
+
+#ifndef TILE_DIALECT_TILEGPU_TILEGPUDIALECT_H
+#define TILE_DIALECT_TILEGPU_TILEGPUDIALECT_H
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "tile/Dialect/Tile/TileDialect.h"
+#include "tile/Dialect/TileGPU/LinearLayout.h"
+
+#include "tile/Dialect/TileGPU/TileGPUDialect.h.inc"
+#include "tile/Dialect/TileGPU/TileGPUAttrInterfaces.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "tile/Dialect/TileGPU/TileGPUAttrs.h.inc"
+
+#define GET_OP_CLASSES
+#include "tile/Dialect/TileGPU/TileGPUOps.h.inc"
+
+namespace mlir::tilegpu {
+
+/// The distributed layout of a tensor type, or null.
+DistributedLayoutAttr getLayout(Type type);
+
+/// The linear layout of a tensor type with a distributed encoding.
+LinearLayout getLinearLayout(RankedTensorType type);
+
+/// `type` with its encoding replaced by `layout`.
+RankedTensorType withLayout(RankedTensorType type, Attribute layout);
+
+/// Number of warps a kernel runs with (its `tilegpu.num_warps` attribute).
+unsigned getNumWarps(Operation *kernel);
+
+} // namespace mlir::tilegpu
+
+#endif // TILE_DIALECT_TILEGPU_TILEGPUDIALECT_H

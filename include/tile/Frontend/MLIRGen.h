@@ -1,0 +1,49 @@
+//===- MLIRGen.h - Emit the tile dialect from the AST -----------*- C++ -*-===//
+//
+// Elaborates one kernel for one specialization (constexpr values, parameter
+// types, num_warps/num_stages) into a func.func of the tile dialect. Helpers
+// are inlined at their call sites, constexpr expressions fold, `if` on a
+// constexpr compiles only the taken branch, and every type or shape error
+// is reported at its source location.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_FRONTEND_MLIRGEN_H
+#define TILE_FRONTEND_MLIRGEN_H
+
+#include "tile/Frontend/AST.h"
+#include "tile/Frontend/Diagnostics.h"
+#include "tile/Frontend/Value.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LogicalResult.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace tilec {
+
+/// One kernel compiled with fixed constexprs and parameter types.
+struct KernelInstance {
+  const FunctionDef *kernel = nullptr;
+  /// The PTX entry name (the kernel's name, suffixed for --all-configs).
+  std::string symbol;
+  /// Every constexpr parameter's value, in declaration order.
+  std::vector<std::pair<std::string, Val>> constexprs;
+  /// Types of the non-constexpr parameters, in declaration order (from the
+  /// annotations or --signature).
+  std::vector<std::pair<std::string, ParamType>> params;
+  unsigned numWarps = 4;
+  unsigned numStages = 3;
+};
+
+/// Attribute names MLIRGen puts on kernels and their arguments.
+constexpr llvm::StringLiteral kKernelAttr = "tile.kernel";
+constexpr llvm::StringLiteral kNumStagesAttr = "tile.num_stages";
+constexpr llvm::StringLiteral kDivisibilityAttr = "tile.divisibility";
+
+/// Emit `instance` as a func.func into `module`.
+mlir::LogicalResult emitKernel(mlir::ModuleOp module, const Module &ast,
+                               const KernelInstance &instance,
+                               DiagnosticEngine &diags);
+
+} // namespace tilec
+
+#endif // TILE_FRONTEND_MLIRGEN_H

@@ -1,0 +1,94 @@
+//===- Parser.h - Recursive-descent parser for .tile ------------*- C++ -*-===//
+//
+// Parses the token stream into an AST with Python's grammar and operator
+// precedence. The first syntax error is reported and parsing stops (as in
+// Python), so one mistake never cascades into many messages.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_FRONTEND_PARSER_H
+#define TILE_FRONTEND_PARSER_H
+
+#include "tile/Frontend/AST.h"
+#include "tile/Frontend/Diagnostics.h"
+#include "tile/Frontend/Token.h"
+#include <memory>
+#include <vector>
+
+namespace tilec {
+
+class Parser {
+public:
+  Parser(std::vector<Token> tokens, DiagnosticEngine &diags)
+      : tokens(std::move(tokens)), diags(diags) {}
+
+  /// Parse a whole file; null after a syntax error.
+  std::unique_ptr<Module> parseModule();
+
+  /// Parse a single expression (for -D values and @grid strings); null on
+  /// error.
+  ExprPtr parseStandaloneExpr();
+
+private:
+  // Top level.
+  bool parseTopLevel(Module &module);
+  bool parseImport();
+  std::unique_ptr<FunctionDef> parseFunction(std::vector<Decorator> decos);
+  bool parseDecorator(Decorator &deco);
+  bool parseParam(Param &param, bool isKernel);
+  std::optional<ParamType> parseParamType();
+
+  // Statements.
+  bool parseBlock(StmtList &body);
+  bool parseStatement(StmtList &out);
+  bool parseSimpleStatements(StmtList &out);
+  StmtPtr parseSimpleStatement();
+  StmtPtr parseIf();
+  StmtPtr parseFor();
+  StmtPtr parseWhile();
+
+  // Expressions, lowest precedence first.
+  ExprPtr parseExprList(); // `a, b` becomes a tuple
+  ExprPtr parseExpr();
+  ExprPtr parseOr();
+  ExprPtr parseAnd();
+  ExprPtr parseNot();
+  ExprPtr parseComparison();
+  ExprPtr parseBitOr();
+  ExprPtr parseBitXor();
+  ExprPtr parseBitAnd();
+  ExprPtr parseShift();
+  ExprPtr parseArith();
+  ExprPtr parseTerm();
+  ExprPtr parseFactor();
+  ExprPtr parsePower();
+  ExprPtr parsePrimary();
+  ExprPtr parseAtom();
+  ExprPtr parseSubscriptItem();
+  bool parseCallArgs(std::vector<ExprPtr> &args,
+                     std::vector<KeywordArg> &keywords);
+
+  // Token helpers.
+  const Token &peek(unsigned ahead = 0) const;
+  const Token &consume();
+  bool consumeIfOp(llvm::StringRef op);
+  bool consumeIfKeyword(llvm::StringRef kw);
+  bool expectOp(llvm::StringRef op, llvm::StringRef context = "");
+  bool expectNewline();
+  bool fail(const Token &at, const llvm::Twine &message);
+  std::string describe(const Token &tok) const;
+
+  std::vector<Token> tokens;
+  size_t pos = 0;
+  DiagnosticEngine &diags;
+  bool failed = false;
+};
+
+/// Lex and parse `buffer` (already registered with the diagnostics'
+/// SourceMgr); null when there was any error.
+std::unique_ptr<Module> parseSource(llvm::StringRef buffer,
+                                    DiagnosticEngine &diags);
+
+} // namespace tilec
+
+#endif // TILE_FRONTEND_PARSER_H

@@ -1,0 +1,71 @@
+//===- Sema.h - Typing rules of the .tile language --------------*- C++ -*-===//
+//
+// The rules that decide types without touching IR: Triton's type promotion
+// for binary operators (with Python literals adapting to the other operand),
+// NumPy broadcasting of block shapes, and Python-semantics folding of
+// constexpr operators. MLIRGen applies them while it emits IR; the constexpr
+// evaluator and the grid printer reuse the folding.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_FRONTEND_SEMA_H
+#define TILE_FRONTEND_SEMA_H
+
+#include "tile/Frontend/AST.h"
+#include "tile/Frontend/Value.h"
+#include "llvm/ADT/StringMap.h"
+#include <optional>
+#include <string>
+
+namespace tilec {
+
+/// How an operator combines its operands' element types.
+enum class OpClass { Arith, DivMod, Bitwise, Shift, Compare };
+
+OpClass classify(BinaryOp op);
+
+/// The element type a binary operator computes in. `aWeak`/`bWeak` mark
+/// Python literals and constexprs, which adapt to the other operand. Returns
+/// nullopt with `error` set when the types cannot combine.
+std::optional<ScalarType> promoteTypes(ScalarType a, bool aWeak, ScalarType b,
+                                       bool bWeak, OpClass cls,
+                                       std::string &error);
+
+/// The type a constexpr number takes when it becomes a run-time value on
+/// its own: bool -> i1, int -> i32 (i64 if it does not fit), float -> fp32.
+ScalarType literalType(const Val &v);
+
+/// NumPy broadcasting of two shapes; nullopt if incompatible.
+std::optional<llvm::SmallVector<int64_t, 4>>
+broadcastShapes(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b);
+
+std::string formatShape(llvm::ArrayRef<int64_t> shape);
+
+/// Fold an operator on constexprs with Python semantics. Returns nullopt with
+/// `error` set for invalid operations (division by zero, overflow, mismatched
+/// kinds); returns nullopt with `error` empty when the operands are not
+/// foldable constexprs.
+std::optional<Val> foldBinary(BinaryOp op, const Val &a, const Val &b,
+                              std::string &error);
+std::optional<Val> foldUnary(UnaryOp op, const Val &a, std::string &error);
+std::optional<Val> foldCompare(CompareOp op, const Val &a, const Val &b,
+                               std::string &error);
+
+/// Names that are built-ins of the language (bare or after `tl.`).
+bool isBuiltinName(llvm::StringRef name);
+/// The built-ins, for "did you mean" suggestions.
+std::vector<std::string> getBuiltinNames();
+
+/// Evaluate a constant expression (literals, dtype names, names bound in
+/// `env`, operators, tuples/lists, `float('inf')`, `cdiv`, `min`, `max`).
+/// Reports an error and returns nullopt when the expression is not constant.
+std::optional<Val> evalConstexpr(const Expr &expr,
+                                 const llvm::StringMap<Val> &env,
+                                 class DiagnosticEngine &diags);
+
+/// Resolve a dtype spelled as a name or `tl.name` (`fp16`, `tl.float16`).
+std::optional<ScalarType> dtypeFromExpr(const Expr &expr);
+
+} // namespace tilec
+
+#endif // TILE_FRONTEND_SEMA_H

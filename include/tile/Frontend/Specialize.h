@@ -1,0 +1,80 @@
+//===- Specialize.h - From command-line options to kernel instances -*- C++ -*-===//
+//
+// Decides which kernels to compile and with what: constexpr values from -D,
+// @autotune configs and defaults; parameter types from annotations and
+// --signature; num_warps/num_stages from options and configs. Also checks
+// the decorators and renders the @grid expressions for the metadata.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_FRONTEND_SPECIALIZE_H
+#define TILE_FRONTEND_SPECIALIZE_H
+
+#include "tile/Frontend/MLIRGen.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tilec {
+
+struct SpecializeOptions {
+  std::string kernel;               // -k; empty: every kernel
+  std::vector<std::string> defines; // -D NAME=VALUE
+  std::string signature;            // --signature "a=*fp16:16,M=i32"
+  std::optional<unsigned> numWarps;
+  std::optional<unsigned> numStages;
+  bool allConfigs = false;
+};
+
+/// One autotune config: constexpr bindings and launch options.
+struct AutotuneConfig {
+  std::vector<std::pair<std::string, Val>> constexprs;
+  std::optional<unsigned> numWarps, numStages;
+};
+
+struct AutotuneSpec {
+  std::vector<AutotuneConfig> configs;
+  std::vector<std::string> key;
+};
+
+/// A kernel instance plus what the metadata and launchers need.
+struct PlannedKernel {
+  KernelInstance instance;
+  /// The @grid expressions with constexprs substituted (e.g.
+  /// "cdiv(M, 128) * cdiv(N, 256)"); empty without @grid.
+  std::vector<std::string> grid;
+  /// The @grid expressions themselves, for launchers that evaluate them.
+  std::vector<const Expr *> gridExprs;
+};
+
+/// Parse a `-D` value: an int, float, True/False, a dtype name, a quoted
+/// string, a tuple; anything else is taken as a bare string.
+Val parseDefineValue(llvm::StringRef text);
+
+/// Parse a parameter type as written in --signature ("*fp16:16", "i32").
+std::optional<ParamType> parseTypeString(llvm::StringRef text,
+                                         std::string &error);
+
+/// Read a kernel's @autotune decorator (nullopt if it has none).
+std::optional<AutotuneSpec> readAutotune(const FunctionDef &kernel,
+                                         DiagnosticEngine &diags,
+                                         bool &failed);
+
+/// Render a @grid expression with the constexprs of `instance` folded in.
+std::optional<std::string> formatGridExpr(const Expr &expr,
+                                          const FunctionDef &kernel,
+                                          const KernelInstance &instance,
+                                          DiagnosticEngine &diags);
+
+/// Plan every kernel the options select. Reports errors and returns
+/// nullopt when anything is wrong.
+std::optional<std::vector<PlannedKernel>>
+planKernels(const Module &ast, const SpecializeOptions &options,
+            DiagnosticEngine &diags);
+
+/// "*fp16", "i32", "constexpr" for the metadata.
+std::string formatParamType(const ParamType &type);
+
+} // namespace tilec
+
+#endif // TILE_FRONTEND_SPECIALIZE_H

@@ -1,0 +1,78 @@
+//===- TileDialect.cpp - Tile dialect registration and types --------------===//
+
+#include "tile/Dialect/Tile/TileDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/Transforms/InliningUtils.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+#include "tile/Dialect/Tile/TileDialect.cpp.inc"
+#include "tile/Dialect/Tile/TileEnums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "tile/Dialect/Tile/TileAttrs.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "tile/Dialect/Tile/TileTypes.cpp.inc"
+
+namespace {
+/// All tile ops may be inlined (helpers are inlined by the frontend; this
+/// lets upstream passes inline too).
+struct TileInlinerInterface : public DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+  bool isLegalToInline(Region *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+};
+} // namespace
+
+void TileDialect::initialize() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "tile/Dialect/Tile/TileTypes.cpp.inc"
+      >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "tile/Dialect/Tile/TileAttrs.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "tile/Dialect/Tile/TileOps.cpp.inc"
+      >();
+  addInterfaces<TileInlinerInterface>();
+}
+
+LogicalResult
+PointerType::verify(function_ref<InFlightDiagnostic()> emitError,
+                    Type pointeeType) {
+  if (!pointeeType.isIntOrFloat())
+    return emitError() << "pointee must be an integer or float type, got "
+                       << pointeeType;
+  return success();
+}
+
+Type mlir::tile::getSameShape(Type type, Type elementType) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return RankedTensorType::get(tensor.getShape(), elementType,
+                                 tensor.getEncoding());
+  return elementType;
+}
+
+Type mlir::tile::getPointeeOrSameShape(Type type) {
+  auto ptr = dyn_cast<PointerType>(getElementTypeOrSelf(type));
+  if (!ptr)
+    return type;
+  return getSameShape(type, ptr.getPointeeType());
+}
+
+Type mlir::tile::getI1SameShape(Type type) {
+  return getSameShape(type, IntegerType::get(type.getContext(), 1));
+}

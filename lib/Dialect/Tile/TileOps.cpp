@@ -1,0 +1,320 @@
+//===- TileOps.cpp - Tile dialect operations ------------------------------===//
+
+#include "tile/Dialect/Tile/TileDialect.h"
+
+#include "mlir/Dialect/CommonFolders.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+#define GET_OP_CLASSES
+#include "tile/Dialect/Tile/TileOps.cpp.inc"
+
+static ArrayRef<int64_t> shapeOf(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return tensor.getShape();
+  return {};
+}
+
+/// Shapes are equal when both are scalars or both tensors of equal shape.
+static bool sameShape(Type a, Type b) {
+  return isa<RankedTensorType>(a) == isa<RankedTensorType>(b) &&
+         shapeOf(a) == shapeOf(b);
+}
+
+//===----------------------------------------------------------------------===//
+// MakeRangeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult MakeRangeOp::verify() {
+  int64_t start = getStart(), end = getEnd();
+  auto type = getResult().getType();
+  if (type.getRank() != 1)
+    return emitOpError("result must be a 1-D tensor");
+  if (end <= start)
+    return emitOpError("end must be greater than start");
+  if (!llvm::isPowerOf2_64(end - start))
+    return emitOpError("range length ") << end - start
+                                        << " is not a power of two";
+  if (type.getDimSize(0) != end - start)
+    return emitOpError("result has ")
+           << type.getDimSize(0) << " elements but the range has "
+           << end - start;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// SplatOp / BroadcastOp / ExpandDimsOp / ReshapeOp / TransOp
+//===----------------------------------------------------------------------===//
+
+OpFoldResult SplatOp::fold(FoldAdaptor adaptor) {
+  auto value = adaptor.getSrc();
+  if (!value || !isa<IntegerAttr, FloatAttr>(value))
+    return {};
+  return SplatElementsAttr::get(cast<ShapedType>(getType()), value);
+}
+
+LogicalResult BroadcastOp::verify() {
+  auto src = getSrc().getType(), dst = getResult().getType();
+  if (src.getRank() != dst.getRank())
+    return emitOpError("source rank ")
+           << src.getRank() << " differs from result rank " << dst.getRank();
+  for (auto [s, d] : llvm::zip(src.getShape(), dst.getShape()))
+    if (s != d && s != 1)
+      return emitOpError("cannot broadcast dimension of size ")
+             << s << " to " << d;
+  return success();
+}
+
+OpFoldResult BroadcastOp::fold(FoldAdaptor adaptor) {
+  if (getSrc().getType() == getType())
+    return getSrc();
+  if (auto splat = dyn_cast_or_null<SplatElementsAttr>(adaptor.getSrc()))
+    return SplatElementsAttr::get(getType(), splat.getSplatValue<Attribute>());
+  return {};
+}
+
+LogicalResult ExpandDimsOp::verify() {
+  auto src = getSrc().getType(), dst = getResult().getType();
+  int64_t axis = getAxis();
+  if (axis < 0 || axis > src.getRank())
+    return emitOpError("axis ") << axis << " out of range for rank "
+                                << src.getRank();
+  SmallVector<int64_t> expected(src.getShape());
+  expected.insert(expected.begin() + axis, 1);
+  if (ArrayRef<int64_t>(expected) != dst.getShape())
+    return emitOpError("result shape does not insert a unit dimension at axis ")
+           << axis;
+  return success();
+}
+
+LogicalResult ReshapeOp::verify() {
+  if (getSrc().getType().getNumElements() != getType().getNumElements())
+    return emitOpError("source and result have different element counts");
+  return success();
+}
+
+OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
+  if (getSrc().getType() == getType())
+    return getSrc();
+  if (auto splat = dyn_cast_or_null<SplatElementsAttr>(adaptor.getSrc()))
+    return SplatElementsAttr::get(getType(), splat.getSplatValue<Attribute>());
+  return {};
+}
+
+LogicalResult TransOp::verify() {
+  auto src = getSrc().getType(), dst = getResult().getType();
+  ArrayRef<int32_t> order = getOrder();
+  if (static_cast<int64_t>(order.size()) != src.getRank())
+    return emitOpError("order has ")
+           << order.size() << " entries for a rank-" << src.getRank()
+           << " source";
+  SmallVector<bool> seen(order.size(), false);
+  for (int32_t d : order) {
+    if (d < 0 || d >= src.getRank() || seen[d])
+      return emitOpError("order is not a permutation");
+    seen[d] = true;
+  }
+  for (auto [i, d] : llvm::enumerate(order))
+    if (dst.getDimSize(i) != src.getDimSize(d))
+      return emitOpError("result shape is not the permuted source shape");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+LogicalResult AddPtrOp::verify() {
+  Type ptr = getPtr().getType(), offset = getOffset().getType();
+  if (!sameShape(ptr, offset))
+    return emitOpError("offset shape must match the pointer shape");
+  return success();
+}
+
+LogicalResult LoadOp::verify() {
+  if (getOther() && !getMask())
+    return emitOpError("'other' requires a mask");
+  return success();
+}
+
+LogicalResult AtomicRMWOp::verify() {
+  Type elem = getElementTypeOrSelf(getVal().getType());
+  if (isa<FloatType>(elem)) {
+    AtomicKind k = getKind();
+    if (k != AtomicKind::add && k != AtomicKind::xchg && k != AtomicKind::max &&
+        k != AtomicKind::min)
+      return emitOpError("bitwise atomics need integer values");
+    if (!elem.isF32() && !elem.isF64() && !elem.isF16() && !elem.isBF16())
+      return emitOpError("unsupported float type for atomics");
+  } else if (elem.getIntOrFloatBitWidth() < 32) {
+    return emitOpError("atomics on integers narrower than 32 bits");
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Block pointers
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifyOrder(Operation *op, ArrayRef<int32_t> order,
+                                 int64_t rank) {
+  if (static_cast<int64_t>(order.size()) != rank)
+    return op->emitOpError("order has ")
+           << order.size() << " entries for rank " << rank;
+  SmallVector<bool> seen(rank, false);
+  for (int32_t d : order) {
+    if (d < 0 || d >= rank || seen[d])
+      return op->emitOpError("order is not a permutation");
+    seen[d] = true;
+  }
+  return success();
+}
+
+LogicalResult MakeBlockPtrOp::verify() {
+  auto tensor = getResult().getType().getTensorType();
+  int64_t rank = tensor.getRank();
+  if (static_cast<int64_t>(getShape().size()) != rank ||
+      static_cast<int64_t>(getStrides().size()) != rank ||
+      static_cast<int64_t>(getOffsets().size()) != rank)
+    return emitOpError("shape, strides and offsets need ")
+           << rank << " entries each";
+  if (getBase().getType().getPointeeType() != tensor.getElementType())
+    return emitOpError("base pointee type differs from the block's");
+  return verifyOrder(*this, getOrder(), rank);
+}
+
+LogicalResult AdvanceOp::verify() {
+  int64_t rank = getPtr().getType().getTensorType().getRank();
+  if (static_cast<int64_t>(getOffsets().size()) != rank)
+    return emitOpError("needs ") << rank << " offsets";
+  return success();
+}
+
+static LogicalResult verifyBoundaryCheck(Operation *op,
+                                         ArrayRef<int32_t> dims,
+                                         int64_t rank) {
+  SmallVector<bool> seen(rank, false);
+  for (int32_t d : dims) {
+    if (d < 0 || d >= rank)
+      return op->emitOpError("boundary_check dimension ")
+             << d << " out of range for rank " << rank;
+    if (seen[d])
+      return op->emitOpError("boundary_check repeats dimension ") << d;
+    seen[d] = true;
+  }
+  return success();
+}
+
+LogicalResult BlockLoadOp::verify() {
+  return verifyBoundaryCheck(*this, getBoundaryCheck(),
+                             getPtr().getType().getTensorType().getRank());
+}
+
+LogicalResult BlockStoreOp::verify() {
+  return verifyBoundaryCheck(*this, getBoundaryCheck(),
+                             getPtr().getType().getTensorType().getRank());
+}
+
+//===----------------------------------------------------------------------===//
+// DotOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult DotOp::verify() {
+  auto a = getA().getType(), b = getB().getType(), c = getC().getType();
+  if (a.getRank() != 2 || b.getRank() != 2 || c.getRank() != 2)
+    return emitOpError("operands must be 2-D");
+  if (a.getDimSize(1) != b.getDimSize(0))
+    return emitOpError("inner dimensions differ: ")
+           << a.getDimSize(1) << " vs " << b.getDimSize(0);
+  if (c.getDimSize(0) != a.getDimSize(0) || c.getDimSize(1) != b.getDimSize(1))
+    return emitOpError("accumulator shape must be ")
+           << a.getDimSize(0) << "x" << b.getDimSize(1);
+  Type ea = a.getElementType(), eb = b.getElementType(),
+       ec = c.getElementType();
+  if (ea != eb)
+    return emitOpError("operand element types differ: ") << ea << " vs " << eb;
+  if (isa<FloatType>(ea)) {
+    if (!isa<FloatType>(ec))
+      return emitOpError("float operands need a float accumulator");
+  } else if (!ea.isInteger(8) || !ec.isInteger(32)) {
+    return emitOpError("integer dot needs i8 operands and an i32 accumulator");
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ReduceOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReduceOp::verify() {
+  if (getSrcs().empty())
+    return emitOpError("needs at least one operand");
+  auto first = cast<RankedTensorType>(getSrcs()[0].getType());
+  int64_t axis = getAxis();
+  if (axis < 0 || axis >= first.getRank())
+    return emitOpError("axis ") << axis << " out of range for rank "
+                                << first.getRank();
+  if (getResults().size() != getSrcs().size())
+    return emitOpError("needs one result per operand");
+  SmallVector<int64_t> resultShape(first.getShape());
+  resultShape.erase(resultShape.begin() + axis);
+  for (auto [src, res] : llvm::zip(getSrcs(), getResults())) {
+    auto srcType = cast<RankedTensorType>(src.getType());
+    if (srcType.getShape() != first.getShape())
+      return emitOpError("operands must have the same shape");
+    Type resType = res.getType();
+    if (getElementTypeOrSelf(resType) != srcType.getElementType())
+      return emitOpError("result element type differs from its operand's");
+    if (resultShape.empty() ? isa<RankedTensorType>(resType)
+                            : shapeOf(resType) != ArrayRef(resultShape))
+      return emitOpError("result shape must drop the reduced axis");
+  }
+  return success();
+}
+
+LogicalResult ReduceOp::verifyRegions() {
+  Block &block = getCombineBlock();
+  unsigned n = getSrcs().size();
+  if (block.getNumArguments() != 2 * n)
+    return emitOpError("combine region needs ") << 2 * n << " arguments";
+  for (unsigned i = 0; i < n; ++i) {
+    Type elem = cast<RankedTensorType>(getSrcs()[i].getType()).getElementType();
+    if (block.getArgument(i).getType() != elem ||
+        block.getArgument(i + n).getType() != elem)
+      return emitOpError("combine region argument types must be the operand "
+                         "element types");
+  }
+  auto ret = dyn_cast<ReduceReturnOp>(block.getTerminator());
+  if (!ret || ret.getResult().size() != n)
+    return emitOpError("combine region must return ") << n << " values";
+  for (unsigned i = 0; i < n; ++i)
+    if (ret.getResult()[i].getType() != block.getArgument(i).getType())
+      return emitOpError("combine region returns a value of the wrong type");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// HintOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult HintOp::verify() {
+  int64_t rank = std::max<int64_t>(1, shapeOf(getSrc().getType()).size());
+  for (auto attr : {getMultipleOfAttr(), getMaxContiguousAttr()}) {
+    if (!attr)
+      continue;
+    if (static_cast<int64_t>(attr.size()) != rank)
+      return emitOpError("hint needs ") << rank << " values";
+    for (int32_t v : attr.asArrayRef())
+      if (v <= 0)
+        return emitOpError("hint values must be positive");
+  }
+  return success();
+}

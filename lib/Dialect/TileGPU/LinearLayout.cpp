@@ -1,0 +1,181 @@
+//===- LinearLayout.cpp - Layouts as linear maps over GF(2) ---------------===//
+
+#include "tile/Dialect/TileGPU/LinearLayout.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/raw_ostream.h"
+#include <map>
+
+using namespace mlir::tilegpu;
+
+static void xorInto(LinearLayout::Coord &acc, const LinearLayout::Coord &b) {
+  for (auto [a, v] : llvm::zip(acc, b))
+    a ^= v;
+}
+
+static bool isZero(const LinearLayout::Coord &c) {
+  return llvm::all_of(c, [](int32_t v) { return v == 0; });
+}
+
+LinearLayout::Coord LinearLayout::apply(uint32_t reg, uint32_t lane,
+                                        uint32_t warp) const {
+  Coord result(getRank(), 0);
+  auto accumulate = [&](uint32_t bits, llvm::ArrayRef<Coord> bases) {
+    for (auto [i, b] : llvm::enumerate(bases))
+      if (bits & (1u << i))
+        xorInto(result, b);
+  };
+  accumulate(reg, regBases);
+  accumulate(lane, laneBases);
+  accumulate(warp, warpBases);
+  return result;
+}
+
+static uint32_t freeMask(llvm::ArrayRef<LinearLayout::Coord> bases) {
+  uint32_t mask = 0;
+  for (auto [i, b] : llvm::enumerate(bases))
+    if (isZero(b))
+      mask |= 1u << i;
+  return mask;
+}
+
+uint32_t LinearLayout::getFreeLaneMask() const { return freeMask(laneBases); }
+uint32_t LinearLayout::getFreeWarpMask() const { return freeMask(warpBases); }
+
+void LinearLayout::wrapToShape() {
+  auto wrap = [&](Coord &c) {
+    for (auto [v, size] : llvm::zip(c, shape))
+      if (v >= size)
+        v = 0;
+  };
+  for (Coord &c : laneBases)
+    wrap(c);
+  for (Coord &c : warpBases)
+    wrap(c);
+  llvm::SmallVector<Coord> kept;
+  for (Coord &c : regBases) {
+    wrap(c);
+    if (!isZero(c))
+      kept.push_back(c);
+  }
+  regBases = std::move(kept);
+}
+
+LinearLayout LinearLayout::dropDim(unsigned dim) const {
+  llvm::SmallVector<int64_t> newShape(shape.begin(), shape.end());
+  newShape.erase(newShape.begin() + dim);
+  LinearLayout result(newShape);
+  auto drop = [&](const Coord &c) {
+    Coord r(c);
+    r.erase(r.begin() + dim);
+    return r;
+  };
+  for (const Coord &c : regBases) {
+    Coord r = drop(c);
+    // Registers that only walked along `dim` now hold copies.
+    if (!isZero(r))
+      result.regBases.push_back(r);
+  }
+  for (const Coord &c : laneBases)
+    result.laneBases.push_back(drop(c));
+  for (const Coord &c : warpBases)
+    result.warpBases.push_back(drop(c));
+  return result;
+}
+
+LinearLayout LinearLayout::permuteDims(llvm::ArrayRef<int32_t> order) const {
+  llvm::SmallVector<int64_t> newShape;
+  for (int32_t d : order)
+    newShape.push_back(shape[d]);
+  LinearLayout result(newShape);
+  auto permute = [&](const Coord &c) {
+    Coord r;
+    for (int32_t d : order)
+      r.push_back(c[d]);
+    return r;
+  };
+  for (const Coord &c : regBases)
+    result.regBases.push_back(permute(c));
+  for (const Coord &c : laneBases)
+    result.laneBases.push_back(permute(c));
+  for (const Coord &c : warpBases)
+    result.warpBases.push_back(permute(c));
+  return result;
+}
+
+LinearLayout LinearLayout::insertDim(unsigned dim) const {
+  llvm::SmallVector<int64_t> newShape(shape.begin(), shape.end());
+  newShape.insert(newShape.begin() + dim, 1);
+  LinearLayout result(newShape);
+  auto insert = [&](const Coord &c) {
+    Coord r(c);
+    r.insert(r.begin() + dim, 0);
+    return r;
+  };
+  for (const Coord &c : regBases)
+    result.regBases.push_back(insert(c));
+  for (const Coord &c : laneBases)
+    result.laneBases.push_back(insert(c));
+  for (const Coord &c : warpBases)
+    result.warpBases.push_back(insert(c));
+  return result;
+}
+
+LinearLayout LinearLayout::zeroDims(llvm::ArrayRef<unsigned> dims) const {
+  LinearLayout result(*this);
+  auto zero = [&](Coord &c) {
+    for (unsigned d : dims)
+      c[d] = 0;
+  };
+  for (unsigned d : dims)
+    result.shape[d] = 1;
+  for (Coord &c : result.regBases)
+    zero(c);
+  for (Coord &c : result.laneBases)
+    zero(c);
+  for (Coord &c : result.warpBases)
+    zero(c);
+  return result;
+}
+
+std::optional<llvm::SmallVector<unsigned>>
+LinearLayout::registerMapTo(const LinearLayout &dst) const {
+  if (dst.shape != shape || dst.laneBases != laneBases ||
+      dst.warpBases != warpBases)
+    return std::nullopt;
+  std::map<Coord, unsigned> regOf;
+  for (unsigned r = 0, e = getNumRegs(); r < e; ++r)
+    regOf.emplace(regCoord(r), r);
+  llvm::SmallVector<unsigned> map;
+  for (unsigned r = 0, e = dst.getNumRegs(); r < e; ++r) {
+    auto it = regOf.find(dst.regCoord(r));
+    if (it == regOf.end())
+      return std::nullopt;
+    map.push_back(it->second);
+  }
+  return map;
+}
+
+std::string LinearLayout::str() const {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  auto print = [&](llvm::StringRef name, llvm::ArrayRef<Coord> bases) {
+    os << name << "=[";
+    llvm::interleaveComma(bases, os, [&](const Coord &c) {
+      os << "(";
+      llvm::interleaveComma(c, os);
+      os << ")";
+    });
+    os << "]";
+  };
+  os << "shape=[";
+  llvm::interleaveComma(shape, os);
+  os << "] ";
+  print("reg", regBases);
+  os << " ";
+  print("lane", laneBases);
+  os << " ";
+  print("warp", warpBases);
+  return s;
+}

@@ -1,0 +1,671 @@
+//===- GenBuiltins.cpp - Built-in dispatch, grid, creation and shapes -----===//
+
+#include "Generator.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/MathExtras.h"
+#include <cmath>
+
+using namespace tilec;
+using namespace mlir;
+
+//===----------------------------------------------------------------------===//
+// Argument binding
+//===----------------------------------------------------------------------===//
+
+FailureOr<BoundArgs> Generator::bind(llvm::StringRef fn,
+                                     llvm::ArrayRef<const char *> params,
+                                     unsigned numRequired,
+                                     const CallArgs &args, llvm::SMLoc at) {
+  BoundArgs bound;
+  bound.values.resize(params.size());
+  bound.locs.resize(params.size());
+  if (args.positional.size() > params.size())
+    return error(at, "'" + fn + "' takes at most " +
+                                 std::to_string(params.size()) +
+                                 " argument(s) but " +
+                                 std::to_string(args.positional.size()) +
+                                 " were given");
+  for (size_t i = 0; i < args.positional.size(); ++i) {
+    bound.values[i] = args.positional[i];
+    bound.locs[i] = args.positionalLocs[i];
+  }
+  for (auto [k, kw] : llvm::enumerate(args.keywords)) {
+    auto it = llvm::find_if(params,
+                            [&](const char *p) { return kw.first == p; });
+    if (it == params.end()) {
+      std::vector<std::string> names(params.begin(), params.end());
+      std::string msg = "'" + fn.str() +
+                        "' got an unexpected keyword argument '" + kw.first +
+                        "'";
+      std::string suggestion = suggestName(kw.first, names);
+      if (!suggestion.empty())
+        msg += "; did you mean '" + suggestion + "'?";
+      return error(args.keywordLocs[k], msg);
+    }
+    size_t index = it - params.begin();
+    if (bound.values[index])
+      return error(args.keywordLocs[k], "'" + fn +
+                                                    "' got multiple values "
+                                                    "for argument '" +
+                                                    kw.first + "'");
+    bound.values[index] = kw.second;
+    bound.locs[index] = args.keywordLocs[k];
+  }
+  for (unsigned i = 0; i < numRequired; ++i)
+    if (!bound.values[i])
+      return error(at, "'" + fn + "' is missing required argument '" +
+                                   params[i] + "'");
+  return bound;
+}
+
+FailureOr<int64_t> Generator::requireInt(const std::optional<Val> &v,
+                                         llvm::SMLoc at, llvm::StringRef what) {
+  if (v && (v->getKind() == Val::Kind::Int || v->getKind() == Val::Kind::Bool))
+    return v->getInt();
+  return error(at, what + " must be a constexpr integer, got " +
+                               (v ? v->describe() : std::string("nothing")));
+}
+
+FailureOr<SmallVector<int64_t, 4>>
+Generator::requireIntList(const std::optional<Val> &v, llvm::SMLoc at,
+                          llvm::StringRef what) {
+  SmallVector<int64_t, 4> result;
+  if (v && v->getKind() == Val::Kind::Int) {
+    result.push_back(v->getInt());
+    return result;
+  }
+  if (v && v->isTuple()) {
+    for (const Val &e : v->getElements()) {
+      if (e.getKind() != Val::Kind::Int)
+        return error(at, what + " must hold constexpr integers, got " +
+                                     e.describe());
+      result.push_back(e.getInt());
+    }
+    return result;
+  }
+  return error(at, what + " must be a constexpr integer or a tuple of "
+                                  "them, got " +
+                               (v ? v->describe() : std::string("nothing")));
+}
+
+FailureOr<ScalarType> Generator::requireDType(const std::optional<Val> &v,
+                                              llvm::SMLoc at,
+                                              llvm::StringRef what) {
+  if (v && v->getKind() == Val::Kind::DType && !v->isPointerDType()) {
+    if (isReserved(v->getDType()))
+      return error(at, "dtype " + getName(v->getDType()).str() +
+                                   " is reserved and not supported yet");
+    return v->getDType();
+  }
+  return error(at, what + " must be a dtype such as tl.float32, got " +
+                               (v ? v->describe() : std::string("nothing")));
+}
+
+FailureOr<std::string> Generator::requireString(const std::optional<Val> &v,
+                                                llvm::SMLoc at,
+                                                llvm::StringRef what) {
+  if (!v || v->isNone())
+    return std::string();
+  if (v->getKind() == Val::Kind::Str)
+    return v->getString();
+  return error(at, what + " must be a string, got " + v->describe());
+}
+
+FailureOr<Val> Generator::requireRuntime(const Val &v, llvm::SMLoc at,
+                                         llvm::StringRef what) {
+  if (v.isRuntime())
+    return v;
+  if (v.isNumber())
+    return materialize(v, at);
+  return error(at, what + " must be a number or a block, got " +
+                               v.describe());
+}
+
+//===----------------------------------------------------------------------===//
+// Dispatch
+//===----------------------------------------------------------------------===//
+
+FailureOr<Val> Generator::callBuiltin(llvm::StringRef name,
+                                      const CallArgs &args, llvm::SMLoc at) {
+  if (name == "program_id" || name == "num_programs")
+    return builtinProgramId(name, args, at);
+  if (name == "arange")
+    return builtinArange(args, at);
+  if (name == "zeros" || name == "zeros_like" || name == "full" ||
+      name == "full_like")
+    return builtinFull(name, args, at);
+  if (name == "load")
+    return builtinLoad(args, at);
+  if (name == "store")
+    return builtinStore(args, at);
+  if (name.starts_with("atomic_") && name != "atomic_cas")
+    return builtinAtomic(name, args, at);
+  if (name == "make_block_ptr")
+    return builtinMakeBlockPtr(args, at);
+  if (name == "advance")
+    return builtinAdvance(args, at);
+  if (name == "dot")
+    return builtinDot(args, at);
+  if (name == "trans" || name == "permute" || name == "broadcast_to" ||
+      name == "expand_dims" || name == "reshape" || name == "view")
+    return builtinShape(name, args, at);
+  if (name == "where")
+    return builtinWhere(args, at);
+  if (name == "max" || name == "min")
+    return builtinMinMax(name, args, at);
+  if (name == "sum" || name == "argmax" || name == "argmin")
+    return builtinReduce(name, args, at);
+  if (name == "multiple_of" || name == "max_contiguous")
+    return builtinHint(name, args, at);
+  if (name == "device_print" || name == "static_print" ||
+      name == "device_assert" || name == "static_assert" || name == "print")
+    return builtinDebug(name, args, at);
+  if (name == "cast")
+    return builtinCast(args, at);
+  if (name == "float" || name == "int" || name == "bool" || name == "len" ||
+      name == "constexpr")
+    return builtinPython(name, args, at);
+  bool isMath = llvm::StringSwitch<bool>(name)
+                    .Cases({"exp", "exp2", "log", "log2", "sqrt", "rsqrt"}, true)
+                    .Cases({"abs", "sin", "cos", "sigmoid", "erf", "floor"}, true)
+                    .Cases({"ceil", "fma", "minimum", "maximum", "cdiv"}, true)
+                    .Cases({"clamp", "tanh"}, true)
+                    .Default(false);
+  if (isMath)
+    return builtinMath(name, args, at);
+  if (name == "jit")
+    return error(at, "'jit' is a decorator, not a function");
+  return error(at, "built-in '" + name + "' is not supported yet");
+}
+
+//===----------------------------------------------------------------------===//
+// Grid and creation
+//===----------------------------------------------------------------------===//
+
+FailureOr<Val> Generator::builtinProgramId(llvm::StringRef name,
+                                           const CallArgs &args,
+                                           llvm::SMLoc at) {
+  FailureOr<BoundArgs> b = bind(name, {"axis"}, 1, args, at);
+  if (failed(b))
+    return failure();
+  FailureOr<int64_t> axis = requireInt((*b)[0], b->loc(0, at), "axis");
+  if (failed(axis))
+    return failure();
+  if (*axis < 0 || *axis > 2)
+    return error(b->loc(0, at), name + " axis must be 0, 1 or 2, got " +
+                                            std::to_string(*axis));
+  mlir::Value v;
+  auto axisAttr = builder.getI32IntegerAttr(*axis);
+  if (name == "program_id")
+    v = tile::ProgramIdOp::create(builder, loc(at), builder.getI32Type(),
+                                  axisAttr);
+  else
+    v = tile::NumProgramsOp::create(builder, loc(at), builder.getI32Type(),
+                                    axisAttr);
+  return Val::runtime(v, TileType{ScalarType::I32});
+}
+
+static constexpr int64_t kMaxBlockElements = 1 << 20;
+
+LogicalResult Generator::checkBlockShape(llvm::ArrayRef<int64_t> shape,
+                                         llvm::SMLoc at) {
+  int64_t total = 1;
+  for (int64_t d : shape) {
+    if (d <= 0 || !llvm::isPowerOf2_64(d))
+      return error(at, "block dimensions must be powers of two, got " +
+                               std::to_string(d));
+    total *= d;
+    if (total > kMaxBlockElements)
+      return error(at, "block of shape " + formatShape(shape) +
+                               " has more than 2^20 elements");
+  }
+  return success();
+}
+
+FailureOr<Val> Generator::builtinArange(const CallArgs &args, llvm::SMLoc at) {
+  FailureOr<BoundArgs> b = bind("arange", {"start", "end"}, 2, args, at);
+  if (failed(b))
+    return failure();
+  FailureOr<int64_t> start = requireInt((*b)[0], b->loc(0, at), "arange start");
+  FailureOr<int64_t> end = requireInt((*b)[1], b->loc(1, at), "arange end");
+  if (failed(start) || failed(end))
+    return failure();
+  if (*end <= *start)
+    return error(at, "arange needs end > start, got arange(" +
+                                 std::to_string(*start) + ", " +
+                                 std::to_string(*end) + ")");
+  int64_t n = *end - *start;
+  if (!llvm::isPowerOf2_64(n))
+    return error(at, "arange length must be a power of two, got " +
+                                 std::to_string(n));
+  if (n > kMaxBlockElements || *start < INT32_MIN || *end > INT32_MAX)
+    return error(at, "arange range is too large");
+  TileType t;
+  t.element = ScalarType::I32;
+  t.shape = {n};
+  mlir::Value v = tile::MakeRangeOp::create(
+      builder, loc(at), mlirType(t), builder.getI32IntegerAttr(*start),
+      builder.getI32IntegerAttr(*end));
+  return Val::runtime(v, t);
+}
+
+FailureOr<Val> Generator::builtinFull(llvm::StringRef name,
+                                      const CallArgs &args, llvm::SMLoc at) {
+  SmallVector<int64_t, 4> shape;
+  ScalarType dtype;
+  Val value = Val::integer(0);
+  llvm::SMLoc valueLoc = at;
+  if (name == "zeros_like" || name == "full_like") {
+    bool full = name == "full_like";
+    FailureOr<BoundArgs> b =
+        full ? bind(name, {"input", "fill_value", "dtype"}, 2, args, at)
+             : bind(name, {"input", "dtype"}, 1, args, at);
+    if (failed(b))
+      return failure();
+    if (!(*b)[0]->isRuntime())
+      return error(b->loc(0, at), name + " needs a block, got " +
+                                              (*b)[0]->describe());
+    shape = (*b)[0]->getType().shape;
+    dtype = (*b)[0]->getType().element;
+    size_t dtypeIndex = full ? 2 : 1;
+    if (b->has(dtypeIndex)) {
+      FailureOr<ScalarType> d =
+          requireDType((*b)[dtypeIndex], b->loc(dtypeIndex, at), "dtype");
+      if (failed(d))
+        return failure();
+      dtype = *d;
+    }
+    if (full) {
+      value = *(*b)[1];
+      valueLoc = b->loc(1, at);
+    }
+  } else {
+    bool full = name == "full";
+    FailureOr<BoundArgs> b =
+        full ? bind(name, {"shape", "value", "dtype"}, 3, args, at)
+             : bind(name, {"shape", "dtype"}, 2, args, at);
+    if (failed(b))
+      return failure();
+    FailureOr<SmallVector<int64_t, 4>> s =
+        requireIntList((*b)[0], b->loc(0, at), "shape");
+    if (failed(s))
+      return failure();
+    shape = *s;
+    size_t dtypeIndex = full ? 2 : 1;
+    FailureOr<ScalarType> d =
+        requireDType((*b)[dtypeIndex], b->loc(dtypeIndex, at), "dtype");
+    if (failed(d))
+      return failure();
+    dtype = *d;
+    if (full) {
+      value = *(*b)[1];
+      valueLoc = b->loc(1, at);
+    }
+  }
+  if (failed(checkBlockShape(shape, at)))
+    return failure();
+  TileType t;
+  t.element = dtype;
+  t.shape = shape;
+  if (value.isNumber())
+    return Val::runtime(constant(dtype, value.getFloat(), shape, at), t);
+  if (!value.isRuntime() || !value.getType().isScalar() ||
+      value.getType().isPointer)
+    return error(valueLoc, "the fill value must be a scalar number, "
+                                   "got " +
+                                       value.describe());
+  return broadcastTo(cast(value, dtype, valueLoc), shape, at);
+}
+
+FailureOr<Val> Generator::builtinCast(const CallArgs &args, llvm::SMLoc at) {
+  FailureOr<BoundArgs> b =
+      bind("to", {"input", "dtype", "fp_downcast_rounding", "bitcast"}, 2,
+           args, at);
+  if (failed(b))
+    return failure();
+  FailureOr<ScalarType> dtype = requireDType((*b)[1], b->loc(1, at), "dtype");
+  if (failed(dtype))
+    return failure();
+  Val input = *(*b)[0];
+  if (input.isNumber())
+    return materialize(input, b->loc(0, at), *dtype);
+  if (!input.isRuntime())
+    return error(b->loc(0, at), "cannot convert " + input.describe());
+  if (input.getType().isPointer || input.getType().isBlockPointer)
+    return error(b->loc(0, at), "cannot convert " + input.describe() +
+                                            " with .to()");
+  bool bitcast = b->has(3) && (*b)[3]->truthy();
+  if (bitcast) {
+    if (getBitWidth(*dtype) != getBitWidth(input.getType().element))
+      return error(at, "bitcast needs types of equal width, got " +
+                                   getName(input.getType().element).str() +
+                                   " and " + getName(*dtype).str());
+    TileType t = input.getType().withElement(*dtype);
+    if (mlirScalar(*dtype) == mlirScalar(input.getType().element))
+      return Val::runtime(input.getValue(), t);
+    mlir::Value v = arith::BitcastOp::create(builder, loc(at), mlirType(t),
+                                             input.getValue());
+    return Val::runtime(v, t);
+  }
+  return cast(input, *dtype, at);
+}
+
+//===----------------------------------------------------------------------===//
+// Shapes
+//===----------------------------------------------------------------------===//
+
+FailureOr<Val> Generator::expandDims(const Val &v, int64_t axis,
+                                     llvm::SMLoc at) {
+  if (!v.isRuntime() || v.getType().isBlockPointer)
+    return error(at, "expand_dims needs a block, got " + v.describe());
+  const TileType &t = v.getType();
+  int64_t rank = t.shape.size();
+  if (axis < 0)
+    axis += rank + 1;
+  if (axis < 0 || axis > rank)
+    return error(at, "axis " + std::to_string(axis) +
+                                 " out of range for a rank-" +
+                                 std::to_string(rank) + " block");
+  if (t.isScalar())
+    return broadcastTo(v, {1}, at);
+  SmallVector<int64_t, 4> shape(t.shape);
+  shape.insert(shape.begin() + axis, 1);
+  TileType r = t.withShape(shape);
+  mlir::Value e = tile::ExpandDimsOp::create(builder, loc(at), mlirType(r),
+                                             v.getValue(),
+                                             builder.getI32IntegerAttr(axis));
+  return Val::runtime(e, r);
+}
+
+FailureOr<Val> Generator::transpose(const Val &v, llvm::ArrayRef<int32_t> order,
+                                    llvm::SMLoc at) {
+  const TileType &t = v.getType();
+  if (order.size() != t.shape.size())
+    return error(at, "permutation has " + std::to_string(order.size()) +
+                                 " entries for a rank-" +
+                                 std::to_string(t.shape.size()) + " block");
+  SmallVector<bool> seen(order.size(), false);
+  SmallVector<int64_t, 4> shape;
+  for (int32_t d : order) {
+    if (d < 0 || d >= static_cast<int32_t>(order.size()) || seen[d])
+      return error(at, "dimensions must be a permutation");
+    seen[d] = true;
+    shape.push_back(t.shape[d]);
+  }
+  TileType r = t.withShape(shape);
+  mlir::Value p = tile::TransOp::create(builder, loc(at), mlirType(r),
+                                        v.getValue(),
+                                        builder.getDenseI32ArrayAttr(order));
+  return Val::runtime(p, r);
+}
+
+FailureOr<Val> Generator::reshape(const Val &v, llvm::ArrayRef<int64_t> shape,
+                                  llvm::SMLoc at) {
+  const TileType &t = v.getType();
+  if (failed(checkBlockShape(shape, at)))
+    return failure();
+  int64_t n = 1, m = 1;
+  for (int64_t d : t.shape)
+    n *= d;
+  for (int64_t d : shape)
+    m *= d;
+  if (n != m)
+    return error(at, "cannot reshape " + t.str() + " to shape " +
+                                 formatShape(shape) +
+                                 ": the element counts differ");
+  if (t.isScalar())
+    return broadcastTo(v, shape, at);
+  TileType r = t.withShape(shape);
+  mlir::Value x = tile::ReshapeOp::create(builder, loc(at), mlirType(r),
+                                          v.getValue());
+  return Val::runtime(x, r);
+}
+
+/// The trailing arguments of trans/permute/broadcast_to/reshape: either one
+/// tuple or several integers.
+static FailureOr<SmallVector<int64_t, 4>>
+trailingInts(Generator &gen, const CallArgs &args, llvm::StringRef keyword,
+             llvm::SMLoc at, llvm::StringRef what) {
+  std::optional<Val> v;
+  if (args.positional.size() == 2)
+    v = args.positional[1];
+  else if (args.positional.size() > 2)
+    v = Val::tuple(std::vector<Val>(args.positional.begin() + 1,
+                                    args.positional.end()));
+  for (auto &kw : args.keywords)
+    if (kw.first == keyword)
+      v = kw.second;
+  if (!v)
+    return SmallVector<int64_t, 4>{};
+  return gen.requireIntList(v, at, what);
+}
+
+FailureOr<Val> Generator::builtinShape(llvm::StringRef name,
+                                       const CallArgs &args, llvm::SMLoc at) {
+  if (name == "view")
+    return error(at, "view() is not supported; use reshape()");
+  if (args.positional.empty())
+    return error(at, "'" + name + "' needs a block argument");
+  const char *keyword = name == "expand_dims" ? "axis"
+                        : name == "trans" || name == "permute" ? "dims"
+                                                               : "shape";
+  for (auto [k, kw] : llvm::enumerate(args.keywords))
+    if (kw.first != keyword && kw.first != "can_reorder")
+      return error(args.keywordLocs[k],
+                           "'" + name + "' got an unexpected keyword argument '" +
+                               kw.first + "'");
+  FailureOr<Val> input = requireRuntime(args.positional[0],
+                                        args.positionalLocs[0], "input");
+  if (failed(input))
+    return failure();
+  if (input->getType().isBlockPointer)
+    return error(at, "'" + name + "' needs a block, got " +
+                                 input->describe());
+  FailureOr<SmallVector<int64_t, 4>> ints =
+      trailingInts(*this, args, keyword, at, keyword);
+  if (failed(ints))
+    return failure();
+  if (name == "expand_dims") {
+    if (ints->empty())
+      return error(at, "expand_dims needs an axis");
+    Val cur = *input;
+    for (int64_t axis : *ints) {
+      FailureOr<Val> r = expandDims(cur, axis, at);
+      if (failed(r))
+        return failure();
+      cur = *r;
+    }
+    return cur;
+  }
+  if (name == "trans" || name == "permute") {
+    SmallVector<int32_t> order;
+    for (int64_t d : *ints)
+      order.push_back(d);
+    if (order.empty()) {
+      if (name == "permute")
+        return error(at, "permute needs the dimension order");
+      if (input->getType().shape.size() != 2)
+        return error(at, "trans() without dims needs a 2-D block, got " +
+                                     input->describe());
+      order = {1, 0};
+    }
+    return transpose(*input, order, at);
+  }
+  if (name == "broadcast_to") {
+    if (failed(checkBlockShape(*ints, at)))
+      return failure();
+    return broadcastTo(*input, *ints, at);
+  }
+  return reshape(*input, *ints, at);
+}
+
+FailureOr<Val> Generator::builtinHint(llvm::StringRef name,
+                                      const CallArgs &args, llvm::SMLoc at) {
+  FailureOr<BoundArgs> b = bind(name, {"input", "values"}, 2, args, at);
+  if (failed(b))
+    return failure();
+  Val input = *(*b)[0];
+  if (!input.isRuntime())
+    return input; // hints on constants say nothing new
+  if (!isInteger(input.getType().element) || input.getType().isPointer)
+    return error(b->loc(0, at), name + " needs an integer value, got " +
+                                            input.describe());
+  FailureOr<SmallVector<int64_t, 4>> values =
+      requireIntList((*b)[1], b->loc(1, at), "values");
+  if (failed(values))
+    return failure();
+  size_t rank = std::max<size_t>(1, input.getType().shape.size());
+  if (values->size() == 1 && rank > 1)
+    values->resize(rank, (*values)[0]);
+  if (values->size() != rank)
+    return error(b->loc(1, at), name + " needs " +
+                                            std::to_string(rank) +
+                                            " values for this block");
+  SmallVector<int32_t> v32;
+  for (int64_t v : *values) {
+    if (v <= 0 || v > INT32_MAX)
+      return error(b->loc(1, at), name + " values must be positive");
+    v32.push_back(v);
+  }
+  auto hint = tile::HintOp::create(builder, loc(at), input.getValue());
+  if (name == "multiple_of")
+    hint.setMultipleOfAttr(builder.getDenseI32ArrayAttr(v32));
+  else
+    hint.setMaxContiguousAttr(builder.getDenseI32ArrayAttr(v32));
+  return Val::runtime(hint.getResult(), input.getType());
+}
+
+FailureOr<Val> Generator::builtinDebug(llvm::StringRef name,
+                                       const CallArgs &args, llvm::SMLoc at) {
+  if (name == "print")
+    return error(at, "print() is not available in kernels; use "
+                             "device_print() or static_print()");
+  if (name == "static_print") {
+    std::string text;
+    for (const Val &v : args.positional)
+      text += (text.empty() ? "" : " ") +
+              (v.isConstexpr() ? v.repr() : v.describe());
+    auto [line, col] = diags.getLineAndColumn(at);
+    llvm::errs() << diags.getBufferName(at) << ":" << line << ":" << col
+                 << ": static_print: " << text << "\n";
+    return Val::none();
+  }
+  if (name == "static_assert" || name == "device_assert") {
+    FailureOr<BoundArgs> b = bind(name, {"cond", "msg", "mask"}, 1, args, at);
+    if (failed(b))
+      return failure();
+    FailureOr<std::string> msg = requireString((*b)[1], b->loc(1, at), "msg");
+    if (failed(msg))
+      return failure();
+    const Val &cond = *(*b)[0];
+    if (name == "static_assert") {
+      if (!cond.isConstexpr())
+        return error(b->loc(0, at),
+                             "static_assert needs a compile-time condition; "
+                             "use device_assert for run-time values");
+      if (!cond.truthy())
+        return error(at, "static_assert failed" +
+                                     (msg->empty() ? std::string()
+                                                   : ": " + *msg));
+      return Val::none();
+    }
+    if (cond.isConstexpr() && cond.truthy())
+      return Val::none();
+    FailureOr<Val> flag;
+    if (cond.isRuntime() && !cond.getType().isScalar())
+      flag = cast(cond, ScalarType::I1, at);
+    else
+      flag = toBool(cond, b->loc(0, at));
+    if (failed(flag))
+      return failure();
+    auto [line, col] = diags.getLineAndColumn(at);
+    std::string where = diags.getBufferName(at).str() + ":" +
+                        std::to_string(line) + ": ";
+    tile::AssertOp::create(builder, loc(at), flag->getValue(),
+                           builder.getStringAttr(where + (msg->empty()
+                                                              ? "assertion failed"
+                                                              : *msg)));
+    return Val::none();
+  }
+  // device_print(prefix, *args)
+  if (args.positional.empty() || args.positional[0].getKind() != Val::Kind::Str)
+    return error(at, "device_print needs a prefix string first");
+  for (auto [k, kw] : llvm::enumerate(args.keywords))
+    if (kw.first != "hex")
+      return error(args.keywordLocs[k],
+                           "'device_print' got an unexpected keyword argument '" +
+                               kw.first + "'");
+  SmallVector<mlir::Value> values;
+  for (size_t i = 1; i < args.positional.size(); ++i) {
+    FailureOr<Val> v =
+        requireRuntime(args.positional[i], args.positionalLocs[i], "value");
+    if (failed(v))
+      return failure();
+    if (v->getType().isBlockPointer)
+      return error(args.positionalLocs[i],
+                           "cannot print a block pointer");
+    values.push_back(v->getValue());
+  }
+  tile::PrintOp::create(builder, loc(at),
+                        builder.getStringAttr(args.positional[0].getString()),
+                        values);
+  return Val::none();
+}
+
+FailureOr<Val> Generator::builtinPython(llvm::StringRef name,
+                                        const CallArgs &args, llvm::SMLoc at) {
+  if (args.positional.size() != 1 || !args.keywords.empty())
+    return error(at, "'" + name + "' takes exactly one argument");
+  const Val &v = args.positional[0];
+  if (name == "constexpr") {
+    if (!v.isConstexpr())
+      return error(at, "constexpr() needs a compile-time value, got " +
+                                   v.describe());
+    return v;
+  }
+  if (name == "len") {
+    if (v.isTuple())
+      return Val::integer(v.getElements().size());
+    if (v.isRuntime() && v.getType().isBlock())
+      return Val::integer(v.getType().shape[0]);
+    return error(at, "len() needs a tuple or a block, got " +
+                                 v.describe());
+  }
+  if (v.isConstexpr()) {
+    // Reuse the constexpr evaluator's conversions (float('inf'), int(2.5)).
+    if (name == "bool")
+      return Val::boolean(v.truthy());
+    if (v.getKind() == Val::Kind::Str && name == "float") {
+      llvm::StringRef s = v.getString();
+      bool neg = s.consume_front("-");
+      s.consume_front("+");
+      double d;
+      if (s.equals_insensitive("inf") || s.equals_insensitive("infinity"))
+        d = HUGE_VAL;
+      else if (s.equals_insensitive("nan"))
+        d = NAN;
+      else if (s.getAsDouble(d))
+        return error(at, "could not convert string to float: '" +
+                                     v.getString() + "'");
+      return Val::floating(neg ? -d : d);
+    }
+    if (!v.isNumber())
+      return error(at, name + "() needs a number, got " +
+                                   v.describe());
+    if (name == "float")
+      return Val::floating(v.getFloat());
+    double f = v.getFloat();
+    if (v.getKind() == Val::Kind::Float && !(f > -9.2e18 && f < 9.2e18))
+      return error(at, "int() of a float out of range");
+    return Val::integer(v.getKind() == Val::Kind::Float
+                            ? static_cast<int64_t>(f)
+                            : v.getInt());
+  }
+  if (!v.isRuntime() || v.getType().isPointer || v.getType().isBlockPointer)
+    return error(at, name + "() needs a number, got " + v.describe());
+  if (name == "bool")
+    return cast(v, ScalarType::I1, at);
+  return cast(v, name == "float" ? ScalarType::F32 : ScalarType::I32, at);
+}

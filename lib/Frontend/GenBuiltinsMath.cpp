@@ -1,0 +1,576 @@
+//===- GenBuiltinsMath.cpp - math, where, dot and reductions --------------===//
+
+#include "Generator.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace tilec;
+using namespace mlir;
+
+/// A number or numeric block for a math function (pointers rejected).
+static FailureOr<Val> numeric(Generator &gen, const Val &v, llvm::SMLoc at,
+                              llvm::StringRef fn) {
+  FailureOr<Val> r = gen.requireRuntime(v, at, "the argument of " + fn.str());
+  if (failed(r))
+    return failure();
+  if (r->getType().isPointer || r->getType().isBlockPointer) {
+    return gen.error(at, fn + " needs numbers, got " + r->describe());
+  }
+  return r;
+}
+
+template <typename OpT>
+static mlir::Value unaryOp(OpBuilder &b, mlir::Location l, mlir::Value x) {
+  return OpT::create(b, l, x);
+}
+
+FailureOr<Val> Generator::builtinMath(llvm::StringRef name,
+                                      const CallArgs &args, llvm::SMLoc at) {
+  mlir::Location l = loc(at);
+  if (name == "cdiv") {
+    FailureOr<BoundArgs> b = bind(name, {"x", "div"}, 2, args, at);
+    if (failed(b))
+      return failure();
+    const Val &x = *(*b)[0], &d = *(*b)[1];
+    if (x.getKind() == Val::Kind::Int && d.getKind() == Val::Kind::Int) {
+      if (d.getInt() == 0)
+        return error(b->loc(1, at), "division by zero in cdiv");
+      std::string err;
+      // -(-x // d): ceiling division with Python's floor semantics.
+      std::optional<Val> q = foldBinary(BinaryOp::FloorDiv,
+                                        Val::integer(-x.getInt()), d, err);
+      if (!q)
+        return error(at, err);
+      return Val::integer(-q->getInt());
+    }
+    FailureOr<Val> sum = binary(BinaryOp::Add, x, d, at);
+    if (failed(sum))
+      return failure();
+    FailureOr<Val> biased = binary(BinaryOp::Sub, *sum, Val::integer(1), at);
+    if (failed(biased))
+      return failure();
+    return binary(BinaryOp::FloorDiv, *biased, d, at);
+  }
+  if (name == "minimum" || name == "maximum") {
+    FailureOr<BoundArgs> b =
+        bind(name, {"x", "y", "propagate_nan"}, 2, args, at);
+    if (failed(b))
+      return failure();
+    Val x = *(*b)[0], y = *(*b)[1];
+    if (x.isConstexpr() && y.isConstexpr()) {
+      std::string err;
+      std::optional<Val> lt = foldCompare(CompareOp::Lt, x, y, err);
+      if (!lt)
+        return error(at, name + " needs numbers");
+      return (lt->truthy() == (name == "minimum")) ? x : y;
+    }
+    FailureOr<ScalarType> t = unify(x, y, OpClass::Arith, at, name);
+    if (failed(t))
+      return failure();
+    bool isMin = name == "minimum";
+    mlir::Value r;
+    if (isFloat(*t))
+      r = isMin ? (mlir::Value)arith::MinNumFOp::create(builder, l,
+                                                        x.getValue(),
+                                                        y.getValue())
+                : (mlir::Value)arith::MaxNumFOp::create(builder, l,
+                                                        x.getValue(),
+                                                        y.getValue());
+    else if (isUnsigned(*t) || *t == ScalarType::I1)
+      r = isMin ? (mlir::Value)arith::MinUIOp::create(builder, l, x.getValue(),
+                                                      y.getValue())
+                : (mlir::Value)arith::MaxUIOp::create(builder, l, x.getValue(),
+                                                      y.getValue());
+    else
+      r = isMin ? (mlir::Value)arith::MinSIOp::create(builder, l, x.getValue(),
+                                                      y.getValue())
+                : (mlir::Value)arith::MaxSIOp::create(builder, l, x.getValue(),
+                                                      y.getValue());
+    return Val::runtime(r, x.getType());
+  }
+  if (name == "clamp") {
+    FailureOr<BoundArgs> b = bind(name, {"x", "min", "max"}, 3, args, at);
+    if (failed(b))
+      return failure();
+    CallArgs lower;
+    lower.positional = {*(*b)[0], *(*b)[2]};
+    lower.positionalLocs = {b->loc(0, at), b->loc(2, at)};
+    FailureOr<Val> upperBounded = builtinMath("minimum", lower, at);
+    if (failed(upperBounded))
+      return failure();
+    CallArgs upper;
+    upper.positional = {*upperBounded, *(*b)[1]};
+    upper.positionalLocs = {at, b->loc(1, at)};
+    return builtinMath("maximum", upper, at);
+  }
+  if (name == "fma") {
+    FailureOr<BoundArgs> b = bind(name, {"x", "y", "z"}, 3, args, at);
+    if (failed(b))
+      return failure();
+    Val x = *(*b)[0], y = *(*b)[1], z = *(*b)[2];
+    FailureOr<ScalarType> t1 = unify(x, y, OpClass::Arith, at, name);
+    if (failed(t1))
+      return failure();
+    FailureOr<ScalarType> t2 = unify(x, z, OpClass::Arith, at, name);
+    if (failed(t2))
+      return failure();
+    FailureOr<ScalarType> t3 = unify(y, z, OpClass::Arith, at, name);
+    if (failed(t3))
+      return failure();
+    ScalarType t = isFloat(*t3) ? *t3 : ScalarType::F32;
+    x = cast(x, t, at);
+    y = cast(y, t, at);
+    z = cast(z, t, at);
+    mlir::Value r =
+        math::FmaOp::create(builder, l, x.getValue(), y.getValue(), z.getValue());
+    return Val::runtime(r, x.getType());
+  }
+
+  // Unary functions.
+  FailureOr<BoundArgs> b = bind(name, {"x"}, 1, args, at);
+  if (failed(b))
+    return failure();
+  FailureOr<Val> x = numeric(*this, *(*b)[0], b->loc(0, at), name);
+  if (failed(x))
+    return failure();
+  ScalarType elem = x->getType().element;
+  if (name == "abs") {
+    if (isFloat(elem))
+      return Val::runtime(math::AbsFOp::create(builder, l, x->getValue()),
+                          x->getType());
+    if (isUnsigned(elem) || elem == ScalarType::I1)
+      return *x;
+    return Val::runtime(math::AbsIOp::create(builder, l, x->getValue()),
+                        x->getType());
+  }
+  // Transcendentals compute in fp32 (fp64 stays fp64); 16-bit inputs round
+  // back to their type, integers give fp32.
+  ScalarType compute = elem == ScalarType::F64 ? ScalarType::F64 : ScalarType::F32;
+  ScalarType resultType = isFloat(elem) ? elem : ScalarType::F32;
+  Val in = cast(*x, compute, at);
+  mlir::Value v = in.getValue(), r;
+  if (name == "sigmoid") {
+    mlir::Value one = constant(compute, 1.0, in.getType().shape, at);
+    mlir::Value e =
+        math::ExpOp::create(builder, l, arith::NegFOp::create(builder, l, v));
+    r = arith::DivFOp::create(builder, l, one,
+                              arith::AddFOp::create(builder, l, one, e));
+  } else {
+    using Fn = mlir::Value (*)(OpBuilder &, mlir::Location, mlir::Value);
+    Fn fn = llvm::StringSwitch<Fn>(name)
+                .Case("exp", unaryOp<math::ExpOp>)
+                .Case("exp2", unaryOp<math::Exp2Op>)
+                .Case("log", unaryOp<math::LogOp>)
+                .Case("log2", unaryOp<math::Log2Op>)
+                .Case("sqrt", unaryOp<math::SqrtOp>)
+                .Case("rsqrt", unaryOp<math::RsqrtOp>)
+                .Case("sin", unaryOp<math::SinOp>)
+                .Case("cos", unaryOp<math::CosOp>)
+                .Case("erf", unaryOp<math::ErfOp>)
+                .Case("floor", unaryOp<math::FloorOp>)
+                .Case("ceil", unaryOp<math::CeilOp>)
+                .Case("tanh", unaryOp<math::TanhOp>)
+                .Default(nullptr);
+    if (!fn)
+      return error(at, "built-in '" + name + "' is not supported yet");
+    r = fn(builder, l, v);
+  }
+  return cast(Val::runtime(r, in.getType()), resultType, at);
+}
+
+FailureOr<Val> Generator::builtinMinMax(llvm::StringRef name,
+                                        const CallArgs &args, llvm::SMLoc at) {
+  bool reduction = !args.keywords.empty() ||
+                   (!args.positional.empty() && args.positional[0].isRuntime() &&
+                    args.positional[0].getType().isBlock());
+  if (reduction)
+    return builtinReduce(name, args, at);
+  // Python's min/max over scalars.
+  if (args.positional.size() < 2)
+    return error(at, name + "() of a scalar needs at least two "
+                                    "arguments; for a block give an axis");
+  Val acc = args.positional[0];
+  for (size_t i = 1; i < args.positional.size(); ++i) {
+    CallArgs pair;
+    pair.positional = {acc, args.positional[i]};
+    pair.positionalLocs = {args.positionalLocs[0], args.positionalLocs[i]};
+    FailureOr<Val> r =
+        builtinMath(name == "min" ? "minimum" : "maximum", pair, at);
+    if (failed(r))
+      return failure();
+    acc = *r;
+  }
+  return acc;
+}
+
+FailureOr<Val> Generator::builtinWhere(const CallArgs &args, llvm::SMLoc at) {
+  FailureOr<BoundArgs> b = bind("where", {"condition", "x", "y"}, 3, args, at);
+  if (failed(b))
+    return failure();
+  const Val &cond = *(*b)[0];
+  if (cond.isConstexpr())
+    return cond.truthy() ? *(*b)[1] : *(*b)[2];
+  if (!cond.isRuntime() || cond.getType().isPointer)
+    return error(b->loc(0, at), "where() needs a boolean condition, "
+                                        "got " +
+                                            cond.describe());
+  Val c = cast(cond, ScalarType::I1, at);
+  Val x = *(*b)[1], y = *(*b)[2];
+  bool pointers = x.isRuntime() && y.isRuntime() && x.getType().isPointer &&
+                  y.getType().isPointer;
+  if (pointers) {
+    if (x.getType().element != y.getType().element)
+      return error(at, "where() on pointers of different types");
+  } else {
+    FailureOr<ScalarType> t = unify(x, y, OpClass::Arith, at, "where");
+    if (failed(t))
+      return failure();
+  }
+  auto shape = broadcastShapes(c.getType().shape, x.getType().shape);
+  if (shape)
+    shape = broadcastShapes(*shape, y.getType().shape);
+  if (!shape)
+    return error(at, "where(): condition shape " +
+                                 formatShape(c.getType().shape) +
+                                 " does not broadcast with the values");
+  FailureOr<Val> cb = broadcastTo(c, *shape, at);
+  FailureOr<Val> xb = broadcastTo(x, *shape, at);
+  FailureOr<Val> yb = broadcastTo(y, *shape, at);
+  if (failed(cb) || failed(xb) || failed(yb))
+    return failure();
+  mlir::Value r = arith::SelectOp::create(builder, loc(at), cb->getValue(),
+                                          xb->getValue(), yb->getValue());
+  return Val::runtime(r, xb->getType());
+}
+
+//===----------------------------------------------------------------------===//
+// dot
+//===----------------------------------------------------------------------===//
+
+FailureOr<Val> Generator::builtinDot(const CallArgs &args, llvm::SMLoc at) {
+  FailureOr<BoundArgs> b =
+      bind("dot",
+           {"a", "b", "acc", "input_precision", "allow_tf32",
+            "max_num_imprecise_acc", "out_dtype"},
+           2, args, at);
+  if (failed(b))
+    return failure();
+  tile::InputPrecision precision = tile::InputPrecision::tf32;
+  FailureOr<std::string> p =
+      requireString((*b)[3], b->loc(3, at), "input_precision");
+  if (failed(p))
+    return failure();
+  if (*p == "ieee")
+    precision = tile::InputPrecision::ieee;
+  else if (*p == "tf32x3")
+    precision = tile::InputPrecision::tf32x3;
+  else if (!p->empty() && *p != "tf32")
+    return error(b->loc(3, at), "unknown input_precision '" + *p +
+                                            "'; expected 'tf32', 'tf32x3' or "
+                                            "'ieee'");
+  if (b->has(4) && !(*b)[4]->truthy())
+    precision = tile::InputPrecision::ieee;
+  std::optional<ScalarType> outType;
+  if (b->has(6)) {
+    FailureOr<ScalarType> t = requireDType((*b)[6], b->loc(6, at), "out_dtype");
+    if (failed(t))
+      return failure();
+    outType = *t;
+  }
+  std::optional<Val> acc;
+  if (b->has(2))
+    acc = *(*b)[2];
+  return dot(*(*b)[0], *(*b)[1], acc, outType, precision, at);
+}
+
+FailureOr<Val> Generator::dot(const Val &a, const Val &bv,
+                              std::optional<Val> acc,
+                              std::optional<ScalarType> outType,
+                              tile::InputPrecision precision, llvm::SMLoc at) {
+  for (const Val *v : {&a, &bv})
+    if (!v->isRuntime() || !v->getType().isBlock() || v->getType().isPointer)
+      return error(at, "dot needs two blocks of numbers, got " +
+                                   v->describe());
+  const TileType &ta = a.getType(), &tb = bv.getType();
+  if (ta.shape.size() != 2 || tb.shape.size() != 2)
+    return error(at, "dot needs 2-D blocks, got " + ta.str() + " and " +
+                                 tb.str());
+  if (ta.shape[1] != tb.shape[0])
+    return error(at, "dot: inner dimensions differ: " + ta.str() +
+                                 " times " + tb.str());
+  if (ta.element != tb.element)
+    return error(at, "dot operands have different element types " +
+                                 getName(ta.element).str() + " and " +
+                                 getName(tb.element).str() +
+                                 "; convert one with .to()");
+  ScalarType in = ta.element;
+  ScalarType out;
+  switch (in) {
+  case ScalarType::F16:
+    out = outType.value_or(ScalarType::F32);
+    if (out != ScalarType::F32 && out != ScalarType::F16)
+      return error(at, "dot of fp16 blocks accumulates in fp32 or fp16");
+    break;
+  case ScalarType::BF16:
+  case ScalarType::F32:
+    out = outType.value_or(ScalarType::F32);
+    if (out != ScalarType::F32)
+      return error(at, "dot of " + getName(in).str() +
+                                   " blocks accumulates in fp32");
+    break;
+  case ScalarType::F64:
+    out = outType.value_or(ScalarType::F64);
+    if (out != ScalarType::F64)
+      return error(at, "dot of fp64 blocks accumulates in fp64");
+    break;
+  case ScalarType::I8:
+    out = outType.value_or(ScalarType::I32);
+    if (out != ScalarType::I32)
+      return error(at, "dot of i8 blocks accumulates in i32");
+    break;
+  default:
+    return error(at, "dot does not support " + getName(in).str() +
+                                 " blocks");
+  }
+  TileType resultType;
+  resultType.element = out;
+  resultType.shape = {ta.shape[0], tb.shape[1]};
+  mlir::Value c;
+  if (acc && !acc->isNone()) {
+    if (acc->isNumber()) {
+      c = constant(out, acc->getFloat(), resultType.shape, at);
+    } else {
+      if (!acc->isRuntime() || acc->getType().isPointer)
+        return error(at, "dot accumulator must be a block, got " +
+                                     acc->describe());
+      if (acc->getType().element != out && !outType)
+        out = acc->getType().element, resultType.element = out;
+      if (acc->getType().element != out)
+        return error(at, "dot accumulator has type " +
+                                     acc->getType().str() + " but the product "
+                                     "accumulates in " +
+                                     getName(out).str());
+      if ((out == ScalarType::F16 && in != ScalarType::F16) ||
+          (isFloat(out) != isFloat(in)))
+        return error(at, "dot accumulator type " +
+                                     getName(out).str() +
+                                     " does not suit operands of type " +
+                                     getName(in).str());
+      FailureOr<Val> shaped = broadcastTo(*acc, resultType.shape, at);
+      if (failed(shaped))
+        return error(at, "dot accumulator must have shape " +
+                                     formatShape(resultType.shape));
+      c = shaped->getValue();
+    }
+  } else {
+    c = constant(out, 0, resultType.shape, at);
+  }
+  auto op = tile::DotOp::create(builder, loc(at), mlirType(resultType),
+                                a.getValue(), bv.getValue(), c, precision);
+  return Val::runtime(op.getResult(), resultType);
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+FailureOr<Val> Generator::builtinReduce(llvm::StringRef name,
+                                        const CallArgs &args, llvm::SMLoc at) {
+  bool isArg = name == "argmax" || name == "argmin";
+  FailureOr<BoundArgs> b =
+      name == "sum"
+          ? bind(name, {"input", "axis", "keep_dims", "dtype"}, 1, args, at)
+      : isArg ? bind(name, {"input", "axis", "tie_break_left", "keep_dims"}, 2,
+                     args, at)
+              : bind(name,
+                     {"input", "axis", "return_indices",
+                      "return_indices_tie_break_left", "keep_dims"},
+                     1, args, at);
+  if (failed(b))
+    return failure();
+  size_t keepIndex = name == "sum" ? 2 : isArg ? 3 : 4;
+  bool keepDims = b->has(keepIndex) && (*b)[keepIndex]->truthy();
+  bool withIndices = isArg || (!isArg && name != "sum" && b->has(2) &&
+                               (*b)[2]->truthy());
+  FailureOr<Val> input = numeric(*this, *(*b)[0], b->loc(0, at), name);
+  if (failed(input))
+    return failure();
+  Val x = *input;
+  if (name == "sum" && b->has(3)) {
+    FailureOr<ScalarType> d = requireDType((*b)[3], b->loc(3, at), "dtype");
+    if (failed(d))
+      return failure();
+    x = cast(x, *d, at);
+  }
+  if (x.getType().isScalar()) {
+    if (isArg)
+      return Val::integer(0);
+    return x;
+  }
+
+  // axis=None reduces every dimension: flatten first.
+  SmallVector<int64_t, 4> originalShape(x.getType().shape);
+  int64_t axis;
+  bool allAxes = !b->has(1);
+  if (allAxes) {
+    int64_t n = 1;
+    for (int64_t d : originalShape)
+      n *= d;
+    FailureOr<Val> flat = reshape(x, {n}, at);
+    if (failed(flat))
+      return failure();
+    x = *flat;
+    axis = 0;
+  } else {
+    FailureOr<int64_t> a = requireInt((*b)[1], b->loc(1, at), "axis");
+    if (failed(a))
+      return failure();
+    int64_t rank = x.getType().shape.size();
+    axis = *a < 0 ? *a + rank : *a;
+    if (axis < 0 || axis >= rank)
+      return error(b->loc(1, at), "axis " + std::to_string(*a) +
+                                              " out of range for a rank-" +
+                                              std::to_string(rank) + " block");
+  }
+
+  // Sums of narrow types accumulate wider; the result keeps the input type
+  // for floats (as Triton) and is i32 for narrow integers.
+  ScalarType elem = x.getType().element;
+  ScalarType accType = elem, resultElem = elem;
+  if (name == "sum") {
+    if (elem == ScalarType::F16 || elem == ScalarType::BF16)
+      accType = ScalarType::F32;
+    else if (isInteger(elem) && getBitWidth(elem) < 32)
+      accType = resultElem = isUnsigned(elem) ? ScalarType::U32 : ScalarType::I32;
+  }
+  Val values = cast(x, accType, at);
+  SmallVector<mlir::Value> operands{values.getValue()};
+  if (withIndices) {
+    int64_t size = values.getType().shape[axis];
+    TileType range;
+    range.element = ScalarType::I32;
+    range.shape = {size};
+    mlir::Value iota = tile::MakeRangeOp::create(
+        builder, loc(at), mlirType(range), builder.getI32IntegerAttr(0),
+        builder.getI32IntegerAttr(size));
+    Val idx = Val::runtime(iota, range);
+    int64_t rank = values.getType().shape.size();
+    for (int64_t d = 0; d < rank; ++d) {
+      if (d == axis)
+        continue;
+      FailureOr<Val> e = expandDims(idx, d, at);
+      if (failed(e))
+        return failure();
+      idx = *e;
+    }
+    FailureOr<Val> full = broadcastTo(idx, values.getType().shape, at);
+    if (failed(full))
+      return failure();
+    operands.push_back(full->getValue());
+  }
+
+  SmallVector<int64_t, 4> resultShape(values.getType().shape);
+  resultShape.erase(resultShape.begin() + axis);
+  SmallVector<Type> resultTypes;
+  for (mlir::Value v : operands) {
+    Type e = llvm::cast<RankedTensorType>(v.getType()).getElementType();
+    resultTypes.push_back(resultShape.empty()
+                              ? e
+                              : (Type)RankedTensorType::get(resultShape, e));
+  }
+  mlir::Location l = loc(at);
+  auto reduce = tile::ReduceOp::create(builder, l, resultTypes, operands,
+                                       builder.getI32IntegerAttr(axis));
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    SmallVector<Type> argTypes;
+    for (mlir::Value v : operands)
+      argTypes.push_back(llvm::cast<RankedTensorType>(v.getType()).getElementType());
+    for (mlir::Value v : operands)
+      argTypes.push_back(llvm::cast<RankedTensorType>(v.getType()).getElementType());
+    SmallVector<mlir::Location> locs(argTypes.size(), l);
+    mlir::Block *body =
+        builder.createBlock(&reduce.getCombineOp(), {}, argTypes, locs);
+    bool fp = isFloat(accType), uns = isUnsigned(accType) ||
+                                      accType == ScalarType::I1;
+    mlir::Value a = body->getArgument(0);
+    mlir::Value c = body->getArgument(withIndices ? 2 : 1);
+    SmallVector<mlir::Value> results;
+    if (name == "sum") {
+      results.push_back(fp ? (mlir::Value)arith::AddFOp::create(builder, l, a, c)
+                           : (mlir::Value)arith::AddIOp::create(builder, l, a, c));
+    } else {
+      bool isMax = name == "max" || name == "argmax";
+      if (!withIndices) {
+        mlir::Value r;
+        if (fp)
+          r = isMax ? (mlir::Value)arith::MaxNumFOp::create(builder, l, a, c)
+                    : (mlir::Value)arith::MinNumFOp::create(builder, l, a, c);
+        else if (uns)
+          r = isMax ? (mlir::Value)arith::MaxUIOp::create(builder, l, a, c)
+                    : (mlir::Value)arith::MinUIOp::create(builder, l, a, c);
+        else
+          r = isMax ? (mlir::Value)arith::MaxSIOp::create(builder, l, a, c)
+                    : (mlir::Value)arith::MinSIOp::create(builder, l, a, c);
+        results.push_back(r);
+      } else {
+        // Keep (a, ia) when it is strictly better, or equal with a smaller
+        // index: the first extremum wins.
+        mlir::Value ia = body->getArgument(1), ic = body->getArgument(3);
+        mlir::Value better, equal;
+        if (fp) {
+          better = arith::CmpFOp::create(builder, l,
+                                         isMax ? arith::CmpFPredicate::OGT
+                                               : arith::CmpFPredicate::OLT,
+                                         a, c);
+          equal = arith::CmpFOp::create(builder, l, arith::CmpFPredicate::OEQ,
+                                        a, c);
+        } else {
+          auto pred = isMax ? (uns ? arith::CmpIPredicate::ugt
+                                   : arith::CmpIPredicate::sgt)
+                            : (uns ? arith::CmpIPredicate::ult
+                                   : arith::CmpIPredicate::slt);
+          better = arith::CmpIOp::create(builder, l, pred, a, c);
+          equal = arith::CmpIOp::create(builder, l, arith::CmpIPredicate::eq,
+                                        a, c);
+        }
+        mlir::Value earlier =
+            arith::CmpIOp::create(builder, l, arith::CmpIPredicate::slt, ia, ic);
+        mlir::Value keep = arith::OrIOp::create(
+            builder, l, better, arith::AndIOp::create(builder, l, equal, earlier));
+        results.push_back(arith::SelectOp::create(builder, l, keep, a, c));
+        results.push_back(arith::SelectOp::create(builder, l, keep, ia, ic));
+      }
+    }
+    tile::ReduceReturnOp::create(builder, l, results);
+  }
+
+  auto wrap = [&](mlir::Value v, ScalarType e) -> FailureOr<Val> {
+    TileType t;
+    t.element = e;
+    t.shape = resultShape;
+    Val r = Val::runtime(v, t);
+    if (keepDims) {
+      if (allAxes) {
+        SmallVector<int64_t, 4> ones(originalShape.size(), 1);
+        return reshape(r, ones, at);
+      }
+      return expandDims(r, axis, at);
+    }
+    return r;
+  };
+  FailureOr<Val> value = wrap(reduce.getResult(0), accType);
+  if (failed(value))
+    return failure();
+  Val result = cast(*value, resultElem, at);
+  if (!withIndices)
+    return result;
+  FailureOr<Val> indices = wrap(reduce.getResult(1), ScalarType::I32);
+  if (failed(indices))
+    return failure();
+  if (isArg)
+    return *indices;
+  return Val::tuple({result, *indices});
+}

@@ -1,0 +1,500 @@
+//===- GenBuiltinsMemory.cpp - load, store, atomics, block pointers -------===//
+
+#include "Generator.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace tilec;
+using namespace mlir;
+
+static std::optional<tile::CacheModifier> parseCache(llvm::StringRef s) {
+  s.consume_front(".");
+  return llvm::StringSwitch<std::optional<tile::CacheModifier>>(s)
+      .Case("", tile::CacheModifier::none)
+      .Case("ca", tile::CacheModifier::ca)
+      .Case("cg", tile::CacheModifier::cg)
+      .Case("cs", tile::CacheModifier::cs)
+      .Case("cv", tile::CacheModifier::cv)
+      .Case("wb", tile::CacheModifier::wb)
+      .Case("wt", tile::CacheModifier::wt)
+      .Default(std::nullopt);
+}
+
+static std::optional<tile::EvictionPolicy> parseEvict(llvm::StringRef s) {
+  return llvm::StringSwitch<std::optional<tile::EvictionPolicy>>(s)
+      .Cases({"", "evict_normal", "normal"}, tile::EvictionPolicy::normal)
+      .Case("evict_first", tile::EvictionPolicy::evict_first)
+      .Case("evict_last", tile::EvictionPolicy::evict_last)
+      .Default(std::nullopt);
+}
+
+namespace {
+/// Cache and eviction options shared by load and store.
+struct MemoryOptions {
+  tile::CacheModifier cache = tile::CacheModifier::none;
+  tile::EvictionPolicy evict = tile::EvictionPolicy::normal;
+};
+} // namespace
+
+static FailureOr<MemoryOptions> parseMemoryOptions(Generator &gen,
+                                                   const BoundArgs &b,
+                                                   size_t cacheIndex,
+                                                   size_t evictIndex,
+                                                   llvm::SMLoc at) {
+  MemoryOptions options;
+  FailureOr<std::string> cache =
+      gen.requireString(b[cacheIndex], b.loc(cacheIndex, at), "cache_modifier");
+  FailureOr<std::string> evict = gen.requireString(
+      b[evictIndex], b.loc(evictIndex, at), "eviction_policy");
+  if (failed(cache) || failed(evict))
+    return failure();
+  auto c = parseCache(*cache);
+  if (!c) {
+    return gen.error(b.loc(cacheIndex, at),
+              "unknown cache_modifier '" + *cache +
+                  "'; expected one of '', '.ca', '.cg', '.cs', '.cv', '.wb', "
+                  "'.wt'");
+  }
+  auto e = parseEvict(*evict);
+  if (!e) {
+    return gen.error(b.loc(evictIndex, at),
+              "unknown eviction_policy '" + *evict +
+                  "'; expected '', 'evict_first' or 'evict_last'");
+  }
+  options.cache = *c;
+  options.evict = *e;
+  return options;
+}
+
+static FailureOr<SmallVector<int32_t>>
+parseBoundaryCheck(Generator &gen, const std::optional<Val> &v, int64_t rank,
+                   llvm::SMLoc at) {
+  SmallVector<int32_t> dims;
+  if (!v || v->isNone())
+    return dims;
+  if (v->isTuple() && v->getElements().empty())
+    return dims;
+  FailureOr<SmallVector<int64_t, 4>> list =
+      gen.requireIntList(v, at, "boundary_check");
+  if (failed(list))
+    return failure();
+  for (int64_t d : *list) {
+    if (d < 0 || d >= rank) {
+      return gen.error(at, "boundary_check dimension " + std::to_string(d) +
+                        " out of range for a rank-" + std::to_string(rank) +
+                        " block");
+    }
+    if (llvm::is_contained(dims, d)) {
+      return gen.error(at, "boundary_check repeats dimension " + std::to_string(d));
+    }
+    dims.push_back(d);
+  }
+  return dims;
+}
+
+static bool isPointer(const Val &v) {
+  return v.isRuntime() && v.getType().isPointer;
+}
+static bool isBlockPointer(const Val &v) {
+  return v.isRuntime() && v.getType().isBlockPointer;
+}
+
+/// A mask operand: a boolean scalar or block (constexpr bools allowed).
+static FailureOr<Val> requireMask(Generator &gen, const Val &v,
+                                  llvm::SMLoc at) {
+  if (v.getKind() == Val::Kind::Bool)
+    return gen.materialize(v, at, ScalarType::I1);
+  if (!v.isRuntime() || v.getType().isPointer ||
+      v.getType().element != ScalarType::I1) {
+    return gen.error(at, "mask must be a boolean (e.g. a comparison), got " +
+                      v.describe());
+  }
+  return v;
+}
+
+/// Convert a stored or loaded value to the pointee element type.
+static FailureOr<Val> toElement(Generator &gen, const Val &v, ScalarType elem,
+                                llvm::SMLoc at, llvm::StringRef what) {
+  if (v.isNumber())
+    return gen.materialize(v, at, elem);
+  if (!v.isRuntime() || v.getType().isPointer || v.getType().isBlockPointer) {
+    return gen.error(at, what + " must be a number or a block of numbers, got " +
+                      v.describe());
+  }
+  return gen.cast(v, elem, at);
+}
+
+FailureOr<Val> Generator::builtinLoad(const CallArgs &args, llvm::SMLoc at) {
+  FailureOr<BoundArgs> b = bind(
+      "load",
+      {"pointer", "mask", "other", "boundary_check", "padding_option",
+       "cache_modifier", "eviction_policy", "volatile"},
+      1, args, at);
+  if (failed(b))
+    return failure();
+  const Val &ptr = *(*b)[0];
+  FailureOr<MemoryOptions> options = parseMemoryOptions(*this, *b, 5, 6, at);
+  if (failed(options))
+    return failure();
+  FailureOr<std::string> padding =
+      requireString((*b)[4], b->loc(4, at), "padding_option");
+  if (failed(padding))
+    return failure();
+  if (isBlockPointer(ptr)) {
+    if (b->has(1) || b->has(2))
+      return error(at, "mask and other are not allowed with a block "
+                               "pointer; use boundary_check");
+    const TileType &t = ptr.getType();
+    FailureOr<SmallVector<int32_t>> check =
+        parseBoundaryCheck(*this, (*b)[3], t.shape.size(), b->loc(3, at));
+    if (failed(check))
+      return failure();
+    tile::PaddingOption pad = tile::PaddingOption::zero;
+    if (*padding == "nan") {
+      if (!isFloat(t.element))
+        return error(b->loc(4, at), "padding_option 'nan' needs a "
+                                            "floating-point block");
+      pad = tile::PaddingOption::nan;
+    } else if (!padding->empty() && *padding != "zero") {
+      return error(b->loc(4, at), "unknown padding_option '" +
+                                              *padding +
+                                              "'; expected 'zero' or 'nan'");
+    }
+    TileType result = t;
+    result.isBlockPointer = false;
+    auto op = tile::BlockLoadOp::create(
+        builder, loc(at), mlirType(result), ptr.getValue(),
+        builder.getDenseI32ArrayAttr(*check), pad, options->cache,
+        options->evict);
+    return Val::runtime(op.getResult(), result);
+  }
+  if (!isPointer(ptr))
+    return error(b->loc(0, at), "load() needs a pointer or a block of "
+                                        "pointers, got " +
+                                            ptr.describe());
+  if (b->has(3) && !(*b)[3]->isTuple())
+    return error(b->loc(3, at),
+                         "boundary_check needs a block pointer (make_block_ptr)");
+  if (b->has(3) && !(*b)[3]->getElements().empty())
+    return error(b->loc(3, at),
+                         "boundary_check needs a block pointer (make_block_ptr)");
+  if (!padding->empty())
+    return error(b->loc(4, at),
+                         "padding_option needs a block pointer (make_block_ptr)");
+  ScalarType elem = ptr.getType().element;
+  SmallVector<int64_t, 4> shape(ptr.getType().shape);
+  std::optional<Val> mask, other;
+  if (b->has(1)) {
+    FailureOr<Val> m = requireMask(*this, *(*b)[1], b->loc(1, at));
+    if (failed(m))
+      return failure();
+    mask = *m;
+    auto s = broadcastShapes(shape, m->getType().shape);
+    if (!s)
+      return error(b->loc(1, at),
+                           "mask shape " + formatShape(m->getType().shape) +
+                               " does not broadcast with pointer shape " +
+                               formatShape(shape));
+    shape = *s;
+  }
+  if (b->has(2)) {
+    if (!mask)
+      return error(b->loc(2, at), "'other' needs a mask");
+    FailureOr<Val> o = toElement(*this, *(*b)[2], elem, b->loc(2, at), "other");
+    if (failed(o))
+      return failure();
+    other = *o;
+    auto s = broadcastShapes(shape, o->getType().shape);
+    if (!s)
+      return error(b->loc(2, at),
+                           "'other' shape " + formatShape(o->getType().shape) +
+                               " does not broadcast with pointer shape " +
+                               formatShape(shape));
+    shape = *s;
+  }
+  FailureOr<Val> p = broadcastTo(ptr, shape, at);
+  if (failed(p))
+    return failure();
+  mlir::Value maskValue, otherValue;
+  if (mask) {
+    FailureOr<Val> m = broadcastTo(*mask, shape, at);
+    if (failed(m))
+      return failure();
+    maskValue = m->getValue();
+  }
+  if (other) {
+    FailureOr<Val> o = broadcastTo(*other, shape, at);
+    if (failed(o))
+      return failure();
+    otherValue = o->getValue();
+  }
+  bool isVolatile = b->has(7) && (*b)[7]->truthy();
+  TileType result = p->getType().withElement(elem);
+  auto op = tile::LoadOp::create(builder, loc(at), mlirType(result),
+                                 p->getValue(), maskValue, otherValue,
+                                 options->cache, options->evict, isVolatile);
+  return Val::runtime(op.getResult(), result);
+}
+
+FailureOr<Val> Generator::builtinStore(const CallArgs &args, llvm::SMLoc at) {
+  FailureOr<BoundArgs> b = bind("store",
+                                {"pointer", "value", "mask", "boundary_check",
+                                 "cache_modifier", "eviction_policy"},
+                                2, args, at);
+  if (failed(b))
+    return failure();
+  const Val &ptr = *(*b)[0];
+  FailureOr<MemoryOptions> options = parseMemoryOptions(*this, *b, 4, 5, at);
+  if (failed(options))
+    return failure();
+  if (isBlockPointer(ptr)) {
+    if (b->has(2))
+      return error(at, "mask is not allowed with a block pointer; use "
+                               "boundary_check");
+    const TileType &t = ptr.getType();
+    FailureOr<SmallVector<int32_t>> check =
+        parseBoundaryCheck(*this, (*b)[3], t.shape.size(), b->loc(3, at));
+    if (failed(check))
+      return failure();
+    FailureOr<Val> v =
+        toElement(*this, *(*b)[1], t.element, b->loc(1, at), "value");
+    if (failed(v))
+      return failure();
+    FailureOr<Val> shaped = broadcastTo(*v, t.shape, b->loc(1, at));
+    if (failed(shaped))
+      return failure();
+    tile::BlockStoreOp::create(builder, loc(at), ptr.getValue(),
+                               shaped->getValue(),
+                               builder.getDenseI32ArrayAttr(*check),
+                               options->cache, options->evict);
+    return Val::none();
+  }
+  if (!isPointer(ptr))
+    return error(b->loc(0, at), "store() needs a pointer or a block of "
+                                        "pointers, got " +
+                                            ptr.describe());
+  if (b->has(3))
+    return error(b->loc(3, at),
+                         "boundary_check needs a block pointer (make_block_ptr)");
+  ScalarType elem = ptr.getType().element;
+  FailureOr<Val> value =
+      toElement(*this, *(*b)[1], elem, b->loc(1, at), "value");
+  if (failed(value))
+    return failure();
+  if (ptr.getType().isScalar() && !value->getType().isScalar())
+    return error(b->loc(1, at), "cannot store " + value->describe() +
+                                            " through a scalar pointer");
+  SmallVector<int64_t, 4> shape(ptr.getType().shape);
+  auto s = broadcastShapes(shape, value->getType().shape);
+  if (!s)
+    return error(b->loc(1, at), "value shape " +
+                                            formatShape(value->getType().shape) +
+                                            " does not broadcast with pointer "
+                                            "shape " +
+                                            formatShape(shape));
+  shape = *s;
+  std::optional<Val> mask;
+  if (b->has(2)) {
+    FailureOr<Val> m = requireMask(*this, *(*b)[2], b->loc(2, at));
+    if (failed(m))
+      return failure();
+    mask = *m;
+    auto s2 = broadcastShapes(shape, m->getType().shape);
+    if (!s2)
+      return error(b->loc(2, at),
+                           "mask shape " + formatShape(m->getType().shape) +
+                               " does not broadcast with pointer shape " +
+                               formatShape(shape));
+    shape = *s2;
+  }
+  FailureOr<Val> p = broadcastTo(ptr, shape, at);
+  FailureOr<Val> v = broadcastTo(*value, shape, at);
+  if (failed(p) || failed(v))
+    return failure();
+  mlir::Value maskValue;
+  if (mask) {
+    FailureOr<Val> m = broadcastTo(*mask, shape, at);
+    if (failed(m))
+      return failure();
+    maskValue = m->getValue();
+  }
+  tile::StoreOp::create(builder, loc(at), p->getValue(), v->getValue(),
+                        maskValue, options->cache, options->evict);
+  return Val::none();
+}
+
+FailureOr<Val> Generator::builtinAtomic(llvm::StringRef name,
+                                        const CallArgs &args, llvm::SMLoc at) {
+  auto kind = llvm::StringSwitch<std::optional<tile::AtomicKind>>(name)
+                  .Case("atomic_add", tile::AtomicKind::add)
+                  .Case("atomic_max", tile::AtomicKind::max)
+                  .Case("atomic_min", tile::AtomicKind::min)
+                  .Case("atomic_xchg", tile::AtomicKind::xchg)
+                  .Case("atomic_and", tile::AtomicKind::band)
+                  .Case("atomic_or", tile::AtomicKind::bor)
+                  .Case("atomic_xor", tile::AtomicKind::bxor)
+                  .Default(std::nullopt);
+  if (!kind)
+    return error(at, "built-in '" + name + "' is not supported yet");
+  FailureOr<BoundArgs> b =
+      bind(name, {"pointer", "val", "mask", "sem", "scope"}, 2, args, at);
+  if (failed(b))
+    return failure();
+  const Val &ptr = *(*b)[0];
+  if (!isPointer(ptr))
+    return error(b->loc(0, at), name + " needs a pointer or a block of "
+                                               "pointers, got " +
+                                               ptr.describe());
+  for (size_t i : {3, 4}) {
+    FailureOr<std::string> s =
+        requireString((*b)[i], b->loc(i, at), i == 3 ? "sem" : "scope");
+    if (failed(s))
+      return failure();
+    bool ok = i == 3 ? (s->empty() || *s == "acq_rel" || *s == "relaxed" ||
+                        *s == "acquire" || *s == "release")
+                     : (s->empty() || *s == "gpu" || *s == "cta" || *s == "sys");
+    if (!ok)
+      return error(b->loc(i, at), "unknown " +
+                                              std::string(i == 3 ? "sem"
+                                                                 : "scope") +
+                                              " '" + *s + "'");
+  }
+  ScalarType elem = ptr.getType().element;
+  bool fp = isFloat(elem);
+  bool supported =
+      getBitWidth(elem) >= 32 ? (!fp || *kind == tile::AtomicKind::add ||
+                                 *kind == tile::AtomicKind::xchg)
+                              : (*kind == tile::AtomicKind::add &&
+                                 (elem == ScalarType::F16 ||
+                                  elem == ScalarType::BF16));
+  if (!supported)
+    return error(at, name + " on " + getName(elem).str() +
+                                 " is not supported");
+  FailureOr<Val> value = toElement(*this, *(*b)[1], elem, b->loc(1, at), "val");
+  if (failed(value))
+    return failure();
+  SmallVector<int64_t, 4> shape(ptr.getType().shape);
+  auto s = broadcastShapes(shape, value->getType().shape);
+  if (!s || (ptr.getType().isScalar() && !value->getType().isScalar()))
+    return error(b->loc(1, at), "value shape does not match the "
+                                        "pointer shape");
+  shape = *s;
+  mlir::Value maskValue;
+  if (b->has(2)) {
+    FailureOr<Val> m = requireMask(*this, *(*b)[2], b->loc(2, at));
+    if (failed(m))
+      return failure();
+    auto s2 = broadcastShapes(shape, m->getType().shape);
+    if (!s2)
+      return error(b->loc(2, at), "mask shape does not broadcast with "
+                                          "the pointer shape");
+    shape = *s2;
+    FailureOr<Val> mb = broadcastTo(*m, shape, at);
+    if (failed(mb))
+      return failure();
+    maskValue = mb->getValue();
+  }
+  FailureOr<Val> p = broadcastTo(ptr, shape, at);
+  FailureOr<Val> v = broadcastTo(*value, shape, at);
+  if (failed(p) || failed(v))
+    return failure();
+  TileType result = p->getType().withElement(elem);
+  auto op = tile::AtomicRMWOp::create(builder, loc(at), mlirType(result),
+                                      *kind, p->getValue(), v->getValue(),
+                                      maskValue);
+  return Val::runtime(op.getResult(), result);
+}
+
+/// A tuple of scalar integers (run-time or constexpr) converted to `t`.
+static FailureOr<SmallVector<mlir::Value>>
+intTuple(Generator &gen, const std::optional<Val> &v, ScalarType t,
+         llvm::SMLoc at, llvm::StringRef what) {
+  SmallVector<mlir::Value> values;
+  if (!v || !v->isTuple()) {
+    return gen.error(at, what + " must be a tuple of integers, got " +
+                      (v ? v->describe() : std::string("nothing")));
+  }
+  for (const Val &e : v->getElements()) {
+    FailureOr<mlir::Value> x = gen.scalarIndex(e, t, at, what);
+    if (failed(x))
+      return failure();
+    values.push_back(*x);
+  }
+  return values;
+}
+
+FailureOr<Val> Generator::builtinMakeBlockPtr(const CallArgs &args,
+                                              llvm::SMLoc at) {
+  FailureOr<BoundArgs> b = bind(
+      "make_block_ptr",
+      {"base", "shape", "strides", "offsets", "block_shape", "order"}, 6, args,
+      at);
+  if (failed(b))
+    return failure();
+  const Val &base = *(*b)[0];
+  if (!isPointer(base) || !base.getType().isScalar())
+    return error(b->loc(0, at), "make_block_ptr needs a scalar pointer "
+                                        "base, got " +
+                                            base.describe());
+  FailureOr<SmallVector<mlir::Value>> shape =
+      intTuple(*this, (*b)[1], ScalarType::I64, b->loc(1, at), "shape");
+  FailureOr<SmallVector<mlir::Value>> strides =
+      intTuple(*this, (*b)[2], ScalarType::I64, b->loc(2, at), "strides");
+  FailureOr<SmallVector<mlir::Value>> offsets =
+      intTuple(*this, (*b)[3], ScalarType::I32, b->loc(3, at), "offsets");
+  if (failed(shape) || failed(strides) || failed(offsets))
+    return failure();
+  FailureOr<SmallVector<int64_t, 4>> blockShape =
+      requireIntList((*b)[4], b->loc(4, at), "block_shape");
+  FailureOr<SmallVector<int64_t, 4>> order =
+      requireIntList((*b)[5], b->loc(5, at), "order");
+  if (failed(blockShape) || failed(order))
+    return failure();
+  size_t rank = blockShape->size();
+  if (shape->size() != rank || strides->size() != rank ||
+      offsets->size() != rank || order->size() != rank)
+    return error(at, "make_block_ptr: shape, strides, offsets, "
+                             "block_shape and order must have the same "
+                             "length");
+  if (failed(checkBlockShape(*blockShape, b->loc(4, at))))
+    return failure();
+  SmallVector<int32_t> order32;
+  SmallVector<bool> seen(rank, false);
+  for (int64_t d : *order) {
+    if (d < 0 || d >= static_cast<int64_t>(rank) || seen[d])
+      return error(b->loc(5, at), "order must be a permutation of the "
+                                          "dimensions");
+    seen[d] = true;
+    order32.push_back(d);
+  }
+  TileType t;
+  t.element = base.getType().element;
+  t.isBlockPointer = true;
+  t.shape = *blockShape;
+  auto op = tile::MakeBlockPtrOp::create(
+      builder, loc(at), mlirType(t), base.getValue(), *shape, *strides,
+      *offsets, builder.getDenseI32ArrayAttr(order32));
+  return Val::runtime(op.getResult(), t);
+}
+
+FailureOr<Val> Generator::builtinAdvance(const CallArgs &args, llvm::SMLoc at) {
+  FailureOr<BoundArgs> b = bind("advance", {"base", "offsets"}, 2, args, at);
+  if (failed(b))
+    return failure();
+  const Val &ptr = *(*b)[0];
+  if (!isBlockPointer(ptr))
+    return error(b->loc(0, at), "advance() needs a block pointer, got " +
+                                            ptr.describe());
+  FailureOr<SmallVector<mlir::Value>> offsets =
+      intTuple(*this, (*b)[1], ScalarType::I32, b->loc(1, at), "offsets");
+  if (failed(offsets))
+    return failure();
+  if (offsets->size() != ptr.getType().shape.size())
+    return error(b->loc(1, at), "advance() needs " +
+                                            std::to_string(
+                                                ptr.getType().shape.size()) +
+                                            " offsets");
+  auto op = tile::AdvanceOp::create(builder, loc(at), ptr.getValue(), *offsets);
+  return Val::runtime(op.getResult(), ptr.getType());
+}

@@ -1,0 +1,231 @@
+//===- Generator.h - MLIRGen internals --------------------------*- C++ -*-===//
+//
+// The elaborator behind emitKernel: walks statements and expressions,
+// keeping a scope of Vals per inlined function, and emits tile-dialect IR.
+// Split over MLIRGen.cpp (statements and control flow), GenExpr.cpp
+// (operators and conversions) and GenBuiltins*.cpp (built-in functions).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_LIB_FRONTEND_GENERATOR_H
+#define TILE_LIB_FRONTEND_GENERATOR_H
+
+#include "tile/Frontend/MLIRGen.h"
+#include "tile/Frontend/Sema.h"
+#include "tile/Dialect/Tile/TileDialect.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringMap.h"
+#include <deque>
+
+namespace tilec {
+
+/// Arguments of a call after evaluation.
+struct CallArgs {
+  std::vector<Val> positional;
+  std::vector<std::pair<std::string, Val>> keywords;
+  std::vector<llvm::SMLoc> positionalLocs;
+  std::vector<llvm::SMLoc> keywordLocs;
+};
+
+/// Parameters of a call bound by name; absent ones are nullopt.
+struct BoundArgs {
+  std::vector<std::optional<Val>> values;
+  std::vector<llvm::SMLoc> locs;
+  const std::optional<Val> &operator[](size_t i) const { return values[i]; }
+  bool has(size_t i) const { return values[i].has_value() && !values[i]->isNone(); }
+  llvm::SMLoc loc(size_t i, llvm::SMLoc fallback) const {
+    return locs[i].isValid() ? locs[i] : fallback;
+  }
+};
+
+class Generator {
+public:
+  Generator(mlir::ModuleOp module, const Module &ast, DiagnosticEngine &diags);
+
+  mlir::LogicalResult emitKernel(const KernelInstance &instance);
+
+  //===--------------------------------------------------------------------===//
+  // Statements and control flow (MLIRGen.cpp)
+  //===--------------------------------------------------------------------===//
+
+  enum class Flow { Next, Returned };
+
+  mlir::FailureOr<Flow> genBlock(const StmtList &block, size_t start = 0);
+  mlir::FailureOr<Flow> genStmt(const StmtList &block, size_t index);
+  mlir::LogicalResult genAssign(const AssignStmt &stmt);
+  mlir::LogicalResult genAugAssign(const AugAssignStmt &stmt);
+  mlir::LogicalResult genAnnAssign(const AnnAssignStmt &stmt);
+  mlir::LogicalResult genFor(const ForStmt &stmt);
+  mlir::LogicalResult genStaticFor(const ForStmt &stmt, const CallArgs &args,
+                                   llvm::SMLoc loc);
+  mlir::LogicalResult genWhile(const WhileStmt &stmt);
+  mlir::FailureOr<Flow> genIf(const IfStmt &stmt, const StmtList &block,
+                              size_t index);
+  mlir::FailureOr<Flow> genReturn(const ReturnStmt &stmt);
+  mlir::LogicalResult genAssert(const AssertStmt &stmt);
+  mlir::LogicalResult assignTo(const Expr &target, const Val &value);
+  mlir::LogicalResult bindName(const std::string &name, llvm::SMLoc loc,
+                               const Val &value);
+
+  //===--------------------------------------------------------------------===//
+  // Expressions (GenExpr.cpp)
+  //===--------------------------------------------------------------------===//
+
+  mlir::FailureOr<Val> genExpr(const Expr &expr);
+  mlir::FailureOr<Val> genName(const NameExpr &expr);
+  mlir::FailureOr<Val> genAttribute(const AttributeExpr &expr);
+  mlir::FailureOr<Val> genSubscript(const SubscriptExpr &expr);
+  mlir::FailureOr<Val> genCall(const CallExpr &expr);
+  mlir::FailureOr<Val> genCompareExpr(const CompareExpr &expr);
+  mlir::FailureOr<Val> genBoolOp(const BoolOpExpr &expr);
+  mlir::FailureOr<Val> genIfExp(const IfExpExpr &expr);
+  mlir::FailureOr<CallArgs> genCallArgs(const CallExpr &call);
+  mlir::FailureOr<Val> callHelper(const FunctionDef &fn, const CallArgs &args,
+                                  llvm::SMLoc loc);
+
+  mlir::FailureOr<Val> binary(BinaryOp op, const Val &lhs, const Val &rhs,
+                              llvm::SMLoc loc);
+  mlir::FailureOr<Val> compare(CompareOp op, const Val &lhs, const Val &rhs,
+                               llvm::SMLoc loc);
+  mlir::FailureOr<Val> unary(UnaryOp op, const Val &operand, llvm::SMLoc loc);
+  mlir::FailureOr<Val> pointerArith(BinaryOp op, const Val &ptr,
+                                    const Val &offset, llvm::SMLoc loc);
+
+  //===--------------------------------------------------------------------===//
+  // Conversions (GenExpr.cpp)
+  //===--------------------------------------------------------------------===//
+
+  /// A run-time value for `v`: constexpr numbers become constants of `as`
+  /// (or their literal type).
+  mlir::FailureOr<Val> materialize(const Val &v, llvm::SMLoc loc,
+                                   std::optional<ScalarType> as = {});
+  /// Convert a run-time value's elements to `to`.
+  Val cast(const Val &v, ScalarType to, llvm::SMLoc loc);
+  /// Splat or broadcast a run-time value to `shape`.
+  mlir::FailureOr<Val> broadcastTo(const Val &v, llvm::ArrayRef<int64_t> shape,
+                                   llvm::SMLoc loc);
+  /// Bring two operands to one element type (per the promotion rules) and
+  /// one shape; returns the compute type.
+  mlir::FailureOr<ScalarType> unify(Val &a, Val &b, OpClass cls,
+                                    llvm::SMLoc loc,
+                                    llvm::StringRef opSpelling);
+  /// Convert a value to i1 (non-zero test) for conditions and masks.
+  mlir::FailureOr<Val> toBool(const Val &v, llvm::SMLoc loc);
+  mlir::Value constant(ScalarType t, double value,
+                       llvm::ArrayRef<int64_t> shape, llvm::SMLoc loc);
+  mlir::Value intConstant(int64_t value, mlir::Type type, llvm::SMLoc loc);
+  /// A scalar run-time integer of type `t` (i32/i64) from an int-like Val.
+  mlir::FailureOr<mlir::Value> scalarIndex(const Val &v, ScalarType t,
+                                           llvm::SMLoc loc,
+                                           llvm::StringRef what);
+
+  mlir::Type mlirType(const TileType &t);
+  mlir::Type mlirScalar(ScalarType t);
+  mlir::Type mlirElement(const TileType &t);
+
+  //===--------------------------------------------------------------------===//
+  // Built-ins (GenBuiltins*.cpp)
+  //===--------------------------------------------------------------------===//
+
+  mlir::FailureOr<Val> callBuiltin(llvm::StringRef name, const CallArgs &args,
+                                   llvm::SMLoc loc);
+  mlir::FailureOr<BoundArgs> bind(llvm::StringRef fn,
+                                  llvm::ArrayRef<const char *> params,
+                                  unsigned numRequired, const CallArgs &args,
+                                  llvm::SMLoc loc);
+
+  // Grid, creation and shapes (GenBuiltins.cpp).
+  mlir::FailureOr<Val> builtinProgramId(llvm::StringRef name,
+                                        const CallArgs &args, llvm::SMLoc loc);
+  mlir::FailureOr<Val> builtinArange(const CallArgs &args, llvm::SMLoc loc);
+  mlir::FailureOr<Val> builtinFull(llvm::StringRef name, const CallArgs &args,
+                                   llvm::SMLoc loc);
+  mlir::FailureOr<Val> builtinCast(const CallArgs &args, llvm::SMLoc loc);
+  mlir::FailureOr<Val> builtinShape(llvm::StringRef name, const CallArgs &args,
+                                    llvm::SMLoc loc);
+  mlir::FailureOr<Val> builtinHint(llvm::StringRef name, const CallArgs &args,
+                                   llvm::SMLoc loc);
+  mlir::FailureOr<Val> builtinDebug(llvm::StringRef name, const CallArgs &args,
+                                    llvm::SMLoc loc);
+  mlir::FailureOr<Val> builtinPython(llvm::StringRef name,
+                                     const CallArgs &args, llvm::SMLoc loc);
+  mlir::FailureOr<Val> expandDims(const Val &v, int64_t axis, llvm::SMLoc loc);
+  mlir::FailureOr<Val> transpose(const Val &v, llvm::ArrayRef<int32_t> order,
+                                 llvm::SMLoc loc);
+  mlir::FailureOr<Val> reshape(const Val &v, llvm::ArrayRef<int64_t> shape,
+                               llvm::SMLoc loc);
+
+  // Memory (GenBuiltinsMemory.cpp).
+  mlir::FailureOr<Val> builtinLoad(const CallArgs &args, llvm::SMLoc loc);
+  mlir::FailureOr<Val> builtinStore(const CallArgs &args, llvm::SMLoc loc);
+  mlir::FailureOr<Val> builtinAtomic(llvm::StringRef name,
+                                     const CallArgs &args, llvm::SMLoc loc);
+  mlir::FailureOr<Val> builtinMakeBlockPtr(const CallArgs &args,
+                                           llvm::SMLoc loc);
+  mlir::FailureOr<Val> builtinAdvance(const CallArgs &args, llvm::SMLoc loc);
+
+  // Math, dot and reductions (GenBuiltinsMath.cpp).
+  mlir::FailureOr<Val> builtinMath(llvm::StringRef name, const CallArgs &args,
+                                   llvm::SMLoc loc);
+  mlir::FailureOr<Val> builtinMinMax(llvm::StringRef name,
+                                     const CallArgs &args, llvm::SMLoc loc);
+  mlir::FailureOr<Val> builtinWhere(const CallArgs &args, llvm::SMLoc loc);
+  mlir::FailureOr<Val> builtinDot(const CallArgs &args, llvm::SMLoc loc);
+  mlir::FailureOr<Val> dot(const Val &a, const Val &b, std::optional<Val> acc,
+                           std::optional<ScalarType> outType,
+                           mlir::tile::InputPrecision precision, llvm::SMLoc loc);
+  mlir::FailureOr<Val> builtinReduce(llvm::StringRef name,
+                                     const CallArgs &args, llvm::SMLoc loc);
+
+  //===--------------------------------------------------------------------===//
+  // Helpers
+  //===--------------------------------------------------------------------===//
+
+  mlir::Location loc(llvm::SMLoc loc);
+  mlir::LogicalResult error(llvm::SMLoc loc, const llvm::Twine &message);
+  /// Constexpr argument helpers: report and fail when `v` is not of the kind.
+  mlir::FailureOr<int64_t> requireInt(const std::optional<Val> &v,
+                                      llvm::SMLoc loc, llvm::StringRef what);
+  mlir::FailureOr<llvm::SmallVector<int64_t, 4>>
+  requireIntList(const std::optional<Val> &v, llvm::SMLoc loc,
+                 llvm::StringRef what);
+  mlir::FailureOr<ScalarType> requireDType(const std::optional<Val> &v,
+                                           llvm::SMLoc loc,
+                                           llvm::StringRef what);
+  mlir::FailureOr<std::string> requireString(const std::optional<Val> &v,
+                                             llvm::SMLoc loc,
+                                             llvm::StringRef what);
+  mlir::FailureOr<Val> requireRuntime(const Val &v, llvm::SMLoc loc,
+                                      llvm::StringRef what);
+  /// Report non-power-of-two or oversized block shapes.
+  mlir::LogicalResult checkBlockShape(llvm::ArrayRef<int64_t> shape,
+                                      llvm::SMLoc loc);
+  /// Names defined in the current scope, the helpers and the built-ins.
+  std::vector<std::string> visibleNames();
+
+  mlir::ModuleOp module;
+  const Module &ast;
+  DiagnosticEngine &diags;
+  mlir::OpBuilder builder;
+  std::string fileName;
+
+  /// One inlined function: its variables and its return value.
+  struct Frame {
+    const FunctionDef *fn = nullptr;
+    llvm::StringMap<Val> vars;
+    /// Names that are out of scope here, with the reason ("defined only in
+    /// one branch of the if at 12:5").
+    llvm::StringMap<std::string> unavailable;
+    std::optional<Val> returnValue;
+    /// Depth of run-time control flow (scf ops) in this function.
+    unsigned runtimeDepth = 0;
+    bool isKernel = false;
+  };
+  std::deque<Frame> frames;
+  Frame &frame() { return frames.back(); }
+  const KernelInstance *instance = nullptr;
+};
+
+} // namespace tilec
+
+#endif // TILE_LIB_FRONTEND_GENERATOR_H

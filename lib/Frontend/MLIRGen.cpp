@@ -1,0 +1,961 @@
+//===- MLIRGen.cpp - Kernels, statements and control flow -----------------===//
+
+#include "Generator.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/SetVector.h"
+#include <set>
+
+using namespace tilec;
+using namespace mlir;
+using llvm::dyn_cast;
+using llvm::isa;
+
+LogicalResult tilec::emitKernel(ModuleOp module, const Module &ast,
+                                const KernelInstance &instance,
+                                tilec::DiagnosticEngine &diags) {
+  Generator gen(module, ast, diags);
+  return gen.emitKernel(instance);
+}
+
+Generator::Generator(ModuleOp module, const Module &ast,
+                     DiagnosticEngine &diags)
+    : module(module), ast(ast), diags(diags), builder(module.getContext()) {}
+
+mlir::Location Generator::loc(llvm::SMLoc smLoc) {
+  if (!smLoc.isValid())
+    return builder.getUnknownLoc();
+  auto [line, col] = diags.getLineAndColumn(smLoc);
+  return FileLineColLoc::get(builder.getContext(),
+                             diags.getBufferName(smLoc), line, col);
+}
+
+LogicalResult Generator::error(llvm::SMLoc smLoc, const llvm::Twine &message) {
+  diags.error(smLoc, message);
+  return failure();
+}
+
+std::vector<std::string> Generator::visibleNames() {
+  std::vector<std::string> names;
+  if (!frames.empty())
+    for (auto &entry : frame().vars)
+      names.push_back(entry.getKey().str());
+  for (auto &fn : ast.functions)
+    names.push_back(fn->name);
+  for (std::string &b : getBuiltinNames())
+    names.push_back(std::move(b));
+  names.push_back("tl");
+  return names;
+}
+
+//===----------------------------------------------------------------------===//
+// Kernels
+//===----------------------------------------------------------------------===//
+
+static TileType paramTileType(const ParamType &type) {
+  TileType t;
+  t.element = type.elementType;
+  t.isPointer = type.kind == ParamType::Kind::Pointer;
+  return t;
+}
+
+LogicalResult Generator::emitKernel(const KernelInstance &inst) {
+  instance = &inst;
+  const FunctionDef &fn = *inst.kernel;
+  MLIRContext *ctx = builder.getContext();
+
+  SmallVector<Type> argTypes;
+  for (auto &[name, type] : inst.params)
+    argTypes.push_back(mlirType(paramTileType(type)));
+  builder.setInsertionPointToEnd(module.getBody());
+  auto func = func::FuncOp::create(builder, loc(fn.loc), inst.symbol,
+                                   builder.getFunctionType(argTypes, {}));
+  func->setAttr(kKernelAttr, UnitAttr::get(ctx));
+  func->setAttr("tilegpu.num_warps", builder.getI32IntegerAttr(inst.numWarps));
+  func->setAttr(kNumStagesAttr, builder.getI32IntegerAttr(inst.numStages));
+  for (auto [i, entry] : llvm::enumerate(inst.params))
+    if (entry.second.divisibility > 1)
+      func.setArgAttr(i, kDivisibilityAttr,
+                      builder.getI32IntegerAttr(entry.second.divisibility));
+
+  mlir::Block *body = func.addEntryBlock();
+  builder.setInsertionPointToStart(body);
+  frames.clear();
+  frames.emplace_back();
+  frame().fn = &fn;
+  frame().isKernel = true;
+
+  unsigned argIndex = 0;
+  for (const Param &param : fn.params) {
+    if (isBuiltinName(param.name) || param.name == "tl")
+      return error(param.loc, "parameter '" + param.name +
+                                  "' shadows a built-in; choose another name");
+    if (param.isConstexpr()) {
+      auto it = llvm::find_if(inst.constexprs, [&](auto &entry) {
+        return entry.first == param.name;
+      });
+      if (it == inst.constexprs.end())
+        return error(param.loc, "constexpr parameter '" + param.name +
+                                    "' has no value");
+      frame().vars[param.name] = it->second;
+      continue;
+    }
+    const ParamType &type = inst.params[argIndex].second;
+    frame().vars[param.name] =
+        Val::runtime(body->getArgument(argIndex), paramTileType(type));
+    ++argIndex;
+  }
+
+  FailureOr<Flow> flow = genBlock(fn.body);
+  if (failed(flow)) {
+    func.erase();
+    return failure();
+  }
+  builder.setInsertionPointToEnd(body);
+  func::ReturnOp::create(builder, loc(fn.loc));
+  frames.clear();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Statements
+//===----------------------------------------------------------------------===//
+
+FailureOr<Generator::Flow> Generator::genBlock(const StmtList &block,
+                                               size_t start) {
+  for (size_t i = start; i < block.size(); ++i) {
+    FailureOr<Flow> flow = genStmt(block, i);
+    if (failed(flow))
+      return failure();
+    if (*flow == Flow::Returned)
+      return Flow::Returned;
+  }
+  return Flow::Next;
+}
+
+FailureOr<Generator::Flow> Generator::genStmt(const StmtList &block,
+                                              size_t index) {
+  const Stmt &stmt = *block[index];
+  switch (stmt.getKind()) {
+  case Stmt::Kind::Expr:
+    if (failed(genExpr(*llvm::cast<ExprStmt>(stmt).expr)))
+      return failure();
+    return Flow::Next;
+  case Stmt::Kind::Assign:
+    if (failed(genAssign(llvm::cast<AssignStmt>(stmt))))
+      return failure();
+    return Flow::Next;
+  case Stmt::Kind::AugAssign:
+    if (failed(genAugAssign(llvm::cast<AugAssignStmt>(stmt))))
+      return failure();
+    return Flow::Next;
+  case Stmt::Kind::AnnAssign:
+    if (failed(genAnnAssign(llvm::cast<AnnAssignStmt>(stmt))))
+      return failure();
+    return Flow::Next;
+  case Stmt::Kind::For:
+    if (failed(genFor(llvm::cast<ForStmt>(stmt))))
+      return failure();
+    return Flow::Next;
+  case Stmt::Kind::While:
+    if (failed(genWhile(llvm::cast<WhileStmt>(stmt))))
+      return failure();
+    return Flow::Next;
+  case Stmt::Kind::If:
+    return genIf(llvm::cast<IfStmt>(stmt), block, index);
+  case Stmt::Kind::Return:
+    return genReturn(llvm::cast<ReturnStmt>(stmt));
+  case Stmt::Kind::Pass:
+    return Flow::Next;
+  case Stmt::Kind::Break:
+    return error(stmt.getLoc(), "'break' is not supported in kernels; "
+                                        "use a while loop with a condition");
+  case Stmt::Kind::Continue:
+    return error(stmt.getLoc(),
+                         "'continue' is not supported in kernels; use an if "
+                         "around the rest of the loop body");
+  case Stmt::Kind::Assert:
+    if (failed(genAssert(llvm::cast<AssertStmt>(stmt))))
+      return failure();
+    return Flow::Next;
+  }
+  return failure();
+}
+
+LogicalResult Generator::bindName(const std::string &name, llvm::SMLoc at,
+                                  const Val &value) {
+  if (isBuiltinName(name) || name == "tl" || name == "triton")
+    return error(at, "'" + name + "' shadows a built-in; choose another name");
+  if (ast.findFunction(name) && !frame().vars.count(name))
+    return error(at, "'" + name +
+                         "' shadows the function of that name; choose "
+                         "another name");
+  if (value.getKind() == Val::Kind::Slice)
+    return error(at, "a slice cannot be assigned to a variable");
+  frame().vars[name] = value;
+  frame().unavailable.erase(name);
+  return success();
+}
+
+LogicalResult Generator::assignTo(const Expr &target, const Val &value) {
+  if (auto *name = dyn_cast<NameExpr>(&target))
+    return bindName(name->name, name->getLoc(), value);
+  const std::vector<ExprPtr> *elements = nullptr;
+  if (auto *t = dyn_cast<TupleExpr>(&target))
+    elements = &t->elements;
+  else if (auto *l = dyn_cast<ListExpr>(&target))
+    elements = &l->elements;
+  if (elements) {
+    if (!value.isTuple())
+      return error(target.getLoc(), "cannot unpack " + value.describe() +
+                                        " into " +
+                                        std::to_string(elements->size()) +
+                                        " names");
+    if (value.getElements().size() != elements->size())
+      return error(target.getLoc(),
+                   "cannot unpack " +
+                       std::to_string(value.getElements().size()) +
+                       " values into " + std::to_string(elements->size()) +
+                       " names");
+    for (size_t i = 0; i < elements->size(); ++i)
+      if (failed(assignTo(*(*elements)[i], value.getElements()[i])))
+        return failure();
+    return success();
+  }
+  if (isa<SubscriptExpr>(target))
+    return error(target.getLoc(), "cannot assign to an element of a block; "
+                                  "blocks are values (use where() to update "
+                                  "parts of one)");
+  return error(target.getLoc(), "cannot assign to this expression");
+}
+
+LogicalResult Generator::genAssign(const AssignStmt &stmt) {
+  FailureOr<Val> value = genExpr(*stmt.value);
+  if (failed(value))
+    return failure();
+  if (value->getKind() == Val::Kind::Runtime || value->isConstexpr() ||
+      value->isTuple()) {
+    for (const ExprPtr &target : stmt.targets)
+      if (failed(assignTo(*target, *value)))
+        return failure();
+    return success();
+  }
+  return error(stmt.value->getLoc(),
+               "cannot assign " + value->describe() + " to a variable");
+}
+
+LogicalResult Generator::genAugAssign(const AugAssignStmt &stmt) {
+  auto *name = dyn_cast<NameExpr>(stmt.target.get());
+  if (!name)
+    return error(stmt.target->getLoc(),
+                 "cannot update an element of a block in place; blocks are "
+                 "values");
+  FailureOr<Val> current = genName(*name);
+  if (failed(current))
+    return failure();
+  FailureOr<Val> rhs = genExpr(*stmt.value);
+  if (failed(rhs))
+    return failure();
+  FailureOr<Val> result = binary(stmt.op, *current, *rhs, stmt.getLoc());
+  if (failed(result))
+    return failure();
+  return bindName(name->name, name->getLoc(), *result);
+}
+
+LogicalResult Generator::genAnnAssign(const AnnAssignStmt &stmt) {
+  auto &name = llvm::cast<NameExpr>(*stmt.target);
+  if (!stmt.value)
+    return success(); // a bare declaration
+  FailureOr<Val> value = genExpr(*stmt.value);
+  if (failed(value))
+    return failure();
+  bool wantsConstexpr = false;
+  if (auto *n = dyn_cast<NameExpr>(stmt.annotation.get()))
+    wantsConstexpr = n->name == "constexpr";
+  else if (auto *a = dyn_cast<AttributeExpr>(stmt.annotation.get()))
+    wantsConstexpr = a->attr == "constexpr";
+  if (wantsConstexpr && !value->isConstexpr())
+    return error(stmt.value->getLoc(),
+                 "'" + name.name +
+                     "' is annotated constexpr but its value is computed at "
+                     "run time");
+  return bindName(name.name, name.getLoc(), *value);
+}
+
+FailureOr<Generator::Flow> Generator::genReturn(const ReturnStmt &stmt) {
+  std::optional<Val> value;
+  if (stmt.value) {
+    FailureOr<Val> v = genExpr(*stmt.value);
+    if (failed(v))
+      return failure();
+    value = *v;
+  }
+  if (frame().isKernel && value && !value->isNone())
+    return error(stmt.getLoc(), "a kernel cannot return a value; "
+                                        "store results through a pointer");
+  if (frame().runtimeDepth > 0)
+    return error(stmt.getLoc(),
+                         "'return' inside a run-time loop or nested "
+                         "run-time 'if' is not supported");
+  frame().returnValue = value ? *value : Val::none();
+  return Flow::Returned;
+}
+
+LogicalResult Generator::genAssert(const AssertStmt &stmt) {
+  FailureOr<Val> cond = genExpr(*stmt.cond);
+  if (failed(cond))
+    return failure();
+  std::string message = "assertion failed";
+  if (stmt.message) {
+    FailureOr<Val> m = genExpr(*stmt.message);
+    if (failed(m))
+      return failure();
+    if (m->getKind() != Val::Kind::Str)
+      return error(stmt.message->getLoc(), "assert message must be a string");
+    message = m->getString();
+  }
+  CallArgs args;
+  args.positional = {*cond, Val::string(message)};
+  args.positionalLocs = {stmt.cond->getLoc(), stmt.getLoc()};
+  return failure(failed(builtinDebug(cond->isConstexpr() ? "static_assert"
+                                                         : "device_assert",
+                                     args, stmt.getLoc())));
+}
+
+//===----------------------------------------------------------------------===//
+// Control flow
+//===----------------------------------------------------------------------===//
+
+using NameSet = llvm::SetVector<std::string, std::vector<std::string>,
+                                std::set<std::string>>;
+
+/// Names assigned anywhere in `block` (including nested statements), in
+/// order of first assignment.
+static void collectAssigned(const StmtList &block,
+                            NameSet &names);
+
+static void collectTargets(const Expr &target,
+                           NameSet &names) {
+  if (auto *n = dyn_cast<NameExpr>(&target))
+    names.insert(n->name);
+  else if (auto *t = dyn_cast<TupleExpr>(&target))
+    for (const ExprPtr &e : t->elements)
+      collectTargets(*e, names);
+  else if (auto *l = dyn_cast<ListExpr>(&target))
+    for (const ExprPtr &e : l->elements)
+      collectTargets(*e, names);
+}
+
+static void collectAssigned(const StmtList &block,
+                            NameSet &names) {
+  for (const StmtPtr &s : block) {
+    if (auto *a = dyn_cast<AssignStmt>(s.get()))
+      for (const ExprPtr &t : a->targets)
+        collectTargets(*t, names);
+    else if (auto *a = dyn_cast<AugAssignStmt>(s.get()))
+      collectTargets(*a->target, names);
+    else if (auto *a = dyn_cast<AnnAssignStmt>(s.get()))
+      collectTargets(*a->target, names);
+    else if (auto *f = dyn_cast<ForStmt>(s.get())) {
+      collectTargets(*f->target, names);
+      collectAssigned(f->body, names);
+    } else if (auto *w = dyn_cast<WhileStmt>(s.get()))
+      collectAssigned(w->body, names);
+    else if (auto *i = dyn_cast<IfStmt>(s.get())) {
+      collectAssigned(i->thenBody, names);
+      collectAssigned(i->elseBody, names);
+    }
+  }
+}
+
+static bool alwaysReturns(const StmtList &block) {
+  if (block.empty())
+    return false;
+  const Stmt &last = *block.back();
+  if (isa<ReturnStmt>(last))
+    return true;
+  if (auto *i = dyn_cast<IfStmt>(&last))
+    return alwaysReturns(i->thenBody) && alwaysReturns(i->elseBody);
+  return false;
+}
+
+static bool returnsValue(const StmtList &block) {
+  for (const StmtPtr &s : block) {
+    if (auto *r = dyn_cast<ReturnStmt>(s.get()))
+      if (r->value && !isa<NoneExpr>(*r->value))
+        return true;
+    if (auto *i = dyn_cast<IfStmt>(s.get()))
+      if (returnsValue(i->thenBody) || returnsValue(i->elseBody))
+        return true;
+  }
+  return false;
+}
+
+static std::string formatLoc(tilec::DiagnosticEngine &diags, llvm::SMLoc at) {
+  auto [line, col] = diags.getLineAndColumn(at);
+  return std::to_string(line) + ":" + std::to_string(col);
+}
+
+/// Drop the terminator a builder put into a fresh block, so code can be
+/// appended and a new terminator added last.
+static void dropTerminator(mlir::Block *block) {
+  if (!block->empty() && block->back().hasTrait<OpTrait::IsTerminator>())
+    block->back().erase();
+}
+
+FailureOr<Generator::Flow> Generator::genIf(const IfStmt &stmt,
+                                            const StmtList &block, size_t index) {
+  FailureOr<Val> cond = genExpr(*stmt.cond);
+  if (failed(cond))
+    return failure();
+  if (cond->isConstexpr())
+    return genBlock(cond->truthy() ? stmt.thenBody : stmt.elseBody);
+  if (cond->getKind() != Val::Kind::Runtime)
+    return error(stmt.cond->getLoc(),
+                         "cannot use " + cond->describe() + " as a condition");
+  if (!cond->getType().isScalar())
+    return error(stmt.cond->getLoc(),
+                         "the condition of an 'if' must be a scalar, not a " +
+                             cond->getType().str() +
+                             "; use where() to select between blocks");
+  FailureOr<Val> flag = toBool(*cond, stmt.cond->getLoc());
+  if (failed(flag))
+    return failure();
+  mlir::Location l = loc(stmt.getLoc());
+
+  // `if c: return` at the top of a function: the rest of the function
+  // becomes the other branch.
+  bool thenReturns = alwaysReturns(stmt.thenBody);
+  bool elseReturns = alwaysReturns(stmt.elseBody);
+  if (thenReturns || elseReturns) {
+    if (frame().runtimeDepth > 0)
+      return error(stmt.getLoc(),
+                           "'return' inside a run-time loop or nested "
+                           "run-time 'if' is not supported");
+    if (returnsValue(stmt.thenBody) || returnsValue(stmt.elseBody))
+      return error(stmt.getLoc(),
+                           "returning a value from inside a run-time 'if' is "
+                           "not supported; compute it with where() and "
+                           "return once");
+    auto ifOp = scf::IfOp::create(builder, l, TypeRange{}, flag->getValue(),
+                                  /*withElseRegion=*/true);
+    llvm::StringMap<Val> before = frame().vars;
+    auto unavailableBefore = frame().unavailable;
+    for (auto [region, body] : {std::pair(&ifOp.getThenRegion(), &stmt.thenBody),
+                                std::pair(&ifOp.getElseRegion(), &stmt.elseBody)}) {
+      mlir::Block *b = &region->front();
+      dropTerminator(b);
+      builder.setInsertionPointToEnd(b);
+      frame().vars = before;
+      frame().unavailable = unavailableBefore;
+      FailureOr<Flow> flow = genBlock(*body);
+      if (failed(flow))
+        return failure();
+      if (*flow == Flow::Next &&
+          failed(genBlock(block, index + 1)))
+        return failure();
+      builder.setInsertionPointToEnd(b);
+      scf::YieldOp::create(builder, l);
+    }
+    builder.setInsertionPointAfter(ifOp);
+    frame().returnValue = Val::none();
+    return Flow::Returned;
+  }
+
+  // A plain run-time if: variables changed in either branch become results.
+  auto ifOp = scf::IfOp::create(builder, l, TypeRange{}, flag->getValue(),
+                                /*withElseRegion=*/true);
+  llvm::StringMap<Val> before = frame().vars;
+  auto unavailableBefore = frame().unavailable;
+  llvm::StringMap<Val> branchVars[2];
+  mlir::Block *blocks[2] = {&ifOp.getThenRegion().front(),
+                            &ifOp.getElseRegion().front()};
+  const StmtList *bodies[2] = {&stmt.thenBody, &stmt.elseBody};
+  ++frame().runtimeDepth;
+  for (int i = 0; i < 2; ++i) {
+    dropTerminator(blocks[i]);
+    builder.setInsertionPointToEnd(blocks[i]);
+    frame().vars = before;
+    FailureOr<Flow> flow = genBlock(*bodies[i]);
+    if (failed(flow))
+      return failure();
+    branchVars[i] = frame().vars;
+  }
+  --frame().runtimeDepth;
+  frame().vars = before;
+  frame().unavailable = unavailableBefore;
+
+  // Decide which names flow out of the if, and with which type.
+  NameSet names;
+  for (int i = 0; i < 2; ++i)
+    for (auto &entry : branchVars[i])
+      names.insert(entry.getKey().str());
+  SmallVector<std::string> results;
+  SmallVector<Val> yields[2];
+  std::string where = formatLoc(diags, stmt.getLoc());
+  for (const std::string &name : names) {
+    auto thenIt = branchVars[0].find(name), elseIt = branchVars[1].find(name);
+    if (thenIt == branchVars[0].end() || elseIt == branchVars[1].end()) {
+      frame().vars.erase(name);
+      frame().unavailable[name] =
+          "'" + name + "' is defined in only one branch of the if at " + where;
+      continue;
+    }
+    const Val &a = thenIt->second, &b = elseIt->second;
+    if (a.isRuntime() && b.isRuntime() && a.getValue() == b.getValue()) {
+      frame().vars[name] = a;
+      continue;
+    }
+    if (a.isConstexpr() && b.isConstexpr() && a.equals(b) &&
+        a.getKind() == b.getKind()) {
+      frame().vars[name] = a;
+      continue;
+    }
+    if (!(a.isRuntime() || a.isNumber()) || !(b.isRuntime() || b.isNumber()))
+      return error(stmt.getLoc(),
+                           "'" + name + "' is " + a.describe() +
+                               " in one branch and " + b.describe() +
+                               " in the other; only numbers and blocks may "
+                               "depend on a run-time condition");
+    // Choose the type both branches yield.
+    TileType type;
+    if (a.isRuntime() && b.isRuntime()) {
+      if (a.getType() != b.getType())
+        return error(stmt.getLoc(),
+                             "'" + name + "' has type " + a.getType().str() +
+                                 " in the then-branch but " +
+                                 b.getType().str() + " in the else-branch");
+      type = a.getType();
+    } else if (a.isRuntime() || b.isRuntime()) {
+      type = a.isRuntime() ? a.getType() : b.getType();
+    } else {
+      std::string err;
+      type.element = *promoteTypes(literalType(a), false, literalType(b), false,
+                                   OpClass::Arith, err);
+      if (a.getKind() == Val::Kind::Bool && b.getKind() == Val::Kind::Bool)
+        type.element = ScalarType::I1;
+    }
+    results.push_back(name);
+    for (int i = 0; i < 2; ++i) {
+      const Val &v = i == 0 ? a : b;
+      builder.setInsertionPointToEnd(blocks[i]);
+      FailureOr<Val> m = materialize(v, stmt.getLoc(), type.element);
+      if (failed(m))
+        return failure();
+      FailureOr<Val> shaped = broadcastTo(*m, type.shape, stmt.getLoc());
+      if (failed(shaped))
+        return failure();
+      yields[i].push_back(*shaped);
+    }
+  }
+  SmallVector<Type> resultTypes;
+  for (const Val &v : yields[0])
+    resultTypes.push_back(v.getValue().getType());
+  for (int i = 0; i < 2; ++i) {
+    builder.setInsertionPointToEnd(blocks[i]);
+    SmallVector<mlir::Value> values;
+    for (const Val &v : yields[i])
+      values.push_back(v.getValue());
+    scf::YieldOp::create(builder, l, values);
+  }
+  builder.setInsertionPoint(ifOp);
+  auto newIf = scf::IfOp::create(builder, l, resultTypes, flag->getValue(),
+                                 /*withElseRegion=*/true);
+  newIf.getThenRegion().takeBody(ifOp.getThenRegion());
+  newIf.getElseRegion().takeBody(ifOp.getElseRegion());
+  ifOp.erase();
+  builder.setInsertionPointAfter(newIf);
+  for (auto [i, name] : llvm::enumerate(results))
+    frame().vars[name] = Val::runtime(newIf.getResult(i), yields[0][i].getType());
+  return Flow::Next;
+}
+
+namespace {
+/// The state of one attempt at emitting a loop with given carried types.
+struct Carried {
+  std::string name;
+  TileType type;
+  bool weakInit; // started as a constexpr number: its type may widen
+};
+} // namespace
+
+/// Decide which variables a loop carries: those assigned in its body that
+/// exist before it.
+static FailureOr<SmallVector<Carried>>
+findCarried(Generator &gen, const StmtList &body, llvm::StringRef exclude,
+            llvm::SMLoc at) {
+  NameSet assigned;
+  collectAssigned(body, assigned);
+  SmallVector<Carried> carried;
+  for (const std::string &name : assigned) {
+    if (name == exclude)
+      continue;
+    auto it = gen.frame().vars.find(name);
+    if (it == gen.frame().vars.end())
+      continue;
+    const Val &v = it->second;
+    if (v.isRuntime()) {
+      carried.push_back({name, v.getType(), false});
+      continue;
+    }
+    if (v.isNumber()) {
+      TileType t;
+      t.element = literalType(v);
+      carried.push_back({name, t, true});
+      continue;
+    }
+    return gen.error(at, "'" + name + "' holds " + v.describe() +
+                      " and is reassigned inside the loop; only numbers, "
+                      "pointers and blocks can change from one iteration to "
+                      "the next");
+  }
+  return carried;
+}
+
+/// After a loop body: the value each carried variable ends with, converted
+/// to its carried type. Sets `retry` when a weakly typed variable needs a
+/// wider type.
+static FailureOr<SmallVector<mlir::Value>>
+collectEnds(Generator &gen, SmallVector<Carried> &carried, llvm::SMLoc at,
+            bool &retry) {
+  SmallVector<mlir::Value> ends;
+  for (Carried &c : carried) {
+    auto it = gen.frame().vars.find(c.name);
+    if (it == gen.frame().vars.end()) {
+      return gen.error(at, "'" + c.name + "' is no longer defined at the end of the "
+                                   "loop body");
+    }
+    Val v = it->second;
+    if (v.isNumber()) {
+      FailureOr<Val> m = gen.materialize(v, at, c.type.element);
+      if (failed(m))
+        return failure();
+      FailureOr<Val> b = gen.broadcastTo(*m, c.type.shape, at);
+      if (failed(b))
+        return failure();
+      v = *b;
+    }
+    if (!v.isRuntime()) {
+      return gen.error(at, "'" + c.name + "' becomes " + v.describe() +
+                        " inside the loop");
+    }
+    if (v.getType() != c.type) {
+      if (c.weakInit) {
+        c.type = v.getType();
+        c.weakInit = false;
+        retry = true;
+        ends.push_back(v.getValue());
+        continue;
+      }
+      return gen.error(at, "loop-carried variable '" + c.name + "' has type " +
+                        c.type.str() + " before the loop but " +
+                        v.getType().str() +
+                        " at the end of its body; give it its final type "
+                        "before the loop");
+    }
+    ends.push_back(v.getValue());
+  }
+  return ends;
+}
+
+/// Initial values of carried variables, converted to their carried types.
+static FailureOr<SmallVector<mlir::Value>>
+collectInits(Generator &gen, ArrayRef<Carried> carried, llvm::SMLoc at) {
+  SmallVector<mlir::Value> inits;
+  for (const Carried &c : carried) {
+    Val v = gen.frame().vars.lookup(c.name);
+    FailureOr<Val> m = gen.materialize(v, at, c.type.element);
+    if (failed(m))
+      return failure();
+    Val r = *m;
+    if (r.getType().element != c.type.element && !c.type.isPointer &&
+        !c.type.isBlockPointer)
+      r = gen.cast(r, c.type.element, at);
+    FailureOr<Val> b = gen.broadcastTo(r, c.type.shape, at);
+    if (failed(b))
+      return failure();
+    inits.push_back(b->getValue());
+  }
+  return inits;
+}
+
+/// Names first defined inside a loop body are not visible after it.
+static void hideLoopLocals(Generator &gen, const llvm::StringMap<Val> &before,
+                           const llvm::StringMap<Val> &after,
+                           llvm::StringRef what, llvm::SMLoc at,
+                           tilec::DiagnosticEngine &diags) {
+  for (auto &entry : after)
+    if (!before.count(entry.getKey()))
+      gen.frame().unavailable[entry.getKey()] =
+          "'" + entry.getKey().str() + "' is defined only inside the " +
+          what.str() + " at " + formatLoc(diags, at);
+}
+
+LogicalResult Generator::genFor(const ForStmt &stmt) {
+  auto *call = dyn_cast<CallExpr>(stmt.iter.get());
+  FailureOr<Val> callee = call ? genExpr(*call->callee) : FailureOr<Val>(Val());
+  if (failed(callee))
+    return failure();
+  if (!call || callee->getKind() != Val::Kind::Builtin ||
+      (callee->getName() != "range" && callee->getName() != "static_range"))
+    return error(stmt.iter->getLoc(),
+                 "a for loop must iterate over range(...), tl.range(...) or "
+                 "tl.static_range(...)");
+  auto *target = dyn_cast<NameExpr>(stmt.target.get());
+  if (!target)
+    return error(stmt.target->getLoc(), "the loop variable must be one name");
+  if (isBuiltinName(target->name))
+    return error(target->getLoc(), "'" + target->name +
+                                       "' shadows a built-in; choose another "
+                                       "name");
+  FailureOr<CallArgs> args = genCallArgs(*call);
+  if (failed(args))
+    return failure();
+  if (callee->getName() == "static_range")
+    return genStaticFor(stmt, *args, call->getLoc());
+
+  // range(stop) / range(start, stop[, step]) plus tl.range's options.
+  const auto &pos = args->positional;
+  if (pos.empty() || pos.size() > 3)
+    return error(call->getLoc(), "range() takes 1 to 3 positional arguments, "
+                                 "got " +
+                                     std::to_string(pos.size()));
+  Val start = pos.size() == 1 ? Val::integer(0) : pos[0];
+  Val stop = pos.size() == 1 ? pos[0] : pos[1];
+  Val step = pos.size() == 3 ? pos[2] : Val::integer(1);
+  std::optional<int64_t> numStages;
+  for (auto [i, kw] : llvm::enumerate(args->keywords)) {
+    llvm::SMLoc kwLoc = args->keywordLocs[i];
+    if (kw.first == "num_stages") {
+      if (kw.second.getKind() != Val::Kind::Int || kw.second.getInt() < 1)
+        return error(kwLoc, "num_stages must be a positive constexpr integer");
+      numStages = kw.second.getInt();
+    } else if (kw.first != "loop_unroll_factor" &&
+               kw.first != "disallow_acc_multi_buffer" &&
+               kw.first != "flatten" && kw.first != "warp_specialize") {
+      return error(kwLoc, "range() got an unexpected keyword argument '" +
+                              kw.first + "'");
+    }
+  }
+
+  // The induction variable is i64 if any bound needs it, else i32.
+  ScalarType ivType = ScalarType::I32;
+  Val *bounds[3] = {&start, &stop, &step};
+  const char *boundNames[3] = {"start", "stop", "step"};
+  for (int i = 0; i < 3; ++i) {
+    const Val &b = *bounds[i];
+    if (b.isRuntime()) {
+      if (!b.getType().isScalar() || b.getType().isPointer ||
+          !isInteger(b.getType().element))
+        return error(call->getLoc(), std::string("range() ") + boundNames[i] +
+                                         " must be a scalar integer, got " +
+                                         b.describe());
+      if (getBitWidth(b.getType().element) == 64)
+        ivType = ScalarType::I64;
+    } else if (b.getKind() == Val::Kind::Int ||
+               b.getKind() == Val::Kind::Bool) {
+      if (literalType(b) == ScalarType::I64)
+        ivType = ScalarType::I64;
+    } else {
+      return error(call->getLoc(), std::string("range() ") + boundNames[i] +
+                                       " must be an integer, got " +
+                                       b.describe());
+    }
+  }
+  bool negativeStep = false;
+  if (step.isConstexpr()) {
+    if (step.getInt() == 0)
+      return error(call->getLoc(), "range() step must not be zero");
+    negativeStep = step.getInt() < 0;
+  }
+  llvm::SMLoc at = stmt.getLoc();
+  mlir::Location l = loc(at);
+  FailureOr<mlir::Value> lb = scalarIndex(start, ivType, at, "range start");
+  FailureOr<mlir::Value> ub = scalarIndex(stop, ivType, at, "range stop");
+  FailureOr<mlir::Value> st = scalarIndex(step, ivType, at, "range step");
+  if (failed(lb) || failed(ub) || failed(st))
+    return failure();
+  mlir::Value loopLb = *lb, loopUb = *ub, loopStep = *st;
+  if (negativeStep) {
+    // Iterate j over [0, count) and compute i = start + j * step.
+    mlir::Type t = lb->getType();
+    mlir::Value negStep = intConstant(-step.getInt(), t, at);
+    mlir::Value span = arith::SubIOp::create(builder, l, *lb, *ub);
+    mlir::Value bias = intConstant(-step.getInt() - 1, t, at);
+    mlir::Value count = arith::DivSIOp::create(
+        builder, l, arith::AddIOp::create(builder, l, span, bias), negStep);
+    mlir::Value zero = intConstant(0, t, at);
+    loopLb = zero;
+    loopUb = arith::MaxSIOp::create(builder, l, count, zero);
+    loopStep = intConstant(1, t, at);
+  }
+
+  FailureOr<SmallVector<Carried>> carried =
+      findCarried(*this, stmt.body, target->name, at);
+  if (failed(carried))
+    return failure();
+  llvm::StringMap<Val> before = frame().vars;
+  auto unavailableBefore = frame().unavailable;
+  for (int attempt = 0;; ++attempt) {
+    OpBuilder::InsertPoint ip = builder.saveInsertionPoint();
+    FailureOr<SmallVector<mlir::Value>> inits =
+        collectInits(*this, *carried, at);
+    if (failed(inits))
+      return failure();
+    auto forOp = scf::ForOp::create(builder, l, loopLb, loopUb, loopStep, *inits);
+    if (numStages)
+      forOp->setAttr(kNumStagesAttr, builder.getI32IntegerAttr(*numStages));
+    mlir::Block *body = forOp.getBody();
+    dropTerminator(body);
+    builder.setInsertionPointToEnd(body);
+    mlir::Value iv = forOp.getInductionVar();
+    if (negativeStep)
+      iv = arith::AddIOp::create(
+          builder, l, *lb,
+          arith::MulIOp::create(builder, l, iv, *st));
+    TileType ivTile;
+    ivTile.element = ivType;
+    frame().vars[target->name] = Val::runtime(iv, ivTile);
+    for (auto [i, c] : llvm::enumerate(*carried))
+      frame().vars[c.name] = Val::runtime(forOp.getRegionIterArg(i), c.type);
+    ++frame().runtimeDepth;
+    FailureOr<Flow> flow = genBlock(stmt.body);
+    --frame().runtimeDepth;
+    if (failed(flow))
+      return failure();
+    bool retry = false;
+    FailureOr<SmallVector<mlir::Value>> ends =
+        collectEnds(*this, *carried, at, retry);
+    if (failed(ends))
+      return failure();
+    if (retry && attempt < 3) {
+      forOp.erase();
+      builder.restoreInsertionPoint(ip);
+      frame().vars = before;
+      frame().unavailable = unavailableBefore;
+      continue;
+    }
+    if (retry)
+      return error(at, "the types of the loop-carried variables do not settle");
+    scf::YieldOp::create(builder, l, *ends);
+    builder.setInsertionPointAfter(forOp);
+    llvm::StringMap<Val> after = frame().vars;
+    frame().vars = before;
+    frame().unavailable = unavailableBefore;
+    hideLoopLocals(*this, before, after, "loop", at, diags);
+    frame().vars.erase(target->name);
+    frame().unavailable[target->name] =
+        "loop variable '" + target->name +
+        "' is not available after its loop at " + formatLoc(diags, at);
+    for (auto [i, c] : llvm::enumerate(*carried)) {
+      frame().vars[c.name] = Val::runtime(forOp.getResult(i), c.type);
+      frame().unavailable.erase(c.name);
+    }
+    return success();
+  }
+}
+
+LogicalResult Generator::genStaticFor(const ForStmt &stmt,
+                                      const CallArgs &args, llvm::SMLoc at) {
+  const auto &pos = args.positional;
+  if (pos.empty() || pos.size() > 3 || !args.keywords.empty())
+    return error(at, "static_range() takes 1 to 3 constexpr integers");
+  for (const Val &v : pos)
+    if (v.getKind() != Val::Kind::Int)
+      return error(at, "static_range() bounds must be constexpr integers, "
+                       "got " +
+                           v.describe());
+  int64_t start = pos.size() == 1 ? 0 : pos[0].getInt();
+  int64_t stop = pos.size() == 1 ? pos[0].getInt() : pos[1].getInt();
+  int64_t step = pos.size() == 3 ? pos[2].getInt() : 1;
+  if (step == 0)
+    return error(at, "static_range() step must not be zero");
+  auto &name = llvm::cast<NameExpr>(*stmt.target).name;
+  int64_t count = 0;
+  for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) {
+    if (++count > 4096)
+      return error(at, "static_range() unrolls more than 4096 iterations");
+    frame().vars[name] = Val::integer(i);
+    FailureOr<Flow> flow = genBlock(stmt.body);
+    if (failed(flow))
+      return failure();
+    if (*flow == Flow::Returned)
+      return error(at, "'return' inside static_range is not supported");
+  }
+  return success();
+}
+
+LogicalResult Generator::genWhile(const WhileStmt &stmt) {
+  llvm::SMLoc at = stmt.getLoc();
+  mlir::Location l = loc(at);
+  FailureOr<SmallVector<Carried>> carried =
+      findCarried(*this, stmt.body, "", at);
+  if (failed(carried))
+    return failure();
+  llvm::StringMap<Val> before = frame().vars;
+  auto unavailableBefore = frame().unavailable;
+  for (int attempt = 0;; ++attempt) {
+    OpBuilder::InsertPoint ip = builder.saveInsertionPoint();
+    FailureOr<SmallVector<mlir::Value>> inits =
+        collectInits(*this, *carried, at);
+    if (failed(inits))
+      return failure();
+    SmallVector<Type> types;
+    for (mlir::Value v : *inits)
+      types.push_back(v.getType());
+    SmallVector<mlir::Location> locs(types.size(), l);
+    auto whileOp = scf::WhileOp::create(builder, l, types, *inits);
+    mlir::Block *beforeBlock =
+        builder.createBlock(&whileOp.getBefore(), {}, types, locs);
+    for (auto [i, c] : llvm::enumerate(*carried))
+      frame().vars[c.name] = Val::runtime(beforeBlock->getArgument(i), c.type);
+    FailureOr<Val> cond = genExpr(*stmt.cond);
+    if (failed(cond))
+      return failure();
+    if (cond->isRuntime() && !cond->getType().isScalar())
+      return error(stmt.cond->getLoc(),
+                   "the condition of a while loop must be a scalar");
+    FailureOr<Val> flag = toBool(*cond, stmt.cond->getLoc());
+    if (failed(flag))
+      return failure();
+    scf::ConditionOp::create(builder, l, flag->getValue(),
+                             beforeBlock->getArguments());
+
+    mlir::Block *afterBlock =
+        builder.createBlock(&whileOp.getAfter(), {}, types, locs);
+    for (auto [i, c] : llvm::enumerate(*carried))
+      frame().vars[c.name] = Val::runtime(afterBlock->getArgument(i), c.type);
+    ++frame().runtimeDepth;
+    FailureOr<Flow> flow = genBlock(stmt.body);
+    --frame().runtimeDepth;
+    if (failed(flow))
+      return failure();
+    bool retry = false;
+    FailureOr<SmallVector<mlir::Value>> ends =
+        collectEnds(*this, *carried, at, retry);
+    if (failed(ends))
+      return failure();
+    if (retry && attempt < 3) {
+      whileOp.erase();
+      builder.restoreInsertionPoint(ip);
+      frame().vars = before;
+      frame().unavailable = unavailableBefore;
+      continue;
+    }
+    if (retry)
+      return error(at, "the types of the loop-carried variables do not settle");
+    scf::YieldOp::create(builder, l, *ends);
+    builder.setInsertionPointAfter(whileOp);
+    llvm::StringMap<Val> after = frame().vars;
+    frame().vars = before;
+    frame().unavailable = unavailableBefore;
+    hideLoopLocals(*this, before, after, "while loop", at, diags);
+    for (auto [i, c] : llvm::enumerate(*carried)) {
+      frame().vars[c.name] = Val::runtime(whileOp.getResult(i), c.type);
+      frame().unavailable.erase(c.name);
+    }
+    return success();
+  }
+}

@@ -1,0 +1,1035 @@
+//===- Parser.cpp - Recursive-descent parser for .tile --------------------===//
+
+#include "tile/Frontend/Parser.h"
+#include "tile/Frontend/Lexer.h"
+
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace tilec;
+
+std::unique_ptr<Module> tilec::parseSource(llvm::StringRef buffer,
+                                           DiagnosticEngine &diags) {
+  unsigned before = diags.getErrorCount();
+  Lexer lexer(buffer, diags);
+  std::vector<Token> tokens = lexer.lexAll();
+  if (diags.getErrorCount() != before)
+    return nullptr;
+  Parser parser(std::move(tokens), diags);
+  return parser.parseModule();
+}
+
+//===----------------------------------------------------------------------===//
+// Token helpers
+//===----------------------------------------------------------------------===//
+
+const Token &Parser::peek(unsigned ahead) const {
+  size_t i = std::min(pos + ahead, tokens.size() - 1);
+  return tokens[i];
+}
+
+const Token &Parser::consume() {
+  const Token &tok = tokens[pos];
+  if (pos + 1 < tokens.size())
+    ++pos;
+  return tok;
+}
+
+bool Parser::consumeIfOp(llvm::StringRef op) {
+  if (!peek().isOp(op))
+    return false;
+  consume();
+  return true;
+}
+
+bool Parser::consumeIfKeyword(llvm::StringRef kw) {
+  if (!peek().isKeyword(kw))
+    return false;
+  consume();
+  return true;
+}
+
+std::string Parser::describe(const Token &tok) const {
+  switch (tok.kind) {
+  case TokenKind::Eof:
+    return "end of file";
+  case TokenKind::Newline:
+    return "end of line";
+  case TokenKind::Indent:
+    return "an indented block";
+  case TokenKind::Dedent:
+    return "the end of the block";
+  default:
+    return "'" + tok.text.str() + "'";
+  }
+}
+
+bool Parser::fail(const Token &at, const llvm::Twine &message) {
+  if (!failed)
+    diags.error(at.loc, message);
+  failed = true;
+  return false;
+}
+
+bool Parser::expectOp(llvm::StringRef op, llvm::StringRef context) {
+  if (consumeIfOp(op))
+    return true;
+  std::string msg = "expected '" + op.str() + "'";
+  if (!context.empty())
+    msg += " " + context.str();
+  return fail(peek(), msg + ", found " + describe(peek()));
+}
+
+bool Parser::expectNewline() {
+  if (peek().is(TokenKind::Newline)) {
+    consume();
+    return true;
+  }
+  if (peek().is(TokenKind::Eof))
+    return true;
+  return fail(peek(), "expected end of line, found " + describe(peek()));
+}
+
+//===----------------------------------------------------------------------===//
+// Top level
+//===----------------------------------------------------------------------===//
+
+std::unique_ptr<Module> Parser::parseModule() {
+  auto module = std::make_unique<Module>();
+  while (!peek().is(TokenKind::Eof)) {
+    if (!parseTopLevel(*module))
+      return nullptr;
+  }
+  return failed ? nullptr : std::move(module);
+}
+
+bool Parser::parseTopLevel(Module &module) {
+  const Token &tok = peek();
+  if (tok.is(TokenKind::Newline)) {
+    consume();
+    return true;
+  }
+  if (tok.is(TokenKind::Indent))
+    return fail(tok, "unexpected indent");
+  if (tok.isKeyword("import") || tok.isKeyword("from"))
+    return parseImport();
+  // A module docstring.
+  if (tok.is(TokenKind::String)) {
+    while (peek().is(TokenKind::String))
+      consume();
+    return expectNewline();
+  }
+  std::vector<Decorator> decorators;
+  while (peek().isOp("@")) {
+    Decorator deco;
+    if (!parseDecorator(deco))
+      return false;
+    decorators.push_back(std::move(deco));
+  }
+  if (peek().isKeyword("def") || peek().isName("kernel")) {
+    auto fn = parseFunction(std::move(decorators));
+    if (!fn)
+      return false;
+    if (const FunctionDef *prev = module.findFunction(fn->name)) {
+      diags.error(fn->loc, "redefinition of '" + fn->name + "'");
+      diags.note(prev->loc, "previous definition is here");
+      failed = true;
+      return false;
+    }
+    module.functions.push_back(std::move(fn));
+    return true;
+  }
+  if (!decorators.empty())
+    return fail(peek(), "expected 'def' or 'kernel' after decorators, found " +
+                            describe(peek()));
+  return fail(tok, "expected a kernel, a helper ('def') or an import at top "
+                   "level, found " +
+                       describe(tok));
+}
+
+bool Parser::parseImport() {
+  // `import a.b as c` and `from a.b import c as d, e`: accepted and ignored,
+  // so Triton files paste cleanly.
+  consume();
+  while (!peek().is(TokenKind::Newline) && !peek().is(TokenKind::Eof)) {
+    const Token &t = peek();
+    if (!t.is(TokenKind::Name) && !t.isKeyword("as") &&
+        !t.isKeyword("import") && !t.isOp(".") && !t.isOp(",") &&
+        !t.isOp("(") && !t.isOp(")") && !t.isOp("*"))
+      return fail(t, "unexpected " + describe(t) + " in import statement");
+    consume();
+  }
+  return expectNewline();
+}
+
+bool Parser::parseDecorator(Decorator &deco) {
+  consume(); // '@'
+  const Token &nameTok = peek();
+  if (!nameTok.is(TokenKind::Name))
+    return fail(nameTok, "expected a decorator name after '@'");
+  deco.loc = nameTok.loc;
+  deco.name = consume().text.str();
+  while (consumeIfOp(".")) {
+    if (!peek().is(TokenKind::Name))
+      return fail(peek(), "expected a name after '.' in decorator");
+    deco.name += "." + consume().text.str();
+  }
+  if (consumeIfOp("(")) {
+    deco.isCall = true;
+    if (!parseCallArgs(deco.args, deco.keywords))
+      return false;
+  }
+  return expectNewline();
+}
+
+std::unique_ptr<FunctionDef> Parser::parseFunction(std::vector<Decorator> decos) {
+  auto fn = std::make_unique<FunctionDef>();
+  fn->decorators = std::move(decos);
+  fn->isKernel = peek().isName("kernel");
+  consume();
+  const Token &nameTok = peek();
+  if (!nameTok.is(TokenKind::Name)) {
+    fail(nameTok, std::string("expected a ") +
+                      (fn->isKernel ? "kernel" : "function") +
+                      " name, found " + describe(nameTok));
+    return nullptr;
+  }
+  fn->name = nameTok.text.str();
+  fn->loc = nameTok.loc;
+  consume();
+  if (!expectOp("(", "after the function name"))
+    return nullptr;
+  bool sawDefault = false;
+  while (!peek().isOp(")")) {
+    Param param;
+    if (!parseParam(param, fn->isKernel))
+      return nullptr;
+    if (param.defaultValue)
+      sawDefault = true;
+    else if (sawDefault) {
+      fail(peek(), "parameter '" + param.name +
+                       "' without a default follows one with a default");
+      return nullptr;
+    }
+    for (const Param &other : fn->params)
+      if (other.name == param.name) {
+        diags.error(param.loc, "duplicate parameter '" + param.name + "'");
+        failed = true;
+        return nullptr;
+      }
+    fn->params.push_back(std::move(param));
+    if (!consumeIfOp(","))
+      break;
+  }
+  if (!expectOp(")", "to close the parameter list"))
+    return nullptr;
+  if (consumeIfOp("->")) {
+    // A return annotation is accepted and ignored.
+    if (!parseExpr())
+      return nullptr;
+  }
+  if (!expectOp(":", "after the function signature"))
+    return nullptr;
+  if (!parseBlock(fn->body))
+    return nullptr;
+  return fn;
+}
+
+std::optional<ParamType> Parser::parseParamType() {
+  ParamType type;
+  type.loc = peek().loc;
+  bool isPointer = consumeIfOp("*");
+  const Token &first = peek();
+  if (!first.is(TokenKind::Name)) {
+    fail(first, "expected a type after ':', found " + describe(first));
+    return std::nullopt;
+  }
+  std::string name = consume().text.str();
+  while (consumeIfOp(".")) {
+    if (!peek().is(TokenKind::Name)) {
+      fail(peek(), "expected a name after '.' in type");
+      return std::nullopt;
+    }
+    name += "." + consume().text.str();
+  }
+  llvm::StringRef base = name;
+  if (base.starts_with("tl."))
+    base = base.drop_front(3);
+  else if (base.starts_with("triton.language."))
+    base = base.drop_front(16);
+  if (base == "constexpr") {
+    if (isPointer) {
+      fail(first, "'constexpr' cannot be a pointer type");
+      return std::nullopt;
+    }
+    type.kind = ParamType::Kind::Constexpr;
+    return type;
+  }
+  std::optional<ScalarType> scalar = parseScalarType(base);
+  if (!scalar) {
+    fail(first, "unknown type '" + name +
+                    "'; expected a dtype such as fp16, fp32, i32 or i64, a "
+                    "pointer such as *fp16, or constexpr");
+    return std::nullopt;
+  }
+  if (isReserved(*scalar)) {
+    fail(first, "type '" + name + "' is reserved and not supported yet");
+    return std::nullopt;
+  }
+  type.kind = isPointer ? ParamType::Kind::Pointer : ParamType::Kind::Scalar;
+  type.elementType = *scalar;
+  if (!isPointer && *scalar != ScalarType::I32 && *scalar != ScalarType::I64 &&
+      *scalar != ScalarType::F32 && *scalar != ScalarType::F16 &&
+      *scalar != ScalarType::BF16 && *scalar != ScalarType::I1 &&
+      *scalar != ScalarType::F64) {
+    fail(first, "scalar parameters must be i32, i64, fp16, bf16, fp32, fp64 "
+                "or i1, not '" + name + "'");
+    return std::nullopt;
+  }
+  if (peek().isOp(":")) {
+    consume();
+    const Token &div = peek();
+    if (!div.is(TokenKind::Int)) {
+      fail(div, "expected a divisibility after ':' in the type, found " +
+                    describe(div));
+      return std::nullopt;
+    }
+    consume();
+    if (div.intValue == 0 || (div.intValue & (div.intValue - 1)) != 0 ||
+        div.intValue > (1u << 30)) {
+      fail(div, "divisibility must be a power of two");
+      return std::nullopt;
+    }
+    if (!isPointer && !isInteger(*scalar)) {
+      fail(div, "a divisibility hint applies only to pointers and integers");
+      return std::nullopt;
+    }
+    type.divisibility = div.intValue;
+  }
+  return type;
+}
+
+bool Parser::parseParam(Param &param, bool isKernel) {
+  const Token &nameTok = peek();
+  if (nameTok.isOp("*") || nameTok.isOp("**"))
+    return fail(nameTok, "variadic parameters are not supported");
+  if (!nameTok.is(TokenKind::Name))
+    return fail(nameTok, "expected a parameter name, found " +
+                             describe(nameTok));
+  param.name = nameTok.text.str();
+  param.loc = nameTok.loc;
+  consume();
+  if (consumeIfOp(":")) {
+    param.type = parseParamType();
+    if (!param.type)
+      return false;
+  }
+  if (peek().isOp("=")) {
+    const Token &eq = consume();
+    if (isKernel && !param.isConstexpr())
+      return fail(eq, "only constexpr parameters of a kernel may have a "
+                      "default value");
+    param.defaultValue = parseExpr();
+    if (!param.defaultValue)
+      return false;
+  }
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Statements
+//===----------------------------------------------------------------------===//
+
+bool Parser::parseBlock(StmtList &body) {
+  if (!peek().is(TokenKind::Newline))
+    return parseSimpleStatements(body);
+  consume();
+  if (!peek().is(TokenKind::Indent))
+    return fail(peek(), "expected an indented block");
+  consume();
+  while (!peek().is(TokenKind::Dedent) && !peek().is(TokenKind::Eof)) {
+    if (!parseStatement(body))
+      return false;
+  }
+  if (peek().is(TokenKind::Dedent))
+    consume();
+  return true;
+}
+
+bool Parser::parseStatement(StmtList &out) {
+  const Token &tok = peek();
+  if (tok.is(TokenKind::Indent))
+    return fail(tok, "unexpected indent");
+  if (tok.is(TokenKind::Newline)) {
+    consume();
+    return true;
+  }
+  StmtPtr stmt;
+  if (tok.isKeyword("if"))
+    stmt = parseIf();
+  else if (tok.isKeyword("for"))
+    stmt = parseFor();
+  else if (tok.isKeyword("while"))
+    stmt = parseWhile();
+  else if (tok.isKeyword("def") || tok.isOp("@"))
+    return fail(tok, "nested functions are not supported; define helpers at "
+                     "top level");
+  else if (tok.isKeyword("elif") || tok.isKeyword("else"))
+    return fail(tok, "'" + tok.text + "' without a matching 'if'");
+  else if (tok.isKeyword("with") || tok.isKeyword("try") ||
+           tok.isKeyword("class") || tok.isKeyword("async"))
+    return fail(tok, "'" + tok.text + "' statements are not supported in "
+                     "kernels");
+  else
+    return parseSimpleStatements(out);
+  if (!stmt)
+    return false;
+  out.push_back(std::move(stmt));
+  return true;
+}
+
+bool Parser::parseSimpleStatements(StmtList &out) {
+  while (true) {
+    StmtPtr stmt = parseSimpleStatement();
+    if (!stmt)
+      return false;
+    out.push_back(std::move(stmt));
+    if (!consumeIfOp(";"))
+      break;
+    if (peek().is(TokenKind::Newline) || peek().is(TokenKind::Eof))
+      break;
+  }
+  return expectNewline();
+}
+
+static std::optional<BinaryOp> augmentedOp(const Token &tok) {
+  if (tok.kind != TokenKind::Op)
+    return std::nullopt;
+  return llvm::StringSwitch<std::optional<BinaryOp>>(tok.text)
+      .Case("+=", BinaryOp::Add)
+      .Case("-=", BinaryOp::Sub)
+      .Case("*=", BinaryOp::Mul)
+      .Case("/=", BinaryOp::Div)
+      .Case("//=", BinaryOp::FloorDiv)
+      .Case("%=", BinaryOp::Mod)
+      .Case("**=", BinaryOp::Pow)
+      .Case("&=", BinaryOp::BitAnd)
+      .Case("|=", BinaryOp::BitOr)
+      .Case("^=", BinaryOp::BitXor)
+      .Case("<<=", BinaryOp::Shl)
+      .Case(">>=", BinaryOp::Shr)
+      .Case("@=", BinaryOp::MatMul)
+      .Default(std::nullopt);
+}
+
+/// Only names, tuples of names and subscripts may be assigned to.
+static bool isAssignable(const Expr &e) {
+  if (llvm::isa<NameExpr>(e) || llvm::isa<SubscriptExpr>(e) ||
+      llvm::isa<AttributeExpr>(e))
+    return true;
+  if (auto *t = llvm::dyn_cast<TupleExpr>(&e)) {
+    for (const ExprPtr &el : t->elements)
+      if (!isAssignable(*el))
+        return false;
+    return !t->elements.empty();
+  }
+  if (auto *l = llvm::dyn_cast<ListExpr>(&e)) {
+    for (const ExprPtr &el : l->elements)
+      if (!isAssignable(*el))
+        return false;
+    return !l->elements.empty();
+  }
+  return false;
+}
+
+StmtPtr Parser::parseSimpleStatement() {
+  const Token &tok = peek();
+  llvm::SMLoc loc = tok.loc;
+  if (tok.isKeyword("pass")) {
+    consume();
+    return std::make_unique<PassStmt>(loc);
+  }
+  if (tok.isKeyword("break")) {
+    consume();
+    return std::make_unique<BreakStmt>(loc);
+  }
+  if (tok.isKeyword("continue")) {
+    consume();
+    return std::make_unique<ContinueStmt>(loc);
+  }
+  if (tok.isKeyword("return")) {
+    consume();
+    ExprPtr value;
+    if (!peek().is(TokenKind::Newline) && !peek().is(TokenKind::Eof) &&
+        !peek().isOp(";")) {
+      value = parseExprList();
+      if (!value)
+        return nullptr;
+    }
+    return std::make_unique<ReturnStmt>(loc, std::move(value));
+  }
+  if (tok.isKeyword("assert")) {
+    consume();
+    ExprPtr cond = parseExpr();
+    if (!cond)
+      return nullptr;
+    ExprPtr msg;
+    if (consumeIfOp(",")) {
+      msg = parseExpr();
+      if (!msg)
+        return nullptr;
+    }
+    return std::make_unique<AssertStmt>(loc, std::move(cond), std::move(msg));
+  }
+  if (tok.isKeyword("import") || tok.isKeyword("from")) {
+    fail(tok, "imports are only allowed at top level");
+    return nullptr;
+  }
+  if (tok.isKeyword("global") || tok.isKeyword("nonlocal") ||
+      tok.isKeyword("del") || tok.isKeyword("raise") ||
+      tok.isKeyword("yield")) {
+    fail(tok, "'" + tok.text + "' is not supported in kernels");
+    return nullptr;
+  }
+
+  ExprPtr first = parseExprList();
+  if (!first)
+    return nullptr;
+  if (peek().isOp("=")) {
+    std::vector<ExprPtr> targets;
+    targets.push_back(std::move(first));
+    ExprPtr value;
+    while (peek().isOp("=")) {
+      const Token &eq = consume();
+      if (!isAssignable(*targets.back())) {
+        fail(eq, "cannot assign to this expression");
+        return nullptr;
+      }
+      value = parseExprList();
+      if (!value)
+        return nullptr;
+      if (peek().isOp("="))
+        targets.push_back(std::move(value));
+    }
+    return std::make_unique<AssignStmt>(loc, std::move(targets),
+                                        std::move(value));
+  }
+  if (std::optional<BinaryOp> op = augmentedOp(peek())) {
+    const Token &opTok = consume();
+    if (!llvm::isa<NameExpr>(*first) && !llvm::isa<SubscriptExpr>(*first)) {
+      fail(opTok, "augmented assignment needs a single name on the left");
+      return nullptr;
+    }
+    ExprPtr value = parseExprList();
+    if (!value)
+      return nullptr;
+    return std::make_unique<AugAssignStmt>(loc, std::move(first), *op,
+                                           std::move(value));
+  }
+  if (peek().isOp(":")) {
+    const Token &colon = consume();
+    if (!llvm::isa<NameExpr>(*first)) {
+      fail(colon, "only a name can be annotated");
+      return nullptr;
+    }
+    ExprPtr annotation = parseExpr();
+    if (!annotation)
+      return nullptr;
+    ExprPtr value;
+    if (consumeIfOp("=")) {
+      value = parseExprList();
+      if (!value)
+        return nullptr;
+    }
+    return std::make_unique<AnnAssignStmt>(loc, std::move(first),
+                                           std::move(annotation),
+                                           std::move(value));
+  }
+  return std::make_unique<ExprStmt>(loc, std::move(first));
+}
+
+StmtPtr Parser::parseIf() {
+  llvm::SMLoc loc = consume().loc; // 'if' or 'elif'
+  ExprPtr cond = parseExpr();
+  if (!cond || !expectOp(":", "after the condition"))
+    return nullptr;
+  StmtList thenBody, elseBody;
+  if (!parseBlock(thenBody))
+    return nullptr;
+  if (peek().isKeyword("elif")) {
+    StmtPtr elif = parseIf();
+    if (!elif)
+      return nullptr;
+    elseBody.push_back(std::move(elif));
+  } else if (peek().isKeyword("else")) {
+    consume();
+    if (!expectOp(":", "after 'else'") || !parseBlock(elseBody))
+      return nullptr;
+  }
+  return std::make_unique<IfStmt>(loc, std::move(cond), std::move(thenBody),
+                                  std::move(elseBody));
+}
+
+StmtPtr Parser::parseFor() {
+  llvm::SMLoc loc = consume().loc;
+  // The target: a name or names separated by commas (stop before 'in').
+  std::vector<ExprPtr> names;
+  llvm::SMLoc targetLoc = peek().loc;
+  do {
+    const Token &t = peek();
+    if (!t.is(TokenKind::Name)) {
+      fail(t, "expected a loop variable name, found " + describe(t));
+      return nullptr;
+    }
+    names.push_back(std::make_unique<NameExpr>(t.loc, t.text.str()));
+    consume();
+  } while (consumeIfOp(","));
+  ExprPtr target = names.size() == 1
+                       ? std::move(names[0])
+                       : std::make_unique<TupleExpr>(targetLoc, std::move(names));
+  if (!peek().isKeyword("in")) {
+    fail(peek(), "expected 'in' after the loop variable, found " +
+                     describe(peek()));
+    return nullptr;
+  }
+  consume();
+  ExprPtr iter = parseExpr();
+  if (!iter || !expectOp(":", "after the loop header"))
+    return nullptr;
+  StmtList body;
+  if (!parseBlock(body))
+    return nullptr;
+  if (peek().isKeyword("else")) {
+    fail(peek(), "'else' after a loop is not supported");
+    return nullptr;
+  }
+  return std::make_unique<ForStmt>(loc, std::move(target), std::move(iter),
+                                   std::move(body));
+}
+
+StmtPtr Parser::parseWhile() {
+  llvm::SMLoc loc = consume().loc;
+  ExprPtr cond = parseExpr();
+  if (!cond || !expectOp(":", "after the loop condition"))
+    return nullptr;
+  StmtList body;
+  if (!parseBlock(body))
+    return nullptr;
+  if (peek().isKeyword("else")) {
+    fail(peek(), "'else' after a loop is not supported");
+    return nullptr;
+  }
+  return std::make_unique<WhileStmt>(loc, std::move(cond), std::move(body));
+}
+
+//===----------------------------------------------------------------------===//
+// Expressions
+//===----------------------------------------------------------------------===//
+
+ExprPtr Parser::parseStandaloneExpr() {
+  ExprPtr e = parseExprList();
+  if (!e)
+    return nullptr;
+  while (peek().is(TokenKind::Newline))
+    consume();
+  if (!peek().is(TokenKind::Eof)) {
+    fail(peek(), "unexpected " + describe(peek()) + " after the expression");
+    return nullptr;
+  }
+  return e;
+}
+
+ExprPtr Parser::parseExprList() {
+  llvm::SMLoc loc = peek().loc;
+  ExprPtr first = parseExpr();
+  if (!first || !peek().isOp(","))
+    return first;
+  std::vector<ExprPtr> elements;
+  elements.push_back(std::move(first));
+  while (consumeIfOp(",")) {
+    const Token &t = peek();
+    if (t.is(TokenKind::Newline) || t.is(TokenKind::Eof) || t.isOp("=") ||
+        t.isOp(")") || t.isOp(";") || augmentedOp(t))
+      break;
+    ExprPtr e = parseExpr();
+    if (!e)
+      return nullptr;
+    elements.push_back(std::move(e));
+  }
+  return std::make_unique<TupleExpr>(loc, std::move(elements));
+}
+
+ExprPtr Parser::parseExpr() {
+  if (peek().isKeyword("lambda")) {
+    fail(peek(), "lambda expressions are not supported");
+    return nullptr;
+  }
+  ExprPtr value = parseOr();
+  if (!value || !peek().isKeyword("if"))
+    return value;
+  llvm::SMLoc loc = consume().loc;
+  ExprPtr cond = parseOr();
+  if (!cond)
+    return nullptr;
+  if (!consumeIfKeyword("else")) {
+    fail(peek(), "expected 'else' in conditional expression, found " +
+                     describe(peek()));
+    return nullptr;
+  }
+  ExprPtr other = parseExpr();
+  if (!other)
+    return nullptr;
+  return std::make_unique<IfExpExpr>(loc, std::move(cond), std::move(value),
+                                     std::move(other));
+}
+
+ExprPtr Parser::parseOr() {
+  llvm::SMLoc loc = peek().loc;
+  ExprPtr first = parseAnd();
+  if (!first || !peek().isKeyword("or"))
+    return first;
+  std::vector<ExprPtr> values;
+  values.push_back(std::move(first));
+  while (consumeIfKeyword("or")) {
+    ExprPtr e = parseAnd();
+    if (!e)
+      return nullptr;
+    values.push_back(std::move(e));
+  }
+  return std::make_unique<BoolOpExpr>(loc, false, std::move(values));
+}
+
+ExprPtr Parser::parseAnd() {
+  llvm::SMLoc loc = peek().loc;
+  ExprPtr first = parseNot();
+  if (!first || !peek().isKeyword("and"))
+    return first;
+  std::vector<ExprPtr> values;
+  values.push_back(std::move(first));
+  while (consumeIfKeyword("and")) {
+    ExprPtr e = parseNot();
+    if (!e)
+      return nullptr;
+    values.push_back(std::move(e));
+  }
+  return std::make_unique<BoolOpExpr>(loc, true, std::move(values));
+}
+
+ExprPtr Parser::parseNot() {
+  if (peek().isKeyword("not")) {
+    llvm::SMLoc loc = consume().loc;
+    ExprPtr operand = parseNot();
+    if (!operand)
+      return nullptr;
+    return std::make_unique<UnaryExpr>(loc, UnaryOp::Not, std::move(operand));
+  }
+  return parseComparison();
+}
+
+ExprPtr Parser::parseComparison() {
+  llvm::SMLoc loc = peek().loc;
+  ExprPtr first = parseBitOr();
+  if (!first)
+    return nullptr;
+  std::unique_ptr<CompareExpr> cmp;
+  while (true) {
+    const Token &t = peek();
+    std::optional<CompareOp> op;
+    if (t.isOp("<"))
+      op = CompareOp::Lt;
+    else if (t.isOp(">"))
+      op = CompareOp::Gt;
+    else if (t.isOp("<="))
+      op = CompareOp::Le;
+    else if (t.isOp(">="))
+      op = CompareOp::Ge;
+    else if (t.isOp("=="))
+      op = CompareOp::Eq;
+    else if (t.isOp("!="))
+      op = CompareOp::Ne;
+    else if (t.isKeyword("in"))
+      op = CompareOp::In;
+    else if (t.isKeyword("is"))
+      op = peek(1).isKeyword("not") ? CompareOp::IsNot : CompareOp::Is;
+    else if (t.isKeyword("not") && peek(1).isKeyword("in"))
+      op = CompareOp::NotIn;
+    if (!op)
+      break;
+    consume();
+    if (*op == CompareOp::IsNot || *op == CompareOp::NotIn)
+      consume();
+    ExprPtr rhs = parseBitOr();
+    if (!rhs)
+      return nullptr;
+    if (!cmp)
+      cmp = std::make_unique<CompareExpr>(loc, std::move(first));
+    cmp->rest.emplace_back(*op, std::move(rhs));
+  }
+  if (cmp)
+    return cmp;
+  return first;
+}
+
+#define TILE_BINARY_LEVEL(NAME, NEXT, ...)                                     \
+  ExprPtr Parser::NAME() {                                                     \
+    static const std::pair<const char *, BinaryOp> ops[] = {__VA_ARGS__};      \
+    ExprPtr lhs = NEXT();                                                      \
+    while (lhs) {                                                              \
+      std::optional<BinaryOp> op;                                              \
+      for (auto &[spelling, kind] : ops)                                       \
+        if (peek().isOp(spelling))                                             \
+          op = kind;                                                           \
+      if (!op)                                                                 \
+        break;                                                                 \
+      llvm::SMLoc loc = consume().loc;                                         \
+      ExprPtr rhs = NEXT();                                                    \
+      if (!rhs)                                                                \
+        return nullptr;                                                        \
+      lhs = std::make_unique<BinaryExpr>(loc, *op, std::move(lhs),             \
+                                         std::move(rhs));                      \
+    }                                                                          \
+    return lhs;                                                                \
+  }
+
+TILE_BINARY_LEVEL(parseBitOr, parseBitXor, {"|", BinaryOp::BitOr})
+TILE_BINARY_LEVEL(parseBitXor, parseBitAnd, {"^", BinaryOp::BitXor})
+TILE_BINARY_LEVEL(parseBitAnd, parseShift, {"&", BinaryOp::BitAnd})
+TILE_BINARY_LEVEL(parseShift, parseArith, {"<<", BinaryOp::Shl},
+                  {">>", BinaryOp::Shr})
+TILE_BINARY_LEVEL(parseArith, parseTerm, {"+", BinaryOp::Add},
+                  {"-", BinaryOp::Sub})
+TILE_BINARY_LEVEL(parseTerm, parseFactor, {"*", BinaryOp::Mul},
+                  {"/", BinaryOp::Div}, {"//", BinaryOp::FloorDiv},
+                  {"%", BinaryOp::Mod}, {"@", BinaryOp::MatMul})
+#undef TILE_BINARY_LEVEL
+
+ExprPtr Parser::parseFactor() {
+  const Token &t = peek();
+  std::optional<UnaryOp> op;
+  if (t.isOp("-"))
+    op = UnaryOp::Neg;
+  else if (t.isOp("+"))
+    op = UnaryOp::Pos;
+  else if (t.isOp("~"))
+    op = UnaryOp::Invert;
+  if (!op)
+    return parsePower();
+  llvm::SMLoc loc = consume().loc;
+  ExprPtr operand = parseFactor();
+  if (!operand)
+    return nullptr;
+  return std::make_unique<UnaryExpr>(loc, *op, std::move(operand));
+}
+
+ExprPtr Parser::parsePower() {
+  ExprPtr base = parsePrimary();
+  if (!base || !peek().isOp("**"))
+    return base;
+  llvm::SMLoc loc = consume().loc;
+  ExprPtr exponent = parseFactor(); // right-associative, binds unary minus
+  if (!exponent)
+    return nullptr;
+  return std::make_unique<BinaryExpr>(loc, BinaryOp::Pow, std::move(base),
+                                      std::move(exponent));
+}
+
+bool Parser::parseCallArgs(std::vector<ExprPtr> &args,
+                           std::vector<KeywordArg> &keywords) {
+  // '(' already consumed.
+  while (!peek().isOp(")")) {
+    const Token &t = peek();
+    if (t.isOp("*") || t.isOp("**"))
+      return fail(t, "argument unpacking is not supported");
+    if (t.is(TokenKind::Name) && peek(1).isOp("=")) {
+      KeywordArg kw;
+      kw.name = t.text.str();
+      kw.loc = t.loc;
+      consume();
+      consume();
+      for (const KeywordArg &other : keywords)
+        if (other.name == kw.name)
+          return fail(t, "keyword argument '" + kw.name + "' repeated");
+      kw.value = parseExpr();
+      if (!kw.value)
+        return false;
+      keywords.push_back(std::move(kw));
+    } else {
+      if (!keywords.empty())
+        return fail(t, "positional argument follows keyword argument");
+      ExprPtr e = parseExpr();
+      if (!e)
+        return false;
+      if (peek().isKeyword("for"))
+        return fail(peek(), "generator expressions are not supported");
+      args.push_back(std::move(e));
+    }
+    if (!consumeIfOp(","))
+      break;
+  }
+  return expectOp(")", "to close the argument list");
+}
+
+ExprPtr Parser::parseSubscriptItem() {
+  llvm::SMLoc loc = peek().loc;
+  ExprPtr lower, upper, step;
+  auto atItemEnd = [&] { return peek().isOp(",") || peek().isOp("]"); };
+  if (!peek().isOp(":")) {
+    lower = parseExpr();
+    if (!lower || !peek().isOp(":"))
+      return lower;
+  }
+  consume(); // ':'
+  if (!atItemEnd() && !peek().isOp(":")) {
+    upper = parseExpr();
+    if (!upper)
+      return nullptr;
+  }
+  if (consumeIfOp(":") && !atItemEnd()) {
+    step = parseExpr();
+    if (!step)
+      return nullptr;
+  }
+  return std::make_unique<SliceExpr>(loc, std::move(lower), std::move(upper),
+                                     std::move(step));
+}
+
+ExprPtr Parser::parsePrimary() {
+  ExprPtr e = parseAtom();
+  while (e) {
+    if (peek().isOp("(")) {
+      llvm::SMLoc loc = consume().loc;
+      std::vector<ExprPtr> args;
+      std::vector<KeywordArg> keywords;
+      if (!parseCallArgs(args, keywords))
+        return nullptr;
+      e = std::make_unique<CallExpr>(loc, std::move(e), std::move(args),
+                                     std::move(keywords));
+    } else if (peek().isOp("[")) {
+      llvm::SMLoc loc = consume().loc;
+      std::vector<ExprPtr> indices;
+      while (!peek().isOp("]")) {
+        ExprPtr item = parseSubscriptItem();
+        if (!item)
+          return nullptr;
+        indices.push_back(std::move(item));
+        if (!consumeIfOp(","))
+          break;
+      }
+      if (indices.empty()) {
+        fail(peek(), "expected an index inside '[]'");
+        return nullptr;
+      }
+      if (!expectOp("]", "to close the subscript"))
+        return nullptr;
+      e = std::make_unique<SubscriptExpr>(loc, std::move(e),
+                                          std::move(indices));
+    } else if (peek().isOp(".")) {
+      consume();
+      const Token &name = peek();
+      if (!name.is(TokenKind::Name)) {
+        fail(name, "expected an attribute name after '.', found " +
+                       describe(name));
+        return nullptr;
+      }
+      consume();
+      llvm::SMLoc loc = e->getLoc();
+      e = std::make_unique<AttributeExpr>(loc, std::move(e), name.text.str(),
+                                          name.loc);
+    } else {
+      break;
+    }
+  }
+  return e;
+}
+
+ExprPtr Parser::parseAtom() {
+  const Token &t = peek();
+  llvm::SMLoc loc = t.loc;
+  switch (t.kind) {
+  case TokenKind::Name:
+    consume();
+    return std::make_unique<NameExpr>(loc, t.text.str());
+  case TokenKind::Int:
+    consume();
+    return std::make_unique<IntExpr>(loc, t.intValue);
+  case TokenKind::Float:
+    consume();
+    return std::make_unique<FloatExpr>(loc, t.floatValue);
+  case TokenKind::String: {
+    std::string value;
+    while (peek().is(TokenKind::String))
+      value += consume().stringValue;
+    return std::make_unique<StrExpr>(loc, std::move(value));
+  }
+  case TokenKind::Keyword:
+    if (t.text == "True" || t.text == "False") {
+      consume();
+      return std::make_unique<BoolExpr>(loc, t.text == "True");
+    }
+    if (t.text == "None") {
+      consume();
+      return std::make_unique<NoneExpr>(loc);
+    }
+    fail(t, "unexpected keyword '" + t.text + "' in expression");
+    return nullptr;
+  case TokenKind::Op:
+    if (t.isOp("(")) {
+      consume();
+      if (consumeIfOp(")"))
+        return std::make_unique<TupleExpr>(loc, std::vector<ExprPtr>{});
+      ExprPtr first = parseExpr();
+      if (!first)
+        return nullptr;
+      if (peek().isKeyword("for")) {
+        fail(peek(), "generator expressions are not supported");
+        return nullptr;
+      }
+      if (consumeIfOp(")"))
+        return first;
+      std::vector<ExprPtr> elements;
+      elements.push_back(std::move(first));
+      while (consumeIfOp(",")) {
+        if (peek().isOp(")"))
+          break;
+        ExprPtr e = parseExpr();
+        if (!e)
+          return nullptr;
+        elements.push_back(std::move(e));
+      }
+      if (!expectOp(")", "to close the parenthesis"))
+        return nullptr;
+      return std::make_unique<TupleExpr>(loc, std::move(elements));
+    }
+    if (t.isOp("[")) {
+      consume();
+      std::vector<ExprPtr> elements;
+      while (!peek().isOp("]")) {
+        ExprPtr e = parseExpr();
+        if (!e)
+          return nullptr;
+        if (peek().isKeyword("for")) {
+          fail(peek(), "list comprehensions are not supported");
+          return nullptr;
+        }
+        elements.push_back(std::move(e));
+        if (!consumeIfOp(","))
+          break;
+      }
+      if (!expectOp("]", "to close the list"))
+        return nullptr;
+      return std::make_unique<ListExpr>(loc, std::move(elements));
+    }
+    if (t.isOp("{")) {
+      fail(t, "dict and set literals are not supported");
+      return nullptr;
+    }
+    if (t.isOp("...")) {
+      fail(t, "'...' is not supported");
+      return nullptr;
+    }
+    fail(t, "expected an expression, found " + describe(t));
+    return nullptr;
+  default:
+    fail(t, "expected an expression, found " + describe(t));
+    return nullptr;
+  }
+}

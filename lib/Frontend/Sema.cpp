@@ -1,0 +1,690 @@
+//===- Sema.cpp - Typing rules and constexpr folding ----------------------===//
+
+#include "tile/Frontend/Sema.h"
+#include "tile/Frontend/Diagnostics.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MathExtras.h"
+#include <cmath>
+
+using namespace tilec;
+using llvm::dyn_cast;
+using llvm::isa;
+
+OpClass tilec::classify(BinaryOp op) {
+  switch (op) {
+  case BinaryOp::Div:
+  case BinaryOp::FloorDiv:
+  case BinaryOp::Mod:
+    return OpClass::DivMod;
+  case BinaryOp::BitAnd:
+  case BinaryOp::BitOr:
+  case BinaryOp::BitXor:
+    return OpClass::Bitwise;
+  case BinaryOp::Shl:
+  case BinaryOp::Shr:
+    return OpClass::Shift;
+  default:
+    return OpClass::Arith;
+  }
+}
+
+ScalarType tilec::literalType(const Val &v) {
+  switch (v.getKind()) {
+  case Val::Kind::Bool:
+    return ScalarType::I1;
+  case Val::Kind::Float:
+    return ScalarType::F32;
+  default: {
+    int64_t i = v.getInt();
+    return (i >= INT32_MIN && i <= INT32_MAX) ? ScalarType::I32
+                                              : ScalarType::I64;
+  }
+  }
+}
+
+static ScalarType promoteFloats(ScalarType a, ScalarType b, OpClass cls) {
+  auto has = [&](ScalarType t) { return a == t || b == t; };
+  if (has(ScalarType::F64))
+    return ScalarType::F64;
+  if (has(ScalarType::F32))
+    return ScalarType::F32;
+  // fp16 with bf16 has no common 16-bit type.
+  if (has(ScalarType::F16) && has(ScalarType::BF16))
+    return ScalarType::F32;
+  ScalarType half = has(ScalarType::F16) ? ScalarType::F16 : ScalarType::BF16;
+  // PTX has no 16-bit division or remainder: compute those in fp32.
+  return cls == OpClass::DivMod ? ScalarType::F32 : half;
+}
+
+static ScalarType promoteInts(ScalarType a, ScalarType b) {
+  if (a == b)
+    return a;
+  if (a == ScalarType::I1)
+    return b;
+  if (b == ScalarType::I1)
+    return a;
+  unsigned wa = getBitWidth(a), wb = getBitWidth(b);
+  if (isUnsigned(a) == isUnsigned(b))
+    return wa >= wb ? a : b;
+  ScalarType u = isUnsigned(a) ? a : b, s = isUnsigned(a) ? b : a;
+  return getBitWidth(u) >= getBitWidth(s) ? u : s;
+}
+
+std::optional<ScalarType> tilec::promoteTypes(ScalarType a, bool aWeak,
+                                              ScalarType b, bool bWeak,
+                                              OpClass cls,
+                                              std::string &error) {
+  if (isReserved(a) || isReserved(b)) {
+    error = "fp8 types are not supported yet";
+    return std::nullopt;
+  }
+  // A literal adapts to the other operand's kind: an int literal takes the
+  // other's type; a float literal takes a float type or becomes fp32.
+  if (aWeak != bWeak) {
+    ScalarType strong = aWeak ? b : a, weak = aWeak ? a : b;
+    if (isFloat(strong)) {
+      if (cls == OpClass::Bitwise || cls == OpClass::Shift) {
+        error = "bitwise operators need integer operands";
+        return std::nullopt;
+      }
+      ScalarType t = strong;
+      if (cls == OpClass::DivMod &&
+          (t == ScalarType::F16 || t == ScalarType::BF16))
+        t = ScalarType::F32;
+      return t;
+    }
+    if (isFloat(weak)) {
+      if (cls == OpClass::Bitwise || cls == OpClass::Shift) {
+        error = "bitwise operators need integer operands";
+        return std::nullopt;
+      }
+      return ScalarType::F32;
+    }
+    if (strong == ScalarType::I1 && weak != ScalarType::I1 &&
+        cls != OpClass::Bitwise)
+      return ScalarType::I32;
+    return strong;
+  }
+  if (isFloat(a) || isFloat(b)) {
+    if (cls == OpClass::Bitwise || cls == OpClass::Shift) {
+      error = "bitwise operators need integer operands, got " +
+              getName(a).str() + " and " + getName(b).str();
+      return std::nullopt;
+    }
+    if (isFloat(a) && isFloat(b))
+      return promoteFloats(a, b, cls);
+    ScalarType f = isFloat(a) ? a : b;
+    if (cls == OpClass::DivMod && (f == ScalarType::F16 || f == ScalarType::BF16))
+      return ScalarType::F32;
+    return f;
+  }
+  if (cls == OpClass::DivMod && a != ScalarType::I1 && b != ScalarType::I1 &&
+      isUnsigned(a) != isUnsigned(b)) {
+    error = "cannot divide " + getName(a).str() + " by " + getName(b).str() +
+            ": mixed signedness; cast one operand with .to()";
+    return std::nullopt;
+  }
+  ScalarType t = promoteInts(a, b);
+  // Arithmetic on booleans counts in i32, as Python does.
+  if (t == ScalarType::I1 && cls != OpClass::Bitwise &&
+      cls != OpClass::Compare)
+    return ScalarType::I32;
+  return t;
+}
+
+std::optional<llvm::SmallVector<int64_t, 4>>
+tilec::broadcastShapes(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b) {
+  size_t rank = std::max(a.size(), b.size());
+  llvm::SmallVector<int64_t, 4> result(rank, 1);
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+    int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+    if (da != db && da != 1 && db != 1)
+      return std::nullopt;
+    result[i] = da == 1 ? db : da;
+  }
+  return result;
+}
+
+std::string tilec::formatShape(llvm::ArrayRef<int64_t> shape) {
+  std::string s;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (i)
+      s += "x";
+    s += std::to_string(shape[i]);
+  }
+  return s;
+}
+
+//===----------------------------------------------------------------------===//
+// Constexpr folding (Python semantics)
+//===----------------------------------------------------------------------===//
+
+static bool isIntLike(const Val &v) {
+  return v.getKind() == Val::Kind::Int || v.getKind() == Val::Kind::Bool;
+}
+
+static int64_t floorDiv(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0)))
+    --q;
+  return q;
+}
+
+static int64_t floorMod(int64_t a, int64_t b) {
+  int64_t r = a % b;
+  if (r != 0 && ((r < 0) != (b < 0)))
+    r += b;
+  return r;
+}
+
+std::optional<Val> tilec::foldBinary(BinaryOp op, const Val &a, const Val &b,
+                                     std::string &error) {
+  if (op == BinaryOp::Add && a.getKind() == Val::Kind::Str &&
+      b.getKind() == Val::Kind::Str)
+    return Val::string(a.getString() + b.getString());
+  if (op == BinaryOp::Add && a.isTuple() && b.isTuple()) {
+    std::vector<Val> all(a.getElements().begin(), a.getElements().end());
+    all.insert(all.end(), b.getElements().begin(), b.getElements().end());
+    return Val::tuple(std::move(all));
+  }
+  if (!a.isNumber() || !b.isNumber())
+    return std::nullopt;
+  if (isIntLike(a) && isIntLike(b)) {
+    int64_t x = a.getInt(), y = b.getInt(), r = 0;
+    bool bothBool = a.getKind() == Val::Kind::Bool &&
+                    b.getKind() == Val::Kind::Bool;
+    switch (op) {
+    case BinaryOp::Add:
+      if (__builtin_add_overflow(x, y, &r))
+        break;
+      return Val::integer(r);
+    case BinaryOp::Sub:
+      if (__builtin_sub_overflow(x, y, &r))
+        break;
+      return Val::integer(r);
+    case BinaryOp::Mul:
+      if (__builtin_mul_overflow(x, y, &r))
+        break;
+      return Val::integer(r);
+    case BinaryOp::Div:
+      if (y == 0) {
+        error = "division by zero in a constant expression";
+        return std::nullopt;
+      }
+      return Val::floating(static_cast<double>(x) / static_cast<double>(y));
+    case BinaryOp::FloorDiv:
+    case BinaryOp::Mod:
+      if (y == 0) {
+        error = "division by zero in a constant expression";
+        return std::nullopt;
+      }
+      if (x == INT64_MIN && y == -1)
+        break;
+      return Val::integer(op == BinaryOp::FloorDiv ? floorDiv(x, y)
+                                                   : floorMod(x, y));
+    case BinaryOp::Pow: {
+      if (y < 0)
+        return Val::floating(std::pow(static_cast<double>(x),
+                                      static_cast<double>(y)));
+      r = 1;
+      bool overflow = false;
+      for (int64_t i = 0; i < y && !overflow; ++i)
+        overflow = __builtin_mul_overflow(r, x, &r);
+      if (overflow)
+        break;
+      return Val::integer(r);
+    }
+    case BinaryOp::BitAnd:
+      return bothBool ? Val::boolean(x & y) : Val::integer(x & y);
+    case BinaryOp::BitOr:
+      return bothBool ? Val::boolean(x | y) : Val::integer(x | y);
+    case BinaryOp::BitXor:
+      return bothBool ? Val::boolean(x ^ y) : Val::integer(x ^ y);
+    case BinaryOp::Shl:
+      if (y < 0 || y > 63) {
+        error = "shift count out of range in a constant expression";
+        return std::nullopt;
+      }
+      if (y > 0 && (x > (INT64_MAX >> y) || x < (INT64_MIN >> y)))
+        break;
+      return Val::integer(static_cast<int64_t>(static_cast<uint64_t>(x) << y));
+    case BinaryOp::Shr:
+      if (y < 0) {
+        error = "negative shift count in a constant expression";
+        return std::nullopt;
+      }
+      return Val::integer(y > 63 ? (x < 0 ? -1 : 0) : x >> y);
+    case BinaryOp::MatMul:
+      error = "'@' needs blocks";
+      return std::nullopt;
+    }
+    error = "integer overflow in a constant expression";
+    return std::nullopt;
+  }
+  double x = a.getFloat(), y = b.getFloat();
+  switch (op) {
+  case BinaryOp::Add:
+    return Val::floating(x + y);
+  case BinaryOp::Sub:
+    return Val::floating(x - y);
+  case BinaryOp::Mul:
+    return Val::floating(x * y);
+  case BinaryOp::Div:
+    if (y == 0) {
+      error = "division by zero in a constant expression";
+      return std::nullopt;
+    }
+    return Val::floating(x / y);
+  case BinaryOp::FloorDiv:
+    if (y == 0) {
+      error = "division by zero in a constant expression";
+      return std::nullopt;
+    }
+    return Val::floating(std::floor(x / y));
+  case BinaryOp::Mod: {
+    if (y == 0) {
+      error = "division by zero in a constant expression";
+      return std::nullopt;
+    }
+    double r = std::fmod(x, y);
+    if (r != 0 && ((r < 0) != (y < 0)))
+      r += y;
+    return Val::floating(r);
+  }
+  case BinaryOp::Pow:
+    return Val::floating(std::pow(x, y));
+  default:
+    error = "bitwise operators need integer operands";
+    return std::nullopt;
+  }
+}
+
+std::optional<Val> tilec::foldUnary(UnaryOp op, const Val &a,
+                                    std::string &error) {
+  if (op == UnaryOp::Not && a.isConstexpr())
+    return Val::boolean(!a.truthy());
+  if (!a.isNumber())
+    return std::nullopt;
+  switch (op) {
+  case UnaryOp::Neg:
+    if (a.getKind() == Val::Kind::Float)
+      return Val::floating(-a.getFloat());
+    if (a.getInt() == INT64_MIN) {
+      error = "integer overflow in a constant expression";
+      return std::nullopt;
+    }
+    return Val::integer(-a.getInt());
+  case UnaryOp::Pos:
+    return a.getKind() == Val::Kind::Bool ? Val::integer(a.getInt()) : a;
+  case UnaryOp::Invert:
+    if (a.getKind() == Val::Kind::Float) {
+      error = "'~' needs an integer operand";
+      return std::nullopt;
+    }
+    return Val::integer(~a.getInt());
+  case UnaryOp::Not:
+    break;
+  }
+  return std::nullopt;
+}
+
+std::optional<Val> tilec::foldCompare(CompareOp op, const Val &a, const Val &b,
+                                      std::string &error) {
+  switch (op) {
+  case CompareOp::Eq:
+    if (a.isConstexpr() && b.isConstexpr())
+      return Val::boolean(a.equals(b));
+    return std::nullopt;
+  case CompareOp::Ne:
+    if (a.isConstexpr() && b.isConstexpr())
+      return Val::boolean(!a.equals(b));
+    return std::nullopt;
+  case CompareOp::Is:
+  case CompareOp::IsNot:
+    if (a.isNone() || b.isNone()) {
+      bool same = a.isNone() && b.isNone();
+      return Val::boolean(op == CompareOp::Is ? same : !same);
+    }
+    if (a.isConstexpr() && b.isConstexpr()) {
+      bool same = a.getKind() == b.getKind() && a.equals(b);
+      return Val::boolean(op == CompareOp::Is ? same : !same);
+    }
+    error = "'is' compares only with None or constexprs";
+    return std::nullopt;
+  case CompareOp::In:
+  case CompareOp::NotIn: {
+    if (!b.isTuple() || !a.isConstexpr() || !b.isConstexpr()) {
+      error = "'in' needs a constexpr and a constexpr tuple or list";
+      return std::nullopt;
+    }
+    bool found = llvm::any_of(b.getElements(),
+                              [&](const Val &e) { return e.equals(a); });
+    return Val::boolean(op == CompareOp::In ? found : !found);
+  }
+  default:
+    break;
+  }
+  if (a.getKind() == Val::Kind::Str && b.getKind() == Val::Kind::Str) {
+    int c = a.getString().compare(b.getString());
+    switch (op) {
+    case CompareOp::Lt:
+      return Val::boolean(c < 0);
+    case CompareOp::Gt:
+      return Val::boolean(c > 0);
+    case CompareOp::Le:
+      return Val::boolean(c <= 0);
+    default:
+      return Val::boolean(c >= 0);
+    }
+  }
+  if (!a.isNumber() || !b.isNumber())
+    return std::nullopt;
+  bool useFloat = a.getKind() == Val::Kind::Float ||
+                  b.getKind() == Val::Kind::Float;
+  auto cmp = [&](auto x, auto y) {
+    switch (op) {
+    case CompareOp::Lt:
+      return x < y;
+    case CompareOp::Gt:
+      return x > y;
+    case CompareOp::Le:
+      return x <= y;
+    default:
+      return x >= y;
+    }
+  };
+  return Val::boolean(useFloat ? cmp(a.getFloat(), b.getFloat())
+                               : cmp(a.getInt(), b.getInt()));
+}
+
+//===----------------------------------------------------------------------===//
+// Built-in names
+//===----------------------------------------------------------------------===//
+
+static const char *const kBuiltinNames[] = {
+    "program_id", "num_programs", "arange", "zeros", "zeros_like", "full",
+    "full_like", "load", "store", "atomic_add", "atomic_max", "atomic_min",
+    "atomic_xchg", "atomic_and", "atomic_or", "atomic_xor", "make_block_ptr",
+    "advance", "dot", "trans", "permute", "broadcast_to", "expand_dims",
+    "reshape", "view", "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "abs",
+    "sin", "cos", "sigmoid", "erf", "floor", "ceil", "fma", "minimum",
+    "maximum", "where", "cdiv", "sum", "max", "min", "argmax", "argmin",
+    "multiple_of", "max_contiguous", "device_print", "static_print",
+    "device_assert", "static_assert", "range", "static_range", "float",
+    "int", "bool", "len", "constexpr", "cast", "print", "umulhi", "tanh",
+    "sqrt_rn", "div_rn", "clamp", "cumsum", "reduce", "xor_sum",
+    "debug_barrier", "split", "join", "cat", "interleave", "histogram",
+    "rand", "randn", "softmax", "flip", "sort", "swizzle2d", "atomic_cas",
+};
+
+bool tilec::isBuiltinName(llvm::StringRef name) {
+  for (const char *n : kBuiltinNames)
+    if (name == n)
+      return true;
+  return false;
+}
+
+std::vector<std::string> tilec::getBuiltinNames() {
+  return std::vector<std::string>(std::begin(kBuiltinNames),
+                                  std::end(kBuiltinNames));
+}
+
+//===----------------------------------------------------------------------===//
+// Constexpr evaluation
+//===----------------------------------------------------------------------===//
+
+std::optional<ScalarType> tilec::dtypeFromExpr(const Expr &expr) {
+  if (auto *name = dyn_cast<NameExpr>(&expr))
+    return parseScalarType(name->name);
+  if (auto *attr = dyn_cast<AttributeExpr>(&expr)) {
+    auto *base = dyn_cast<NameExpr>(attr->base.get());
+    if (base && (base->name == "tl" || base->name == "triton"))
+      return parseScalarType(attr->attr);
+    if (auto *inner = dyn_cast<AttributeExpr>(attr->base.get()))
+      if (auto *root = dyn_cast<NameExpr>(inner->base.get()))
+        if (root->name == "triton" && inner->attr == "language")
+          return parseScalarType(attr->attr);
+  }
+  return std::nullopt;
+}
+
+namespace {
+class ConstEvaluator {
+public:
+  ConstEvaluator(const llvm::StringMap<Val> &env, DiagnosticEngine &diags)
+      : env(env), diags(diags) {}
+
+  std::optional<Val> eval(const Expr &e);
+
+private:
+  std::optional<Val> fail(const Expr &e, const llvm::Twine &msg) {
+    diags.error(e.getLoc(), msg);
+    return std::nullopt;
+  }
+  std::optional<Val> evalCall(const CallExpr &call);
+
+  const llvm::StringMap<Val> &env;
+  DiagnosticEngine &diags;
+};
+} // namespace
+
+std::optional<Val> ConstEvaluator::eval(const Expr &e) {
+  std::string error;
+  switch (e.getKind()) {
+  case Expr::Kind::Int: {
+    uint64_t v = llvm::cast<IntExpr>(e).value;
+    if (v > static_cast<uint64_t>(INT64_MAX))
+      return fail(e, "integer literal does not fit in 64 bits");
+    return Val::integer(static_cast<int64_t>(v));
+  }
+  case Expr::Kind::Float:
+    return Val::floating(llvm::cast<FloatExpr>(e).value);
+  case Expr::Kind::Bool:
+    return Val::boolean(llvm::cast<BoolExpr>(e).value);
+  case Expr::Kind::None:
+    return Val::none();
+  case Expr::Kind::Str:
+    return Val::string(llvm::cast<StrExpr>(e).value);
+  case Expr::Kind::Name: {
+    auto &name = llvm::cast<NameExpr>(e).name;
+    auto it = env.find(name);
+    if (it != env.end())
+      return it->second;
+    if (auto t = parseScalarType(name))
+      return Val::dtype(*t);
+    return fail(e, "'" + name + "' is not a compile-time constant here");
+  }
+  case Expr::Kind::Attribute:
+    if (auto t = dtypeFromExpr(e))
+      return Val::dtype(*t);
+    return fail(e, "expected a compile-time constant");
+  case Expr::Kind::Unary: {
+    auto &u = llvm::cast<UnaryExpr>(e);
+    auto v = eval(*u.operand);
+    if (!v)
+      return std::nullopt;
+    if (auto r = foldUnary(u.op, *v, error))
+      return r;
+    return fail(e, error.empty() ? "invalid operand for unary '" +
+                                       getUnaryOpSpelling(u.op) + "'"
+                                 : error);
+  }
+  case Expr::Kind::Binary: {
+    auto &b = llvm::cast<BinaryExpr>(e);
+    auto l = eval(*b.lhs);
+    if (!l)
+      return std::nullopt;
+    auto r = eval(*b.rhs);
+    if (!r)
+      return std::nullopt;
+    if (auto v = foldBinary(b.op, *l, *r, error))
+      return v;
+    return fail(e, error.empty() ? "unsupported operand types for '" +
+                                       getBinaryOpSpelling(b.op) + "': " +
+                                       l->describe() + " and " + r->describe()
+                                 : error);
+  }
+  case Expr::Kind::Compare: {
+    auto &c = llvm::cast<CompareExpr>(e);
+    auto lhs = eval(*c.first);
+    if (!lhs)
+      return std::nullopt;
+    for (auto &[op, rhsExpr] : c.rest) {
+      auto rhs = eval(*rhsExpr);
+      if (!rhs)
+        return std::nullopt;
+      auto v = foldCompare(op, *lhs, *rhs, error);
+      if (!v)
+        return fail(e, error.empty() ? "cannot compare " + lhs->describe() +
+                                           " and " + rhs->describe()
+                                     : error);
+      if (!v->truthy())
+        return Val::boolean(false);
+      lhs = rhs;
+    }
+    return Val::boolean(true);
+  }
+  case Expr::Kind::BoolOp: {
+    auto &b = llvm::cast<BoolOpExpr>(e);
+    std::optional<Val> last;
+    for (const ExprPtr &operand : b.values) {
+      last = eval(*operand);
+      if (!last)
+        return std::nullopt;
+      if (b.isAnd != last->truthy())
+        return last;
+    }
+    return last;
+  }
+  case Expr::Kind::IfExp: {
+    auto &i = llvm::cast<IfExpExpr>(e);
+    auto c = eval(*i.cond);
+    if (!c)
+      return std::nullopt;
+    return eval(c->truthy() ? *i.thenExpr : *i.elseExpr);
+  }
+  case Expr::Kind::Tuple:
+  case Expr::Kind::List: {
+    const std::vector<ExprPtr> &elems =
+        isa<TupleExpr>(e) ? llvm::cast<TupleExpr>(e).elements
+                          : llvm::cast<ListExpr>(e).elements;
+    std::vector<Val> values;
+    for (const ExprPtr &el : elems) {
+      auto v = eval(*el);
+      if (!v)
+        return std::nullopt;
+      values.push_back(*v);
+    }
+    return Val::tuple(std::move(values));
+  }
+  case Expr::Kind::Call:
+    return evalCall(llvm::cast<CallExpr>(e));
+  default:
+    return fail(e, "expected a compile-time constant");
+  }
+}
+
+std::optional<Val> ConstEvaluator::evalCall(const CallExpr &call) {
+  std::string name;
+  if (auto *n = dyn_cast<NameExpr>(call.callee.get()))
+    name = n->name;
+  else if (auto *a = dyn_cast<AttributeExpr>(call.callee.get()))
+    if (auto *base = dyn_cast<NameExpr>(a->base.get()))
+      if (base->name == "tl")
+        name = a->attr;
+  if (!call.keywords.empty())
+    return fail(call, "keyword arguments are not allowed here");
+  std::vector<Val> args;
+  for (const ExprPtr &a : call.args) {
+    auto v = eval(*a);
+    if (!v)
+      return std::nullopt;
+    args.push_back(*v);
+  }
+  auto arity = [&](size_t n) {
+    if (args.size() == n)
+      return true;
+    diags.error(call.getLoc(), "'" + name + "' takes " + std::to_string(n) +
+                                   " argument(s), got " +
+                                   std::to_string(args.size()));
+    return false;
+  };
+  if (name == "float") {
+    if (!arity(1))
+      return std::nullopt;
+    if (args[0].getKind() == Val::Kind::Str) {
+      llvm::StringRef s = args[0].getString();
+      bool neg = s.consume_front("-");
+      s.consume_front("+");
+      double v;
+      if (s.equals_insensitive("inf") || s.equals_insensitive("infinity"))
+        v = HUGE_VAL;
+      else if (s.equals_insensitive("nan"))
+        v = NAN;
+      else if (s.getAsDouble(v))
+        return fail(call, "could not convert string to float: '" +
+                              args[0].getString() + "'");
+      return Val::floating(neg ? -v : v);
+    }
+    if (args[0].isNumber())
+      return Val::floating(args[0].getFloat());
+    return fail(call, "float() needs a number or a string");
+  }
+  if (name == "int") {
+    if (!arity(1))
+      return std::nullopt;
+    if (!args[0].isNumber())
+      return fail(call, "int() needs a number");
+    if (args[0].getKind() == Val::Kind::Float) {
+      double f = args[0].getFloat();
+      if (!(f > -9.2e18 && f < 9.2e18))
+        return fail(call, "int() of a float out of range");
+      return Val::integer(static_cast<int64_t>(f));
+    }
+    return Val::integer(args[0].getInt());
+  }
+  if (name == "constexpr") {
+    if (!arity(1))
+      return std::nullopt;
+    return args[0];
+  }
+  if (name == "cdiv") {
+    if (!arity(2))
+      return std::nullopt;
+    if (args[0].getKind() != Val::Kind::Int ||
+        args[1].getKind() != Val::Kind::Int)
+      return fail(call, "cdiv needs integers");
+    if (args[1].getInt() == 0)
+      return fail(call, "division by zero in cdiv");
+    int64_t a = args[0].getInt(), b = args[1].getInt();
+    return Val::integer(-floorDiv(-a, b));
+  }
+  if (name == "min" || name == "max") {
+    if (args.size() < 2)
+      return fail(call, "'" + name + "' needs at least two arguments here");
+    Val best = args[0];
+    std::string error;
+    for (size_t i = 1; i < args.size(); ++i) {
+      auto lt = foldCompare(CompareOp::Lt, args[i], best, error);
+      if (!lt)
+        return fail(call, "'" + name + "' needs numbers");
+      bool take = name == "min" ? lt->truthy()
+                                : foldCompare(CompareOp::Gt, args[i], best,
+                                              error)
+                                      ->truthy();
+      if (take)
+        best = args[i];
+    }
+    return best;
+  }
+  return fail(call, "expected a compile-time constant");
+}
+
+std::optional<Val> tilec::evalConstexpr(const Expr &expr,
+                                        const llvm::StringMap<Val> &env,
+                                        DiagnosticEngine &diags) {
+  return ConstEvaluator(env, diags).eval(expr);
+}

@@ -1,0 +1,613 @@
+//===- Specialize.cpp - From command-line options to kernel instances -----===//
+
+#include "tile/Frontend/Specialize.h"
+#include "tile/Frontend/Lexer.h"
+#include "tile/Frontend/Parser.h"
+#include "tile/Frontend/Sema.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace tilec;
+using llvm::dyn_cast;
+
+std::string tilec::formatParamType(const ParamType &type) {
+  switch (type.kind) {
+  case ParamType::Kind::Constexpr:
+    return "constexpr";
+  case ParamType::Kind::Pointer:
+    return "*" + getName(type.elementType).str();
+  case ParamType::Kind::Scalar:
+    return getName(type.elementType).str();
+  }
+  return "?";
+}
+
+Val tilec::parseDefineValue(llvm::StringRef text) {
+  llvm::SourceMgr sm;
+  sm.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, "<-D>"),
+                        llvm::SMLoc());
+  llvm::raw_null_ostream quiet;
+  DiagnosticEngine diags(sm, quiet);
+  llvm::StringRef buffer = sm.getMemoryBuffer(1)->getBuffer();
+  Lexer lexer(buffer, diags);
+  std::vector<Token> tokens = lexer.lexAll();
+  if (!diags.hadError()) {
+    Parser parser(std::move(tokens), diags);
+    if (ExprPtr e = parser.parseStandaloneExpr())
+      if (auto v = evalConstexpr(*e, llvm::StringMap<Val>(), diags))
+        return *v;
+  }
+  return Val::string(text.str());
+}
+
+std::optional<ParamType> tilec::parseTypeString(llvm::StringRef text,
+                                                std::string &error) {
+  ParamType type;
+  llvm::StringRef s = text.trim();
+  bool pointer = s.consume_front("*");
+  auto [name, div] = s.split(':');
+  name = name.trim();
+  name.consume_front("tl.");
+  std::optional<ScalarType> scalar = parseScalarType(name);
+  if (!scalar) {
+    error = "unknown type '" + text.trim().str() +
+            "'; expected e.g. *fp16, *fp32:16, i32, i64:16, fp32";
+    return std::nullopt;
+  }
+  if (isReserved(*scalar)) {
+    error = "type '" + name.str() + "' is reserved and not supported yet";
+    return std::nullopt;
+  }
+  type.kind = pointer ? ParamType::Kind::Pointer : ParamType::Kind::Scalar;
+  type.elementType = *scalar;
+  if (!div.empty()) {
+    unsigned d;
+    if (div.trim().getAsInteger(10, d) || d == 0 || !llvm::isPowerOf2_32(d)) {
+      error = "divisibility in '" + text.trim().str() +
+              "' must be a power of two";
+      return std::nullopt;
+    }
+    type.divisibility = d;
+  }
+  return type;
+}
+
+std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
+                                                DiagnosticEngine &diags,
+                                                bool &failed) {
+  const Decorator *deco = kernel.findDecorator("autotune");
+  if (!deco)
+    deco = kernel.findDecorator("triton.autotune");
+  if (!deco)
+    return std::nullopt;
+  AutotuneSpec spec;
+  auto fail = [&](llvm::SMLoc at, const llvm::Twine &msg) {
+    diags.error(at, msg);
+    failed = true;
+    return std::nullopt;
+  };
+  if (!deco->isCall || !deco->args.empty())
+    return fail(deco->loc, "@autotune takes keyword arguments configs=[...] "
+                           "and key=[...]");
+  const Expr *configs = nullptr, *key = nullptr;
+  for (const KeywordArg &kw : deco->keywords) {
+    if (kw.name == "configs")
+      configs = kw.value.get();
+    else if (kw.name == "key")
+      key = kw.value.get();
+    else if (kw.name != "warmup" && kw.name != "rep")
+      return fail(kw.loc, "@autotune got an unexpected keyword argument '" +
+                              kw.name + "'");
+  }
+  if (!configs)
+    return fail(deco->loc, "@autotune needs configs=[config(...), ...]");
+  auto *list = dyn_cast<ListExpr>(configs);
+  if (!list || list->elements.empty())
+    return fail(configs->getLoc(), "configs must be a non-empty list of "
+                                   "config(...)");
+  for (const ExprPtr &e : list->elements) {
+    auto *call = dyn_cast<CallExpr>(e.get());
+    std::string callee;
+    if (call) {
+      if (auto *n = dyn_cast<NameExpr>(call->callee.get()))
+        callee = n->name;
+      else if (auto *a = dyn_cast<AttributeExpr>(call->callee.get()))
+        callee = a->attr;
+    }
+    if (!call || (callee != "config" && callee != "Config"))
+      return fail(e->getLoc(), "each autotune config must be config(NAME=value, "
+                               "..., num_warps=N, num_stages=N)");
+    if (!call->args.empty())
+      return fail(call->args[0]->getLoc(),
+                  "config() takes keyword arguments only");
+    AutotuneConfig config;
+    for (const KeywordArg &kw : call->keywords) {
+      std::optional<Val> v =
+          evalConstexpr(*kw.value, llvm::StringMap<Val>(), diags);
+      if (!v) {
+        failed = true;
+        return std::nullopt;
+      }
+      if (kw.name == "num_warps" || kw.name == "num_stages") {
+        if (v->getKind() != Val::Kind::Int || v->getInt() < 1 ||
+            v->getInt() > 64)
+          return fail(kw.value->getLoc(), kw.name +
+                                              " must be a positive integer");
+        if (kw.name == "num_warps")
+          config.numWarps = v->getInt();
+        else
+          config.numStages = v->getInt();
+        continue;
+      }
+      if (kw.name == "num_ctas" || kw.name == "maxnreg")
+        continue; // accepted for Triton compatibility; no effect here
+      const Param *p = kernel.findParam(kw.name);
+      if (!p || !p->isConstexpr())
+        return fail(kw.loc, "config sets '" + kw.name +
+                                "', which is not a constexpr parameter of '" +
+                                kernel.name + "'");
+      config.constexprs.emplace_back(kw.name, *v);
+    }
+    spec.configs.push_back(std::move(config));
+  }
+  if (key) {
+    const std::vector<ExprPtr> *names = nullptr;
+    if (auto *l = dyn_cast<ListExpr>(key))
+      names = &l->elements;
+    else if (auto *t = dyn_cast<TupleExpr>(key))
+      names = &t->elements;
+    if (!names)
+      return fail(key->getLoc(), "key must be a list of parameter names");
+    for (const ExprPtr &n : *names) {
+      auto *s = dyn_cast<StrExpr>(n.get());
+      if (!s)
+        return fail(n->getLoc(), "key entries must be strings");
+      const Param *p = kernel.findParam(s->value);
+      if (!p || p->isConstexpr())
+        return fail(n->getLoc(), "autotune key '" + s->value +
+                                     "' is not a run-time parameter of '" +
+                                     kernel.name + "'");
+      spec.key.push_back(s->value);
+    }
+  }
+  return spec;
+}
+
+//===----------------------------------------------------------------------===//
+// Grid expressions
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// A partially evaluated grid expression: a constant or a rendered string
+/// with the precedence of its outermost operator.
+struct GridTerm {
+  std::optional<Val> constant;
+  std::string text;
+  int precedence = 100; // atoms bind tightest
+};
+
+class GridPrinter {
+public:
+  GridPrinter(const FunctionDef &kernel, const KernelInstance &instance,
+              DiagnosticEngine &diags)
+      : kernel(kernel), instance(instance), diags(diags) {}
+
+  std::optional<GridTerm> print(const Expr &e);
+
+private:
+  std::optional<GridTerm> fail(const Expr &e, const llvm::Twine &msg) {
+    diags.error(e.getLoc(), msg);
+    return std::nullopt;
+  }
+  static std::string render(const GridTerm &t, int minPrecedence) {
+    std::string s = t.constant ? t.constant->repr() : t.text;
+    if (!t.constant && t.precedence < minPrecedence)
+      return "(" + s + ")";
+    if (t.constant && t.constant->getInt() < 0 && minPrecedence > 10)
+      return "(" + s + ")";
+    return s;
+  }
+
+  const FunctionDef &kernel;
+  const KernelInstance &instance;
+  DiagnosticEngine &diags;
+};
+} // namespace
+
+static int precedenceOf(BinaryOp op) {
+  switch (op) {
+  case BinaryOp::Add:
+  case BinaryOp::Sub:
+    return 10;
+  default:
+    return 20;
+  }
+}
+
+std::optional<GridTerm> GridPrinter::print(const Expr &e) {
+  if (auto *i = dyn_cast<IntExpr>(&e)) {
+    if (i->value > static_cast<uint64_t>(INT64_MAX))
+      return fail(e, "integer literal does not fit in 64 bits");
+    return GridTerm{Val::integer(i->value), "", 100};
+  }
+  if (auto *n = dyn_cast<NameExpr>(&e)) {
+    for (auto &[name, value] : instance.constexprs)
+      if (name == n->name) {
+        if (value.getKind() != Val::Kind::Int)
+          return fail(e, "grid uses constexpr '" + name +
+                             "', which is not an integer");
+        return GridTerm{value, "", 100};
+      }
+    for (auto &[name, type] : instance.params)
+      if (name == n->name) {
+        if (type.kind != ParamType::Kind::Scalar ||
+            !isInteger(type.elementType) || type.elementType == ScalarType::I1)
+          return fail(e, "grid expressions may use integer parameters only; '" +
+                             name + "' is " + formatParamType(type));
+        return GridTerm{std::nullopt, name, 100};
+      }
+    return fail(e, "grid uses '" + n->name +
+                       "', which is not a parameter of '" + kernel.name + "'");
+  }
+  if (auto *u = dyn_cast<UnaryExpr>(&e)) {
+    std::optional<GridTerm> t = print(*u->operand);
+    if (!t)
+      return std::nullopt;
+    if (u->op != UnaryOp::Neg && u->op != UnaryOp::Pos)
+      return fail(e, "unsupported operator in a grid expression");
+    if (t->constant) {
+      std::string err;
+      if (auto v = foldUnary(u->op, *t->constant, err))
+        return GridTerm{*v, "", 100};
+      return fail(e, err);
+    }
+    return GridTerm{std::nullopt,
+                    (u->op == UnaryOp::Neg ? "-" : "+") + render(*t, 30), 30};
+  }
+  if (auto *b = dyn_cast<BinaryExpr>(&e)) {
+    if (b->op != BinaryOp::Add && b->op != BinaryOp::Sub &&
+        b->op != BinaryOp::Mul && b->op != BinaryOp::FloorDiv &&
+        b->op != BinaryOp::Mod)
+      return fail(e, "grid expressions may use + - * // % only");
+    std::optional<GridTerm> l = print(*b->lhs), r = print(*b->rhs);
+    if (!l || !r)
+      return std::nullopt;
+    if (l->constant && r->constant) {
+      std::string err;
+      if (auto v = foldBinary(b->op, *l->constant, *r->constant, err))
+        return GridTerm{*v, "", 100};
+      return fail(e, err);
+    }
+    int p = precedenceOf(b->op);
+    return GridTerm{std::nullopt,
+                    render(*l, p) + " " + getBinaryOpSpelling(b->op).str() +
+                        " " + render(*r, p + 1),
+                    p};
+  }
+  if (auto *c = dyn_cast<CallExpr>(&e)) {
+    std::string name;
+    if (auto *n = dyn_cast<NameExpr>(c->callee.get()))
+      name = n->name;
+    else if (auto *a = dyn_cast<AttributeExpr>(c->callee.get()))
+      name = a->attr;
+    if (name != "cdiv" && name != "min" && name != "max")
+      return fail(e, "grid expressions may call cdiv, min and max only");
+    if (!c->keywords.empty() || c->args.size() != 2)
+      return fail(e, name + " in a grid expression takes two arguments");
+    std::optional<GridTerm> a = print(*c->args[0]), b = print(*c->args[1]);
+    if (!a || !b)
+      return std::nullopt;
+    if (a->constant && b->constant) {
+      std::optional<Val> v = evalConstexpr(e, llvm::StringMap<Val>(), diags);
+      if (!v) {
+        llvm::StringMap<Val> env;
+        for (auto &[n, val] : instance.constexprs)
+          env[n] = val;
+        v = evalConstexpr(e, env, diags);
+      }
+      if (!v)
+        return std::nullopt;
+      return GridTerm{*v, "", 100};
+    }
+    return GridTerm{std::nullopt,
+                    name + "(" + render(*a, 0) + ", " + render(*b, 0) + ")",
+                    100};
+  }
+  return fail(e, "unsupported grid expression");
+}
+
+std::optional<std::string> tilec::formatGridExpr(const Expr &expr,
+                                                 const FunctionDef &kernel,
+                                                 const KernelInstance &instance,
+                                                 DiagnosticEngine &diags) {
+  GridPrinter printer(kernel, instance, diags);
+  std::optional<GridTerm> t = printer.print(expr);
+  if (!t)
+    return std::nullopt;
+  if (t->constant)
+    return t->constant->repr();
+  return t->text;
+}
+
+//===----------------------------------------------------------------------===//
+// Planning
+//===----------------------------------------------------------------------===//
+
+static bool checkDecorators(const Module &ast, DiagnosticEngine &diags) {
+  bool ok = true;
+  for (const auto &fn : ast.functions) {
+    unsigned grids = 0, autotunes = 0;
+    for (const Decorator &d : fn->decorators) {
+      llvm::StringRef name = d.name;
+      if (name == "jit" || name == "triton.jit")
+        continue;
+      if (name == "grid" || name == "autotune" || name == "triton.autotune") {
+        if (!fn->isKernel) {
+          diags.error(d.loc, "@" + name + " applies to kernels only; '" +
+                                 fn->name + "' is a helper (def)");
+          ok = false;
+        }
+        if (name == "grid" && ++grids > 1) {
+          diags.error(d.loc, "duplicate @grid decorator");
+          ok = false;
+        }
+        if (name != "grid" && ++autotunes > 1) {
+          diags.error(d.loc, "duplicate @autotune decorator");
+          ok = false;
+        }
+        if (name == "grid" && (!d.isCall || d.args.empty() ||
+                               d.args.size() > 3 || !d.keywords.empty())) {
+          diags.error(d.loc, "@grid takes one to three grid expressions");
+          ok = false;
+        }
+        continue;
+      }
+      if (name == "triton.heuristics" || name == "heuristics") {
+        diags.error(d.loc, "@heuristics is not supported; use constexpr "
+                           "defaults or -D");
+        ok = false;
+        continue;
+      }
+      std::string msg = "unknown decorator '@" + name.str() + "'";
+      std::string s = suggestName(name, {"grid", "autotune", "jit"});
+      if (!s.empty())
+        msg += "; did you mean '@" + s + "'?";
+      diags.error(d.loc, msg);
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+std::optional<std::vector<PlannedKernel>>
+tilec::planKernels(const Module &ast, const SpecializeOptions &options,
+                   DiagnosticEngine &diags) {
+  if (!checkDecorators(ast, diags))
+    return std::nullopt;
+  std::vector<const FunctionDef *> kernels;
+  std::vector<std::string> kernelNames;
+  for (const auto &fn : ast.functions)
+    if (fn->isKernel) {
+      kernels.push_back(fn.get());
+      kernelNames.push_back(fn->name);
+    }
+  if (!options.kernel.empty()) {
+    auto it = llvm::find_if(kernels, [&](const FunctionDef *k) {
+      return k->name == options.kernel;
+    });
+    if (it == kernels.end()) {
+      std::string msg = "no kernel named '" + options.kernel + "'";
+      std::string s = suggestName(options.kernel, kernelNames);
+      if (!s.empty())
+        msg += "; did you mean '" + s + "'?";
+      else if (!kernelNames.empty())
+        msg += " (kernels: " + llvm::join(kernelNames, ", ") + ")";
+      diags.error(msg);
+      return std::nullopt;
+    }
+    kernels = {*it};
+  }
+  if (kernels.empty()) {
+    diags.error("the file defines no kernel (declare one with 'kernel NAME(...)')");
+    return std::nullopt;
+  }
+  if (options.numWarps && (*options.numWarps == 0 || *options.numWarps > 32 ||
+                           !llvm::isPowerOf2_32(*options.numWarps))) {
+    diags.error("--num-warps must be a power of two from 1 to 32");
+    return std::nullopt;
+  }
+  if (options.numStages && (*options.numStages == 0 || *options.numStages > 16)) {
+    diags.error("--num-stages must be from 1 to 16");
+    return std::nullopt;
+  }
+
+  // -D NAME=VALUE
+  std::vector<std::pair<std::string, Val>> defines;
+  for (const std::string &d : options.defines) {
+    auto [name, value] = llvm::StringRef(d).split('=');
+    name = name.trim();
+    if (name.empty() || !llvm::StringRef(d).contains('=')) {
+      diags.error("-D expects NAME=VALUE, got '" + d + "'");
+      return std::nullopt;
+    }
+    bool used = false;
+    std::vector<std::string> constexprNames;
+    for (const FunctionDef *k : kernels)
+      for (const Param &p : k->params)
+        if (p.isConstexpr()) {
+          constexprNames.push_back(p.name);
+          used |= p.name == name;
+        }
+    if (!used) {
+      std::string msg = "-D " + name.str() +
+                        ": no selected kernel has a constexpr parameter of that "
+                        "name";
+      std::string s = suggestName(name, constexprNames);
+      if (!s.empty())
+        msg += "; did you mean '" + s + "'?";
+      diags.error(msg);
+      return std::nullopt;
+    }
+    defines.emplace_back(name.str(), parseDefineValue(value.trim()));
+  }
+
+  // --signature NAME=TYPE,...
+  std::vector<std::pair<std::string, ParamType>> signature;
+  if (!llvm::StringRef(options.signature).trim().empty()) {
+    llvm::SmallVector<llvm::StringRef> entries;
+    llvm::StringRef(options.signature).split(entries, ',', -1, false);
+    for (llvm::StringRef entry : entries) {
+      auto [name, type] = entry.split('=');
+      name = name.trim();
+      if (name.empty() || !entry.contains('=')) {
+        diags.error("--signature expects NAME=TYPE entries, got '" +
+                    entry.trim().str() + "'");
+        return std::nullopt;
+      }
+      std::string err;
+      std::optional<ParamType> t = parseTypeString(type, err);
+      if (!t) {
+        diags.error("--signature " + name.str() + ": " + err);
+        return std::nullopt;
+      }
+      bool known = llvm::any_of(kernels, [&](const FunctionDef *k) {
+        const Param *p = k->findParam(name);
+        return p && !p->isConstexpr();
+      });
+      if (!known) {
+        diags.error("--signature names '" + name.str() +
+                    "', which is not a run-time parameter of the selected "
+                    "kernel(s)");
+        return std::nullopt;
+      }
+      signature.emplace_back(name.str(), *t);
+    }
+  }
+
+  std::vector<PlannedKernel> planned;
+  for (const FunctionDef *kernel : kernels) {
+    bool failedAutotune = false;
+    std::optional<AutotuneSpec> autotune =
+        readAutotune(*kernel, diags, failedAutotune);
+    if (failedAutotune)
+      return std::nullopt;
+
+    // Parameter types.
+    std::vector<std::pair<std::string, ParamType>> params;
+    for (const Param &p : kernel->params) {
+      if (p.isConstexpr())
+        continue;
+      auto sig = llvm::find_if(signature,
+                               [&](auto &e) { return e.first == p.name; });
+      if (sig != signature.end()) {
+        if (p.type && (p.type->kind != sig->second.kind ||
+                       p.type->elementType != sig->second.elementType)) {
+          diags.error(p.loc, "--signature gives '" + p.name + "' type " +
+                                 formatParamType(sig->second) +
+                                 ", which conflicts with its annotation " +
+                                 formatParamType(*p.type));
+          return std::nullopt;
+        }
+        ParamType t = sig->second;
+        if (p.type)
+          t.divisibility = std::max(t.divisibility, p.type->divisibility);
+        params.emplace_back(p.name, t);
+      } else if (p.type) {
+        params.emplace_back(p.name, *p.type);
+      } else {
+        diags.error(p.loc, "parameter '" + p.name +
+                               "' has no type; annotate it (e.g. '" + p.name +
+                               ": i32') or pass --signature " + p.name +
+                               "=TYPE");
+        return std::nullopt;
+      }
+    }
+
+    // Which configs to compile.
+    std::vector<const AutotuneConfig *> configs{nullptr};
+    if (autotune) {
+      bool definesAllTuned = true;
+      for (const AutotuneConfig &c : autotune->configs)
+        for (auto &[name, v] : c.constexprs)
+          if (!llvm::any_of(defines, [&](auto &d) { return d.first == name; }))
+            definesAllTuned = false;
+      if (options.allConfigs) {
+        configs.clear();
+        for (const AutotuneConfig &c : autotune->configs)
+          configs.push_back(&c);
+      } else if (!definesAllTuned) {
+        configs = {&autotune->configs[0]};
+      }
+    }
+
+    for (auto [index, config] : llvm::enumerate(configs)) {
+      PlannedKernel pk;
+      KernelInstance &inst = pk.instance;
+      inst.kernel = kernel;
+      inst.symbol = kernel->name;
+      if (options.allConfigs && autotune)
+        inst.symbol += "_" + std::to_string(index);
+      inst.params = params;
+      inst.numWarps = 4;
+      inst.numStages = 3;
+      if (config) {
+        if (config->numWarps)
+          inst.numWarps = *config->numWarps;
+        if (config->numStages)
+          inst.numStages = *config->numStages;
+      }
+      if (options.numWarps)
+        inst.numWarps = *options.numWarps;
+      if (options.numStages)
+        inst.numStages = *options.numStages;
+      if (!llvm::isPowerOf2_32(inst.numWarps) || inst.numWarps > 32) {
+        diags.error(kernel->loc, "num_warps must be a power of two up to 32");
+        return std::nullopt;
+      }
+      llvm::StringMap<Val> env;
+      for (const Param &p : kernel->params) {
+        if (!p.isConstexpr())
+          continue;
+        std::optional<Val> value;
+        auto d = llvm::find_if(defines, [&](auto &e) { return e.first == p.name; });
+        if (d != defines.end())
+          value = d->second;
+        else if (config) {
+          auto c = llvm::find_if(config->constexprs,
+                                 [&](auto &e) { return e.first == p.name; });
+          if (c != config->constexprs.end())
+            value = c->second;
+        }
+        if (!value && p.defaultValue) {
+          value = evalConstexpr(*p.defaultValue, env, diags);
+          if (!value)
+            return std::nullopt;
+        }
+        if (!value) {
+          diags.error(p.loc, "constexpr parameter '" + p.name +
+                                 "' of kernel '" + kernel->name +
+                                 "' has no value; pass -D " + p.name +
+                                 "=VALUE or give it a default");
+          return std::nullopt;
+        }
+        env[p.name] = *value;
+        inst.constexprs.emplace_back(p.name, *value);
+      }
+      if (const Decorator *grid = kernel->findDecorator("grid")) {
+        for (const ExprPtr &e : grid->args) {
+          std::optional<std::string> s =
+              formatGridExpr(*e, *kernel, inst, diags);
+          if (!s)
+            return std::nullopt;
+          pk.grid.push_back(*s);
+          pk.gridExprs.push_back(e.get());
+        }
+      }
+      planned.push_back(std::move(pk));
+    }
+  }
+  return planned;
+}
