@@ -1,28 +1,228 @@
-#include "tile/Frontend/Lexer.h"
-#include "tile/Frontend/Parser.h"
+//===- tilec.cpp - The .tile compiler driver ------------------------------===//
+//
+// tilec FILE.tile [-k KERNEL] [-D NAME=VALUE]... [--signature SIG]
+//       [--arch sm_90a|sm_90|sm_80] [--num-warps N] [--num-stages N]
+//       [--emit=tokens|ast|tile|gpu|llvm|ptx|cubin|header] [-o OUT]
+//       [--mlir-print-ir-after-all] [--time-passes] [--version] [--help]
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Driver/Compiler.h"
+
+#include "llvm/Pass.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/ToolOutputFile.h"
+
 using namespace tilec;
-static llvm::cl::opt<std::string> input(llvm::cl::Positional, llvm::cl::Required);
-static llvm::cl::opt<std::string> emit("emit", llvm::cl::init("ast"));
-int main(int argc, char **argv) {
-  llvm::cl::ParseCommandLineOptions(argc, argv);
-  auto buf = llvm::MemoryBuffer::getFileOrSTDIN(input);
-  if (!buf) return 1;
-  llvm::SourceMgr sm;
-  unsigned id = sm.AddNewSourceBuffer(std::move(*buf), llvm::SMLoc());
-  DiagnosticEngine diags(sm);
-  llvm::StringRef text = sm.getMemoryBuffer(id)->getBuffer();
-  if (emit == "tokens") {
-    Lexer lexer(text, diags);
-    for (auto &t : lexer.lexAll()) {
-      auto [l, c] = sm.getLineAndColumn(t.loc);
-      llvm::outs() << l << ":" << c << " " << getTokenKindName(t.kind) << " '" << t.text << "'\n";
-    }
-    return diags.hadError();
+namespace cl = llvm::cl;
+
+namespace {
+enum class Emit { Tokens, AST, Tile, GPU, LLVM, PTX, Cubin, Header };
+
+cl::OptionCategory category("tilec options");
+
+cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .tile file>"),
+                               cl::Required, cl::cat(category));
+cl::opt<std::string> kernelName("k", cl::desc("Compile only this kernel"),
+                                cl::value_desc("kernel"), cl::cat(category));
+cl::list<std::string> defines("D", cl::desc("Bind a constexpr: -D NAME=VALUE"),
+                              cl::value_desc("NAME=VALUE"), cl::Prefix,
+                              cl::cat(category));
+cl::opt<std::string>
+    signature("signature",
+              cl::desc("Types of unannotated parameters, e.g. "
+                       "\"a_ptr=*fp16:16,M=i32\""),
+              cl::cat(category));
+cl::opt<std::string> arch("arch", cl::desc("Target: sm_90a, sm_90 or sm_80"),
+                          cl::init("sm_90a"), cl::cat(category));
+cl::opt<unsigned> numWarps("num-warps", cl::desc("Warps per program"),
+                           cl::cat(category));
+cl::opt<unsigned> numStages("num-stages",
+                            cl::desc("Software pipelining depth"),
+                            cl::cat(category));
+cl::opt<Emit> emit(
+    "emit", cl::desc("What to produce"), cl::init(Emit::PTX),
+    cl::values(clEnumValN(Emit::Tokens, "tokens", "the token stream"),
+               clEnumValN(Emit::AST, "ast", "the syntax tree"),
+               clEnumValN(Emit::Tile, "tile", "the tile dialect"),
+               clEnumValN(Emit::GPU, "gpu", "the gpu/nvvm level"),
+               clEnumValN(Emit::LLVM, "llvm", "optimized LLVM IR"),
+               clEnumValN(Emit::PTX, "ptx", "PTX and metadata JSON"),
+               clEnumValN(Emit::Cubin, "cubin", "a cubin (needs ptxas)"),
+               clEnumValN(Emit::Header, "header",
+                          "a C header with the PTX and launch functions")),
+    cl::cat(category));
+cl::opt<std::string> outputFile("o", cl::desc("Output file ('-' for stdout)"),
+                                cl::value_desc("file"), cl::cat(category));
+cl::opt<bool> printIRAfterAll("mlir-print-ir-after-all",
+                              cl::desc("Print the IR after every pass"),
+                              cl::cat(category));
+cl::opt<bool> allConfigs("all-configs",
+                         cl::desc("Compile every @autotune config, suffixing "
+                                  "kernel names with _0, _1, ..."),
+                         cl::cat(category));
+cl::opt<unsigned> groupM("group-m",
+                         cl::desc("GROUP_M of the grouped program order for "
+                                  "2-D grids (0: off)"),
+                         cl::init(8), cl::cat(category));
+} // namespace
+
+static std::string defaultOutput(llvm::StringRef extension) {
+  llvm::SmallString<256> path(inputFile);
+  llvm::sys::path::replace_extension(path, extension);
+  return std::string(path.str());
+}
+
+/// Open an output file; reports the error and returns null on failure.
+static std::unique_ptr<llvm::ToolOutputFile>
+openOutput(llvm::StringRef path, DiagnosticEngine &diags, bool binary = false) {
+  std::error_code ec;
+  auto file = std::make_unique<llvm::ToolOutputFile>(
+      path, ec, binary ? llvm::sys::fs::OF_None : llvm::sys::fs::OF_Text);
+  if (ec) {
+    diags.error("cannot write '" + path + "': " + ec.message());
+    return nullptr;
   }
-  auto m = parseSource(text, diags);
-  if (!m) return 1;
-  printAST(*m, llvm::outs());
-  return 0;
+  return file;
+}
+
+static bool writeText(llvm::StringRef path, llvm::StringRef text,
+                      DiagnosticEngine &diags, bool binary = false) {
+  auto file = openOutput(path, diags, binary);
+  if (!file)
+    return false;
+  file->os() << text;
+  file->keep();
+  return true;
+}
+
+static bool writeMetadataNextTo(llvm::StringRef path,
+                                CompilerSession &session) {
+  if (path == "-")
+    return true;
+  llvm::SmallString<256> json(path);
+  llvm::sys::path::replace_extension(json, "json");
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  writeMetadataJSON(session.getMetadata(), os);
+  return writeText(json, text, session.getDiagnostics());
+}
+
+static int run() {
+  CompileOptions options;
+  options.specialize.kernel = kernelName;
+  options.specialize.defines.assign(defines.begin(), defines.end());
+  options.specialize.signature = signature;
+  if (numWarps.getNumOccurrences())
+    options.specialize.numWarps = numWarps;
+  if (numStages.getNumOccurrences())
+    options.specialize.numStages = numStages;
+  options.specialize.allConfigs = allConfigs;
+  options.target.arch = arch;
+  options.printIRAfterAll = printIRAfterAll;
+  // --time-passes is LLVM's own option: it also times the LLVM passes.
+  options.timePasses = llvm::TimePassesIsEnabled;
+  options.groupM = groupM;
+
+  CompilerSession session(options);
+  DiagnosticEngine &diags = session.getDiagnostics();
+  if (llvm::Error e = validateArch(arch)) {
+    diags.error(llvm::toString(std::move(e)));
+    return 1;
+  }
+  if (!session.loadFile(inputFile))
+    return 1;
+
+  bool textIR = emit == Emit::Tokens || emit == Emit::AST ||
+                emit == Emit::Tile || emit == Emit::GPU || emit == Emit::LLVM;
+  std::string out = !outputFile.empty() ? outputFile
+                    : textIR            ? "-"
+                    : emit == Emit::PTX   ? defaultOutput("ptx")
+                    : emit == Emit::Cubin ? defaultOutput("cubin")
+                                          : defaultOutput("h");
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  bool ok = true;
+  switch (emit) {
+  case Emit::Tokens:
+    ok = session.printTokens(os);
+    break;
+  case Emit::AST:
+    if (const Module *m = session.parse())
+      printAST(*m, os);
+    else
+      ok = false;
+    break;
+  case Emit::Tile:
+    ok = session.generate();
+    if (ok)
+      session.getModule().print(os);
+    break;
+  case Emit::GPU:
+    ok = session.lowerToGPU();
+    if (ok)
+      session.getModule().print(os);
+    break;
+  case Emit::LLVM:
+    ok = session.lowerToGPU() && session.lowerToLLVM();
+    if (ok)
+      session.getLLVMModule()->print(os, nullptr);
+    break;
+  case Emit::PTX:
+  case Emit::Cubin:
+  case Emit::Header: {
+    ok = session.lowerToGPU();
+    std::optional<std::string> ptx = ok ? session.emitPTX() : std::nullopt;
+    if (!ptx) {
+      ok = false;
+      break;
+    }
+    if (emit == Emit::PTX) {
+      text = *ptx;
+      ok = writeMetadataNextTo(out, session);
+    } else if (emit == Emit::Cubin) {
+      auto cubin = assembleCubin(*ptx, options.target);
+      if (!cubin) {
+        diags.error(llvm::toString(cubin.takeError()));
+        return 1;
+      }
+      text = *cubin;
+      ok = writeMetadataNextTo(out, session);
+    } else {
+      llvm::StringRef stem = llvm::sys::path::stem(inputFile);
+      std::string guard;
+      for (char c : stem)
+        guard.push_back(isalnum(static_cast<unsigned char>(c)) ? c : '_');
+      text = emitLaunchHeader(*ptx, session.getMetadata(), guard);
+    }
+    break;
+  }
+  }
+  if (options.timePasses)
+    session.printTimings();
+  if (!ok || diags.hadError())
+    return 1;
+  return writeText(out, text, diags, emit == Emit::Cubin) ? 0 : 1;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  // LLVM's --time-passes times the phases too; show it with ours.
+  auto &opts = cl::getRegisteredOptions();
+  if (auto it = opts.find("time-passes"); it != opts.end()) {
+    it->second->setHiddenFlag(cl::NotHidden);
+    it->second->addCategory(category);
+  }
+  cl::SetVersionPrinter([](llvm::raw_ostream &os) {
+    os << "tilec " << TILE_VERSION << " (LLVM/MLIR " << LLVM_VERSION_STRING
+       << ")\n";
+  });
+  if (!cl::ParseCommandLineOptions(argc, argv, "tilec: the .tile compiler\n",
+                                   &llvm::errs()))
+    return 1;
+  return run();
 }

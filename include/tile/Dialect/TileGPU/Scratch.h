@@ -1,0 +1,35 @@
+//===- Scratch.h - Shared-memory scratch of ops that move data --*- C++ -*-===//
+//
+// Ops whose data must move between threads exchange it through a scratch
+// buffer at the start of the dynamic shared memory, fenced by barriers. The
+// allocation pass sizes the buffer with these functions, and the GPU
+// lowering uses the same decisions, so the two cannot disagree.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_DIALECT_TILEGPU_SCRATCH_H
+#define TILE_DIALECT_TILEGPU_SCRATCH_H
+
+#include "tile/Dialect/TileGPU/TileGPUDialect.h"
+#include <optional>
+
+namespace mlir::tilegpu {
+
+/// Bytes one element of `elementType` takes in shared memory (i1 takes a
+/// byte, pointers eight).
+unsigned getScratchElementBytes(Type elementType);
+
+/// For ops that only rearrange data (convert_layout, expand_dims,
+/// broadcast, trans, reshape): the register of `src` each register of the
+/// result reads, when no data crosses threads; nullopt otherwise.
+std::optional<SmallVector<unsigned>> getRegisterRemap(Operation *op);
+
+/// Scratch bytes `op` needs (0 when it needs none).
+unsigned getScratchBytes(Operation *op);
+
+/// Round up to the 16-byte alignment every scratch region keeps.
+inline unsigned alignScratch(unsigned bytes) { return (bytes + 15) & ~15u; }
+
+} // namespace mlir::tilegpu
+
+#endif // TILE_DIALECT_TILEGPU_SCRATCH_H

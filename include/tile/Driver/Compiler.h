@@ -1,0 +1,132 @@
+//===- Compiler.h - The compilation pipeline as a library -------*- C++ -*-===//
+//
+// One CompilerSession compiles one .tile source through every stage:
+// tokens, AST, the tile dialect, the gpu level, LLVM IR and PTX. The tilec
+// driver, tile-run and the JIT all go through it, so they compile the same
+// way. Errors are reported through the session's DiagnosticEngine with
+// source locations; no stage aborts the process.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_DRIVER_COMPILER_H
+#define TILE_DRIVER_COMPILER_H
+
+#include "tile/Frontend/AST.h"
+#include "tile/Frontend/Diagnostics.h"
+#include "tile/Frontend/Specialize.h"
+#include "tile/Target/NVPTX.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/Timer.h"
+#include <memory>
+#include <optional>
+
+namespace tilec {
+
+/// What a kernel's launcher needs to know (written as the .json metadata).
+struct KernelMetadata {
+  std::string name;
+  std::string arch;
+  unsigned numWarps = 4;
+  unsigned numStages = 3;
+  unsigned sharedBytes = 0;
+  /// Run-time parameters in PTX order: name, type ("*fp16", "i32") and the
+  /// divisibility the kernel was specialized for.
+  struct Param {
+    std::string name;
+    std::string type;
+    unsigned divisibility = 1;
+  };
+  std::vector<Param> params;
+  std::vector<std::pair<std::string, Val>> constexprs;
+  /// The launch grid expressions (empty without @grid).
+  std::vector<std::string> grid;
+  unsigned threadsPerBlock() const { return 32 * numWarps; }
+};
+
+/// The metadata as the JSON object of the contract (an array for several
+/// kernels).
+void writeMetadataJSON(llvm::ArrayRef<KernelMetadata> kernels,
+                       llvm::raw_ostream &os);
+
+/// Rewrite each kernel entry's parameter declarations to the PTX ABI of the
+/// contract (.u64 pointers, .s32/.s64 integers, .f32, .b16 halves, .u8 i1).
+std::string applyParameterABI(llvm::StringRef ptx,
+                              llvm::ArrayRef<KernelMetadata> kernels);
+
+/// A C/C++ header that embeds the PTX and declares a typed launch function
+/// per kernel (driver API).
+std::string emitLaunchHeader(llvm::StringRef ptx,
+                             llvm::ArrayRef<KernelMetadata> kernels,
+                             llvm::StringRef guardName);
+
+struct CompileOptions {
+  SpecializeOptions specialize;
+  TargetInfo target;
+  bool printIRAfterAll = false;
+  bool timePasses = false;
+  /// Apply the GROUP_M-grouped program order to 2-D grids (0: off).
+  unsigned groupM = 8;
+};
+
+class CompilerSession {
+public:
+  explicit CompilerSession(CompileOptions options,
+                           llvm::raw_ostream &diagnosticStream = llvm::errs());
+  ~CompilerSession();
+
+  /// Read the source from a file ("-" for stdin); false with an error
+  /// reported when it cannot be read.
+  bool loadFile(llvm::StringRef path);
+  /// Use `text` as the source, named `name` in diagnostics.
+  void loadSource(llvm::StringRef name, llvm::StringRef text);
+
+  DiagnosticEngine &getDiagnostics() { return diags; }
+  llvm::StringRef getSource() const;
+
+  /// Print the token stream (for --emit=tokens); false on lexer errors.
+  bool printTokens(llvm::raw_ostream &os);
+  /// Parse; null (with errors reported) on syntax errors.
+  const Module *parse();
+  /// Plan the kernels and emit them in the tile dialect, cleaned up.
+  bool generate();
+  /// Lower to the gpu level: layouts, shared memory, gpu.module.
+  bool lowerToGPU();
+  /// Lower to LLVM IR, linked with libdevice and optimized.
+  bool lowerToLLVM();
+  /// PTX with the contract's parameter ABI.
+  std::optional<std::string> emitPTX();
+
+  mlir::ModuleOp getModule() { return module.get(); }
+  llvm::Module *getLLVMModule() { return llvmModule.get(); }
+  const std::vector<PlannedKernel> &getKernels() const { return kernels; }
+  /// Metadata of every compiled kernel (valid after lowerToGPU).
+  std::vector<KernelMetadata> getMetadata() const;
+  const CompileOptions &getOptions() const { return options; }
+
+  /// Print the time each phase took (for --time-passes).
+  void printTimings();
+
+private:
+  bool runPasses(llvm::function_ref<void(mlir::PassManager &)> build,
+                 llvm::StringRef phase);
+
+  CompileOptions options;
+  llvm::SourceMgr sourceMgr;
+  DiagnosticEngine diags;
+  mlir::MLIRContext context;
+  std::unique_ptr<Module> ast;
+  std::vector<PlannedKernel> kernels;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  std::unique_ptr<llvm::LLVMContext> llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule;
+  llvm::TimerGroup timers;
+  std::vector<std::unique_ptr<llvm::Timer>> phaseTimers;
+  llvm::Timer *startPhase(llvm::StringRef name);
+};
+
+} // namespace tilec
+
+#endif // TILE_DRIVER_COMPILER_H

@@ -1,0 +1,147 @@
+//===- Elementwise.cpp - Per-element ops, constants, ranges, program ids --===//
+
+#include "Utility.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::lowering;
+
+namespace {
+
+/// Any arith/math op on distributed tensors (or on pointers) applies to each
+/// register separately. Scalar operands (arith.select's condition) are used
+/// for every register.
+struct ElementwiseOpLowering : public ConversionPattern {
+  ElementwiseOpLowering(const TypeConverter &converter, MLIRContext *ctx)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
+
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<ValueRange> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
+        op->getNumRegions() != 0 || isa<arith::ConstantOp>(op))
+      return failure();
+    size_t n = 1;
+    for (ValueRange r : operands)
+      n = std::max(n, r.size());
+    SmallVector<Type> resultElems;
+    for (Type t : op->getResultTypes()) {
+      SmallVector<Type> converted;
+      if (failed(getTypeConverter()->convertType(t, converted)) ||
+          converted.empty())
+        return rewriter.notifyMatchFailure(op, "unconvertible result type");
+      resultElems.push_back(converted.front());
+    }
+    SmallVector<SmallVector<Value>> results(op->getNumResults());
+    for (size_t i = 0; i < n; ++i) {
+      SmallVector<Value> args;
+      for (ValueRange r : operands)
+        args.push_back(r.size() == 1 ? r[0] : r[i]);
+      OperationState state(op->getLoc(), op->getName(), args, resultElems,
+                           op->getAttrs());
+      Operation *scalar = rewriter.create(state);
+      for (auto [k, v] : llvm::enumerate(scalar->getResults()))
+        results[k].push_back(v);
+    }
+    rewriter.replaceOpWithMultiple(op, std::move(results));
+    return success();
+  }
+};
+
+/// A splat constant tensor: the same scalar in every register.
+struct ConstantLowering : public OpConversionPattern<arith::ConstantOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(arith::ConstantOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    auto splat = dyn_cast<SplatElementsAttr>(op.getValue());
+    if (!type || !splat)
+      return rewriter.notifyMatchFailure(op, "only splat tensor constants");
+    auto value = cast<TypedAttr>(splat.getSplatValue<Attribute>());
+    Value scalar = arith::ConstantOp::create(rewriter, op.getLoc(), value);
+    unsigned n = layoutOf(type).getNumRegs();
+    rewriter.replaceOpWithMultiple(
+        op, SmallVector<SmallVector<Value>>{SmallVector<Value>(n, scalar)});
+    return success();
+  }
+};
+
+struct SplatLowering : public OpConversionPattern<SplatOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SplatOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    unsigned n = layoutOf(op.getType()).getNumRegs();
+    Value scalar = adaptor.getSrc()[0];
+    rewriter.replaceOpWithMultiple(
+        op, SmallVector<SmallVector<Value>>{SmallVector<Value>(n, scalar)});
+    return success();
+  }
+};
+
+/// make_range: each register holds start + its coordinate.
+struct MakeRangeLowering : public OpConversionPattern<MakeRangeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MakeRangeOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmallVector<Value> values;
+    for (auto &coords : emitCoordinates(rewriter, loc, layoutOf(op.getType()))) {
+      Value v = coords[0];
+      if (op.getStart() != 0)
+        v = arith::AddIOp::create(rewriter, loc, v,
+                                  i32Constant(rewriter, loc, op.getStart()));
+      values.push_back(v);
+    }
+    rewriter.replaceOpWithMultiple(op,
+                                   SmallVector<SmallVector<Value>>{values});
+    return success();
+  }
+};
+
+template <typename SourceOp, typename GpuOp>
+struct GridQueryLowering : public OpConversionPattern<SourceOp> {
+  using OpConversionPattern<SourceOp>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    gpu::Dimension dim = op.getAxis() == 0   ? gpu::Dimension::x
+                         : op.getAxis() == 1 ? gpu::Dimension::y
+                                             : gpu::Dimension::z;
+    Value v = GpuOp::create(rewriter, op.getLoc(), dim);
+    rewriter.replaceOpWithNewOp<arith::IndexCastOp>(op, rewriter.getI32Type(),
+                                                    v);
+    return success();
+  }
+};
+
+/// Hints only inform analyses; the value passes through.
+struct HintLowering : public OpConversionPattern<HintOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(HintOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithMultiple(
+        op, SmallVector<SmallVector<Value>>{
+                llvm::to_vector(adaptor.getSrc())});
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::tile::lowering::populateElementwisePatterns(
+    DistributedTypeConverter &converter, RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<ElementwiseOpLowering, ConstantLowering, SplatLowering,
+               MakeRangeLowering, HintLowering,
+               GridQueryLowering<ProgramIdOp, gpu::BlockIdOp>,
+               GridQueryLowering<NumProgramsOp, gpu::GridDimOp>>(converter,
+                                                                 ctx);
+}

@@ -1,0 +1,326 @@
+//===- Memory.cpp - addptr, loads, stores and atomics ---------------------===//
+//
+// Global memory is accessed with predicated PTX (as inline assembly) so a
+// masked-off element touches no memory: a load first moves `other` into its
+// destination and the predicated ld leaves it there when the mask is false.
+// Stores and atomics run only in the thread that owns an element, never in
+// threads holding copies of it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utility.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::lowering;
+
+namespace {
+
+/// How an element type travels through a PTX register.
+struct RegisterClass {
+  unsigned memoryBits; // bits in memory (i1 is stored as a byte)
+  Type regType;        // i16, i32 or i64
+  char constraint;     // 'h', 'r' or 'l'
+};
+
+static RegisterClass registerClassOf(OpBuilder &b, Type elem) {
+  unsigned bits = elem.isInteger(1) ? 8 : elem.getIntOrFloatBitWidth();
+  if (bits <= 16)
+    return {bits, b.getI16Type(), 'h'};
+  if (bits == 32)
+    return {bits, b.getI32Type(), 'r'};
+  return {bits, b.getI64Type(), 'l'};
+}
+
+/// The PTX type suffix of a load or store of `bits` bits.
+static std::string memoryType(unsigned bits) {
+  return bits == 8 ? "u8" : "b" + std::to_string(bits);
+}
+
+/// A value of element type `elem` moved into its register class.
+static Value toRegister(OpBuilder &b, Location loc, Value v,
+                        const RegisterClass &rc) {
+  Type t = v.getType();
+  if (isa<FloatType>(t))
+    v = arith::BitcastOp::create(b, loc,
+                                 b.getIntegerType(t.getIntOrFloatBitWidth()), v);
+  if (v.getType() != rc.regType)
+    v = arith::ExtUIOp::create(b, loc, rc.regType, v);
+  return v;
+}
+
+/// A register value back to element type `elem`.
+static Value fromRegister(OpBuilder &b, Location loc, Value v, Type elem,
+                          const RegisterClass &rc) {
+  if (elem.isInteger(1)) {
+    Value zero = arith::ConstantOp::create(b, loc, b.getIntegerAttr(rc.regType, 0));
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, v, zero);
+  }
+  unsigned bits = elem.getIntOrFloatBitWidth();
+  if (bits < rc.regType.getIntOrFloatBitWidth())
+    v = arith::TruncIOp::create(b, loc, b.getIntegerType(bits), v);
+  if (isa<FloatType>(elem))
+    v = arith::BitcastOp::create(b, loc, elem, v);
+  return v;
+}
+
+static std::string cacheSuffix(CacheModifier cache, EvictionPolicy evict,
+                               bool isLoad) {
+  switch (cache) {
+  case CacheModifier::ca:
+  case CacheModifier::cv:
+    return isLoad ? "." + stringifyCacheModifier(cache).str() : "";
+  case CacheModifier::wb:
+  case CacheModifier::wt:
+    return isLoad ? "" : "." + stringifyCacheModifier(cache).str();
+  case CacheModifier::cg:
+  case CacheModifier::cs:
+    return "." + stringifyCacheModifier(cache).str();
+  case CacheModifier::none:
+    break;
+  }
+  if (evict == EvictionPolicy::evict_first)
+    return ".L1::evict_first";
+  if (evict == EvictionPolicy::evict_last)
+    return ".L1::evict_last";
+  return "";
+}
+
+static Value inlineAsm(OpBuilder &b, Location loc, Type result,
+                       ValueRange operands, StringRef text,
+                       StringRef constraints) {
+  auto op = LLVM::InlineAsmOp::create(
+      b, loc, result, operands, text, constraints, /*has_side_effects=*/true,
+      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
+  return result ? op.getResult(0) : Value();
+}
+
+static Value emitGlobalLoad(OpBuilder &b, Location loc, Type elem, Value addr,
+                            Value pred, Value other, LoadOp op) {
+  RegisterClass rc = registerClassOf(b, elem);
+  std::string ld = op.getIsVolatile()
+                       ? "ld.volatile.global"
+                       : "ld.global" + cacheSuffix(op.getCache(), op.getEvict(),
+                                                   /*isLoad=*/true);
+  std::string access = ld + "." + memoryType(rc.memoryBits) + " $0, [ $1 + 0 ];";
+  std::string c(1, rc.constraint);
+  if (!pred) {
+    Value r = inlineAsm(b, loc, rc.regType, {addr}, access, "=" + c + ",l");
+    return fromRegister(b, loc, r, elem, rc);
+  }
+  Value init = toRegister(b, loc, other, rc);
+  std::string text = "mov.b" +
+                     std::to_string(rc.regType.getIntOrFloatBitWidth()) +
+                     " $0, $3;\n\t@$2 " + access;
+  Value r = inlineAsm(b, loc, rc.regType, {addr, pred, init}, text,
+                      "=" + c + ",l,b," + c);
+  return fromRegister(b, loc, r, elem, rc);
+}
+
+static void emitGlobalStore(OpBuilder &b, Location loc, Value addr,
+                            Value value, Value pred, CacheModifier cache,
+                            EvictionPolicy evict) {
+  RegisterClass rc = registerClassOf(b, value.getType());
+  Value v = toRegister(b, loc, value, rc);
+  std::string access = "st.global" + cacheSuffix(cache, evict, false) + "." +
+                       memoryType(rc.memoryBits) + " [ $0 + 0 ], $1;";
+  std::string c(1, rc.constraint);
+  if (pred)
+    inlineAsm(b, loc, Type(), {addr, v, pred}, "@$2 " + access, "l," + c + ",b");
+  else
+    inlineAsm(b, loc, Type(), {addr, v}, access, "l," + c);
+}
+
+static Value andPredicates(OpBuilder &b, Location loc, Value a, Value c) {
+  if (!a)
+    return c;
+  if (!c)
+    return a;
+  return arith::AndIOp::create(b, loc, a, c);
+}
+
+/// The owner predicate for a value of `type`: for tensors, the thread that
+/// owns each element; for scalars, thread 0.
+static Value ownerOf(OpBuilder &b, Location loc, Type type) {
+  if (isa<RankedTensorType>(type))
+    return emitOwnerPredicate(b, loc, layoutOf(type));
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                               getThreadId(b, loc), i32Constant(b, loc, 0));
+}
+
+static Type pointeeOf(Type ptrLike) {
+  return cast<PointerType>(getElementTypeOrSelf(ptrLike)).getPointeeType();
+}
+
+struct AddPtrLowering : public OpConversionPattern<AddPtrOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AddPtrOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type pointee = pointeeOf(op.getType());
+    unsigned bytes = std::max(1u, pointee.getIntOrFloatBitWidth() / 8);
+    SmallVector<Value> results;
+    for (auto [ptr, off] : llvm::zip(adaptor.getPtr(), adaptor.getOffset())) {
+      Value o = off;
+      if (!o.getType().isInteger(64))
+        o = arith::ExtSIOp::create(rewriter, loc, rewriter.getI64Type(), o);
+      if (bytes != 1)
+        o = arith::MulIOp::create(rewriter, loc, o,
+                                  i64Constant(rewriter, loc, bytes));
+      results.push_back(arith::AddIOp::create(rewriter, loc, ptr, o));
+    }
+    rewriter.replaceOpWithMultiple(op, SmallVector<SmallVector<Value>>{results});
+    return success();
+  }
+};
+
+struct LoadLowering : public OpConversionPattern<LoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(LoadOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type elem = getElementTypeOrSelf(op.getType());
+    ValueRange ptrs = adaptor.getPtr();
+    ValueRange masks = adaptor.getMask();
+    ValueRange others = adaptor.getOther();
+    Value zero;
+    if (!masks.empty() && others.empty())
+      zero = arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(elem));
+    SmallVector<Value> results;
+    for (size_t i = 0; i < ptrs.size(); ++i) {
+      Value pred = masks.empty() ? Value() : masks[i];
+      Value other = others.empty() ? zero : others[i];
+      results.push_back(
+          emitGlobalLoad(rewriter, loc, elem, ptrs[i], pred, other, op));
+    }
+    rewriter.replaceOpWithMultiple(op, SmallVector<SmallVector<Value>>{results});
+    return success();
+  }
+};
+
+struct StoreLowering : public OpConversionPattern<StoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(StoreOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value owner = ownerOf(rewriter, loc, op.getPtr().getType());
+    ValueRange ptrs = adaptor.getPtr(), values = adaptor.getValue();
+    ValueRange masks = adaptor.getMask();
+    for (size_t i = 0; i < ptrs.size(); ++i) {
+      Value pred = andPredicates(rewriter, loc, owner,
+                                 masks.empty() ? Value() : masks[i]);
+      emitGlobalStore(rewriter, loc, ptrs[i], values[i], pred, op.getCache(),
+                      op.getEvict());
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+static std::string atomicSuffix(AtomicKind kind, Type elem) {
+  unsigned bits = elem.getIntOrFloatBitWidth();
+  std::string b = std::to_string(bits);
+  bool fp = isa<FloatType>(elem);
+  switch (kind) {
+  case AtomicKind::add:
+    if (elem.isF16())
+      return "add.noftz.f16";
+    if (elem.isBF16())
+      return "add.noftz.bf16";
+    return "add." + std::string(fp ? "f" : "u") + b;
+  case AtomicKind::max:
+    return "max.s" + b;
+  case AtomicKind::min:
+    return "min.s" + b;
+  case AtomicKind::xchg:
+    return "exch.b" + b;
+  case AtomicKind::band:
+    return "and.b" + b;
+  case AtomicKind::bor:
+    return "or.b" + b;
+  case AtomicKind::bxor:
+    return "xor.b" + b;
+  }
+  return "";
+}
+
+struct AtomicRMWLowering : public OpConversionPattern<AtomicRMWOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtomicRMWOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type elem = getElementTypeOrSelf(op.getType());
+    RegisterClass rc = registerClassOf(rewriter, elem);
+    std::string c(1, rc.constraint);
+    std::string text = "mov.b" +
+                       std::to_string(rc.regType.getIntOrFloatBitWidth()) +
+                       " $0, 0;\n\t@$3 atom.acq_rel.gpu.global." +
+                       atomicSuffix(op.getKind(), elem) + " $0, [ $1 + 0 ], $2;";
+    Type resultType = op.getType();
+    Value owner = ownerOf(rewriter, loc, resultType);
+    ValueRange ptrs = adaptor.getPtr(), vals = adaptor.getVal();
+    ValueRange masks = adaptor.getMask();
+    Value alwaysOn = arith::ConstantOp::create(rewriter, loc,
+                                               rewriter.getBoolAttr(true));
+    SmallVector<Value> old;
+    for (size_t i = 0; i < ptrs.size(); ++i) {
+      Value pred = andPredicates(rewriter, loc, owner,
+                                 masks.empty() ? Value() : masks[i]);
+      if (!pred)
+        pred = alwaysOn;
+      Value v = toRegister(rewriter, loc, vals[i], rc);
+      Value r = inlineAsm(rewriter, loc, rc.regType, {ptrs[i], v, pred}, text,
+                          "=" + c + ",l," + c + ",b");
+      old.push_back(fromRegister(rewriter, loc, r, elem, rc));
+    }
+    // Threads holding copies get the old values from their owner.
+    if (!op.getResult().use_empty() && owner) {
+      SmallVector<Value> shared;
+      barrier(rewriter, loc);
+      auto tensor = dyn_cast<RankedTensorType>(resultType);
+      SmallVector<SmallVector<Value>> coords;
+      if (tensor)
+        coords = emitCoordinates(rewriter, loc, layoutOf(tensor));
+      for (size_t i = 0; i < old.size(); ++i) {
+        Value offset = tensor ? linearOffset(rewriter, loc, coords[i],
+                                             tensor.getShape())
+                              : i32Constant(rewriter, loc, 0);
+        Value addr = scratchAddress(rewriter, loc, offset, elem);
+        auto ifOp = scf::IfOp::create(rewriter, loc, owner);
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+        storeScratch(rewriter, loc, addr, old[i]);
+      }
+      barrier(rewriter, loc);
+      for (size_t i = 0; i < old.size(); ++i) {
+        Value offset = tensor ? linearOffset(rewriter, loc, coords[i],
+                                             tensor.getShape())
+                              : i32Constant(rewriter, loc, 0);
+        shared.push_back(loadScratch(
+            rewriter, loc, scratchAddress(rewriter, loc, offset, elem), elem));
+      }
+      old = shared;
+    }
+    rewriter.replaceOpWithMultiple(op, SmallVector<SmallVector<Value>>{old});
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::tile::lowering::populateMemoryPatterns(
+    DistributedTypeConverter &converter, RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<AddPtrLowering, LoadLowering, StoreLowering, AtomicRMWLowering>(
+      converter, ctx);
+}

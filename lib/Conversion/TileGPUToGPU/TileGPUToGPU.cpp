@@ -1,0 +1,117 @@
+//===- TileGPUToGPU.cpp - Distribute tile kernels over GPU threads --------===//
+//
+// Moves every kernel into a gpu.module as a gpu.func, then converts all
+// tensor values to the scalars each thread holds (a 1:N type conversion)
+// with the patterns in this directory. Structured control flow keeps its
+// shape, with each tensor operand expanded to its registers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utility.h"
+#include "tile/Conversion/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_CONVERTTILEGPUTOGPU
+#include "tile/Conversion/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::lowering;
+
+namespace {
+
+constexpr llvm::StringLiteral kGpuModuleName = "tile_kernels";
+
+/// Move each tile kernel (a func.func) into the gpu.module as a gpu.func
+/// kernel; its signature keeps tile types until the conversion rewrites it.
+static LogicalResult outlineKernels(ModuleOp module) {
+  MLIRContext *ctx = module.getContext();
+  SmallVector<func::FuncOp> kernels(module.getOps<func::FuncOp>());
+  if (kernels.empty())
+    return success();
+  OpBuilder b(ctx);
+  b.setInsertionPointToEnd(module.getBody());
+  auto gpuModule = gpu::GPUModuleOp::create(b, module.getLoc(), kGpuModuleName);
+  module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                  UnitAttr::get(ctx));
+  b.setInsertionPointToStart(gpuModule.getBody());
+  // The dynamic shared memory every scratch buffer lives in.
+  LLVM::GlobalOp::create(
+      b, module.getLoc(), LLVM::LLVMArrayType::get(b.getI8Type(), 0),
+      /*isConstant=*/false, LLVM::Linkage::External, kSharedMemoryName,
+      Attribute(), /*alignment=*/16, /*addrSpace=*/3);
+  for (func::FuncOp func : kernels) {
+    if (func.isExternal())
+      return func.emitError("kernel has no body");
+    if (func.getBody().getBlocks().size() != 1)
+      return func.emitError("kernels must have a single block");
+    b.setInsertionPointToEnd(gpuModule.getBody());
+    auto gpuFunc = gpu::GPUFuncOp::create(b, func.getLoc(), func.getName(),
+                                          func.getFunctionType());
+    gpuFunc->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
+                     UnitAttr::get(ctx));
+    for (NamedAttribute attr : func->getAttrs())
+      if (attr.getName().getValue().starts_with("tile"))
+        gpuFunc->setAttr(attr.getName(), attr.getValue());
+    for (unsigned i = 0; i < func.getNumArguments(); ++i)
+      if (DictionaryAttr attrs = func.getArgAttrDict(i))
+        gpuFunc.setArgAttrs(i, attrs.getValue());
+    unsigned threads = 32 * tilegpu::getNumWarps(func);
+    gpuFunc.setKnownBlockSizeAttr(
+        b.getDenseI32ArrayAttr({(int32_t)threads, 1, 1}));
+    Block &from = func.getBody().front();
+    Block &to = gpuFunc.getBody().front();
+    for (auto [oldArg, newArg] :
+         llvm::zip(from.getArguments(), to.getArguments()))
+      oldArg.replaceAllUsesWith(newArg);
+    to.getOperations().splice(to.end(), from.getOperations());
+    auto ret = cast<func::ReturnOp>(to.getTerminator());
+    b.setInsertionPoint(ret);
+    gpu::ReturnOp::create(b, ret.getLoc());
+    ret.erase();
+    func.erase();
+  }
+  return success();
+}
+
+struct ConvertTileGPUToGPUPass
+    : public mlir::tile::impl::ConvertTileGPUToGPUBase<ConvertTileGPUToGPUPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    if (failed(outlineKernels(module)))
+      return signalPassFailure();
+
+    DistributedTypeConverter converter(ctx);
+    RewritePatternSet patterns(ctx);
+    ConversionTarget target(*ctx);
+    target.addIllegalDialect<TileDialect, tilegpu::TileGPUDialect>();
+    target.addLegalOp<ReduceReturnOp>();
+    target.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect>(
+        [&](Operation *op) { return converter.isLegal(op); });
+    target.addDynamicallyLegalOp<gpu::GPUFuncOp>([&](gpu::GPUFuncOp f) {
+      return converter.isSignatureLegal(f.getFunctionType());
+    });
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+
+    populateFunctionOpInterfaceTypeConversionPattern<gpu::GPUFuncOp>(
+        patterns, converter);
+    scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                         target);
+    populateElementwisePatterns(converter, patterns);
+    populateDataMovementPatterns(converter, patterns);
+    populateMemoryPatterns(converter, patterns);
+    populateReducePatterns(converter, patterns);
+    populateDotPatterns(converter, patterns);
+    populateDebugPatterns(converter, patterns);
+    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,232 @@
+//===- Utility.cpp - Helpers for lowering distributed tensors -------------===//
+
+#include "Utility.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::lowering;
+using tilegpu::LinearLayout;
+
+DistributedTypeConverter::DistributedTypeConverter(MLIRContext *ctx) {
+  addConversion([](Type type) { return type; });
+  addConversion([ctx](tile::PointerType) -> Type {
+    return IntegerType::get(ctx, 64);
+  });
+  addConversion([this](RankedTensorType type, SmallVectorImpl<Type> &results)
+                    -> std::optional<LogicalResult> {
+    if (!tilegpu::getLayout(type))
+      return std::nullopt;
+    Type elem = convertType(type.getElementType());
+    if (!elem)
+      return failure();
+    results.append(layoutOf(type).getNumRegs(), elem);
+    return success();
+  });
+}
+
+LinearLayout mlir::tile::lowering::layoutOf(Type tensorType) {
+  return tilegpu::getLinearLayout(cast<RankedTensorType>(tensorType));
+}
+
+Value mlir::tile::lowering::i32Constant(OpBuilder &b, Location loc,
+                                        int64_t value) {
+  return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(value));
+}
+
+Value mlir::tile::lowering::i64Constant(OpBuilder &b, Location loc,
+                                        int64_t value) {
+  return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(value));
+}
+
+Value mlir::tile::lowering::getThreadId(OpBuilder &b, Location loc) {
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  return arith::IndexCastOp::create(b, loc, b.getI32Type(), tid);
+}
+
+Value mlir::tile::lowering::getLaneId(OpBuilder &b, Location loc) {
+  return arith::AndIOp::create(b, loc, getThreadId(b, loc),
+                               i32Constant(b, loc, 31));
+}
+
+Value mlir::tile::lowering::getWarpId(OpBuilder &b, Location loc) {
+  return arith::ShRUIOp::create(b, loc, getThreadId(b, loc),
+                                i32Constant(b, loc, 5));
+}
+
+/// The contribution of the bits of `index` to coordinate `dim`: runs of
+/// consecutive bits whose bases double become one shift-and-mask; the
+/// contributions combine with XOR.
+static Value emitBitsToCoordinate(OpBuilder &b, Location loc, Value index,
+                                  ArrayRef<LinearLayout::Coord> bases,
+                                  unsigned dim) {
+  Value result;
+  for (unsigned i = 0; i < bases.size();) {
+    int64_t value = bases[i][dim];
+    if (value == 0) {
+      ++i;
+      continue;
+    }
+    unsigned length = 1;
+    while (i + length < bases.size() &&
+           bases[i + length][dim] == (value << length))
+      ++length;
+    Value bits = arith::ShRUIOp::create(b, loc, index, i32Constant(b, loc, i));
+    bits = arith::AndIOp::create(b, loc, bits,
+                                 i32Constant(b, loc, (1 << length) - 1));
+    Value term;
+    if (llvm::isPowerOf2_64(value))
+      term = arith::ShLIOp::create(b, loc, bits,
+                                   i32Constant(b, loc, llvm::Log2_64(value)));
+    else
+      term = arith::MulIOp::create(b, loc, bits, i32Constant(b, loc, value));
+    result = result ? arith::XOrIOp::create(b, loc, result, term) : term;
+    i += length;
+  }
+  return result;
+}
+
+SmallVector<SmallVector<Value>>
+mlir::tile::lowering::emitCoordinates(OpBuilder &b, Location loc,
+                                      const LinearLayout &layout) {
+  unsigned rank = layout.getRank();
+  Value lane = getLaneId(b, loc), warp = getWarpId(b, loc);
+  SmallVector<Value> base(rank);
+  for (unsigned d = 0; d < rank; ++d) {
+    Value l = emitBitsToCoordinate(b, loc, lane, layout.getLaneBases(), d);
+    Value w = emitBitsToCoordinate(b, loc, warp, layout.getWarpBases(), d);
+    if (l && w)
+      base[d] = arith::XOrIOp::create(b, loc, l, w);
+    else
+      base[d] = l ? l : w;
+  }
+  SmallVector<SmallVector<Value>> coords;
+  for (unsigned r = 0, e = layout.getNumRegs(); r < e; ++r) {
+    LinearLayout::Coord offset = layout.regCoord(r);
+    SmallVector<Value> c(rank);
+    for (unsigned d = 0; d < rank; ++d) {
+      if (!base[d])
+        c[d] = i32Constant(b, loc, offset[d]);
+      else if (offset[d] == 0)
+        c[d] = base[d];
+      else
+        c[d] = arith::XOrIOp::create(b, loc, base[d],
+                                     i32Constant(b, loc, offset[d]));
+    }
+    coords.push_back(std::move(c));
+  }
+  return coords;
+}
+
+Value mlir::tile::lowering::emitOwnerPredicate(OpBuilder &b, Location loc,
+                                               const LinearLayout &layout) {
+  uint32_t laneMask = layout.getFreeLaneMask();
+  uint32_t warpMask = layout.getFreeWarpMask();
+  Value pred;
+  auto isZeroUnder = [&](Value index, uint32_t mask) {
+    Value masked = arith::AndIOp::create(b, loc, index, i32Constant(b, loc, mask));
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, masked,
+                                 i32Constant(b, loc, 0));
+  };
+  if (laneMask)
+    pred = isZeroUnder(getLaneId(b, loc), laneMask);
+  if (warpMask) {
+    Value w = isZeroUnder(getWarpId(b, loc), warpMask);
+    pred = pred ? arith::AndIOp::create(b, loc, pred, w) : w;
+  }
+  return pred;
+}
+
+Value mlir::tile::lowering::linearOffset(OpBuilder &b, Location loc,
+                                         ArrayRef<Value> coords,
+                                         ArrayRef<int64_t> shape) {
+  Value offset;
+  int64_t stride = 1;
+  for (int d = shape.size() - 1; d >= 0; --d) {
+    Value term = stride == 1 ? coords[d]
+                             : arith::MulIOp::create(b, loc, coords[d],
+                                                     i32Constant(b, loc, stride));
+    offset = offset ? arith::AddIOp::create(b, loc, offset, term) : term;
+    stride *= shape[d];
+  }
+  return offset ? offset : i32Constant(b, loc, 0);
+}
+
+static unsigned scratchBytes(Type type) {
+  return std::max(1u, type.getIntOrFloatBitWidth() / 8);
+}
+
+Value mlir::tile::lowering::scratchAddress(OpBuilder &b, Location loc,
+                                           Value elementOffset, Type type,
+                                           unsigned byteBase) {
+  auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  Value base = LLVM::AddressOfOp::create(b, loc, ptrType, kSharedMemoryName);
+  Value bytes = arith::MulIOp::create(b, loc, elementOffset,
+                                      i32Constant(b, loc, scratchBytes(type)));
+  if (byteBase)
+    bytes = arith::AddIOp::create(b, loc, bytes, i32Constant(b, loc, byteBase));
+  return LLVM::GEPOp::create(b, loc, ptrType, b.getI8Type(), base,
+                             ArrayRef<LLVM::GEPArg>{bytes});
+}
+
+void mlir::tile::lowering::storeScratch(OpBuilder &b, Location loc,
+                                        Value address, Value value) {
+  if (value.getType().isInteger(1))
+    value = arith::ExtUIOp::create(b, loc, b.getI8Type(), value);
+  LLVM::StoreOp::create(b, loc, value, address);
+}
+
+Value mlir::tile::lowering::loadScratch(OpBuilder &b, Location loc,
+                                        Value address, Type type) {
+  if (type.isInteger(1)) {
+    Value byte = LLVM::LoadOp::create(b, loc, b.getI8Type(), address);
+    return arith::TruncIOp::create(b, loc, type, byte);
+  }
+  return LLVM::LoadOp::create(b, loc, type, address);
+}
+
+void mlir::tile::lowering::barrier(OpBuilder &b, Location loc) {
+  gpu::BarrierOp::create(b, loc);
+}
+
+SmallVector<Value> mlir::tile::lowering::exchangeThroughScratch(
+    OpBuilder &b, Location loc, ValueRange srcValues, const LinearLayout &src,
+    ArrayRef<int64_t> srcShape, const LinearLayout &dst,
+    const std::function<SmallVector<Value>(ArrayRef<Value>)> &mapCoords,
+    Type elementType) {
+  // The previous user of the scratch may still be reading it.
+  barrier(b, loc);
+  SmallVector<SmallVector<Value>> srcCoords = emitCoordinates(b, loc, src);
+  for (auto [value, coords] : llvm::zip(srcValues, srcCoords)) {
+    Value offset = linearOffset(b, loc, coords, srcShape);
+    storeScratch(b, loc, scratchAddress(b, loc, offset, elementType), value);
+  }
+  barrier(b, loc);
+  SmallVector<Value> result;
+  for (const SmallVector<Value> &coords : emitCoordinates(b, loc, dst)) {
+    SmallVector<Value> at = mapCoords(coords);
+    Value offset = linearOffset(b, loc, at, srcShape);
+    result.push_back(loadScratch(
+        b, loc, scratchAddress(b, loc, offset, elementType), elementType));
+  }
+  return result;
+}
+
+SmallVector<Value> mlir::tile::lowering::inlineCombine(OpBuilder &b,
+                                                       Region &region,
+                                                       ValueRange operands) {
+  Block &block = region.front();
+  IRMapping mapping;
+  mapping.map(block.getArguments(), operands);
+  for (Operation &op : block.without_terminator())
+    b.clone(op, mapping);
+  SmallVector<Value> results;
+  for (Value v : block.getTerminator()->getOperands())
+    results.push_back(mapping.lookupOrDefault(v));
+  return results;
+}

@@ -1,0 +1,95 @@
+//===- Utility.h - Helpers for lowering distributed tensors -----*- C++ -*-===//
+//
+// The per-thread view of a tensor: which coordinates each of a thread's
+// registers holds, whether this thread owns an element or only a copy, and
+// the shared-memory scratch used to move elements between threads.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_LIB_CONVERSION_TILEGPUTOGPU_UTILITY_H
+#define TILE_LIB_CONVERSION_TILEGPUTOGPU_UTILITY_H
+
+#include "tile/Dialect/TileGPU/TileGPUDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include <functional>
+
+namespace mlir::tile::lowering {
+
+/// Name of the dynamic shared-memory array every kernel's scratch lives in.
+constexpr llvm::StringLiteral kSharedMemoryName = "tile_smem";
+
+/// The type converter: a tensor with a distributed layout becomes the
+/// scalars one thread holds (one per register); pointers become i64
+/// addresses.
+class DistributedTypeConverter : public TypeConverter {
+public:
+  explicit DistributedTypeConverter(MLIRContext *ctx);
+};
+
+/// The layout of a tensor type; the type must have a distributed encoding.
+tilegpu::LinearLayout layoutOf(Type tensorType);
+
+Value i32Constant(OpBuilder &b, Location loc, int64_t value);
+Value i64Constant(OpBuilder &b, Location loc, int64_t value);
+
+/// threadIdx.x, the lane and the warp, as i32.
+Value getThreadId(OpBuilder &b, Location loc);
+Value getLaneId(OpBuilder &b, Location loc);
+Value getWarpId(OpBuilder &b, Location loc);
+
+/// For every register of `layout`, the coordinates (one i32 per tensor
+/// dimension) of the element this thread holds in it.
+SmallVector<SmallVector<Value>> emitCoordinates(OpBuilder &b, Location loc,
+                                                const tilegpu::LinearLayout &layout);
+
+/// True in exactly one of the threads that hold copies of the same elements
+/// (those whose free lane and warp bits are zero); null when no thread holds
+/// copies.
+Value emitOwnerPredicate(OpBuilder &b, Location loc,
+                         const tilegpu::LinearLayout &layout);
+
+/// Row-major element offset of `coords` in a tensor of `shape` (i32).
+Value linearOffset(OpBuilder &b, Location loc, ArrayRef<Value> coords,
+                   ArrayRef<int64_t> shape);
+
+/// Shared-memory scratch access. `byteBase` is an offset into the kernel's
+/// scratch; element offsets are scaled by the element size.
+Value scratchAddress(OpBuilder &b, Location loc, Value elementOffset,
+                     Type elementType, unsigned byteBase = 0);
+void storeScratch(OpBuilder &b, Location loc, Value address, Value value);
+Value loadScratch(OpBuilder &b, Location loc, Value address, Type type);
+void barrier(OpBuilder &b, Location loc);
+
+/// Move a tensor's elements between threads through shared memory: every
+/// thread writes its registers (laid out by `src` over `srcShape`), and each
+/// register of `dst` reads the element at `mapCoords(dst coordinates)`.
+SmallVector<Value> exchangeThroughScratch(
+    OpBuilder &b, Location loc, ValueRange srcValues,
+    const tilegpu::LinearLayout &src, ArrayRef<int64_t> srcShape,
+    const tilegpu::LinearLayout &dst,
+    const std::function<SmallVector<Value>(ArrayRef<Value>)> &mapCoords,
+    Type elementType);
+
+/// Emit `op`'s region body (a tile.reduce combine region) on scalar
+/// operands and return the values it yields.
+SmallVector<Value> inlineCombine(OpBuilder &b, Region &region,
+                                 ValueRange operands);
+
+// Pattern population, one file each.
+void populateElementwisePatterns(DistributedTypeConverter &converter,
+                                 RewritePatternSet &patterns);
+void populateDataMovementPatterns(DistributedTypeConverter &converter,
+                                  RewritePatternSet &patterns);
+void populateMemoryPatterns(DistributedTypeConverter &converter,
+                            RewritePatternSet &patterns);
+void populateReducePatterns(DistributedTypeConverter &converter,
+                            RewritePatternSet &patterns);
+void populateDotPatterns(DistributedTypeConverter &converter,
+                         RewritePatternSet &patterns);
+void populateDebugPatterns(DistributedTypeConverter &converter,
+                           RewritePatternSet &patterns);
+
+} // namespace mlir::tile::lowering
+
+#endif // TILE_LIB_CONVERSION_TILEGPUTOGPU_UTILITY_H

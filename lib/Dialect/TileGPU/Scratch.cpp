@@ -1,0 +1,91 @@
+//===- Scratch.cpp - Shared-memory scratch of ops that move data ----------===//
+
+#include "tile/Dialect/TileGPU/Scratch.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::tilegpu;
+
+unsigned mlir::tilegpu::getScratchElementBytes(Type elementType) {
+  if (isa<tile::PointerType>(elementType))
+    return 8;
+  unsigned bits = elementType.getIntOrFloatBitWidth();
+  return std::max(1u, bits / 8);
+}
+
+static unsigned tensorBytes(Value v) {
+  auto type = cast<RankedTensorType>(v.getType());
+  return alignScratch(type.getNumElements() *
+                      getScratchElementBytes(type.getElementType()));
+}
+
+std::optional<SmallVector<unsigned>>
+mlir::tilegpu::getRegisterRemap(Operation *op) {
+  if (op->getNumOperands() < 1 || op->getNumResults() != 1)
+    return std::nullopt;
+  auto srcType = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+  auto dstType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!srcType || !dstType || !getLayout(srcType) || !getLayout(dstType))
+    return std::nullopt;
+  LinearLayout src = getLinearLayout(srcType);
+  LinearLayout dst = getLinearLayout(dstType);
+  return llvm::TypeSwitch<Operation *, std::optional<SmallVector<unsigned>>>(op)
+      .Case<ConvertLayoutOp>(
+          [&](auto) { return src.registerMapTo(dst); })
+      .Case<tile::ExpandDimsOp>([&](tile::ExpandDimsOp e) {
+        return src.insertDim(e.getAxis()).registerMapTo(dst);
+      })
+      .Case<tile::BroadcastOp>([&](auto) {
+        SmallVector<unsigned> dims;
+        for (int64_t d = 0; d < srcType.getRank(); ++d)
+          if (srcType.getDimSize(d) != dstType.getDimSize(d))
+            dims.push_back(d);
+        return src.registerMapTo(dst.zeroDims(dims));
+      })
+      .Case<tile::TransOp>([&](tile::TransOp t) {
+        return src.permuteDims(t.getOrder()).registerMapTo(dst);
+      })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+unsigned mlir::tilegpu::getScratchBytes(Operation *op) {
+  return llvm::TypeSwitch<Operation *, unsigned>(op)
+      .Case<ConvertLayoutOp, tile::ExpandDimsOp, tile::BroadcastOp,
+            tile::TransOp>([&](Operation *o) -> unsigned {
+        if (!getLayout(o->getResult(0).getType()) || getRegisterRemap(o))
+          return 0;
+        return tensorBytes(o->getOperand(0));
+      })
+      .Case<tile::ReshapeOp>([&](tile::ReshapeOp r) -> unsigned {
+        if (!getLayout(r.getType()))
+          return 0;
+        return tensorBytes(r.getSrc());
+      })
+      .Case<tile::ReduceOp>([&](tile::ReduceOp r) -> unsigned {
+        if (!getLayout(r.getSrcs()[0].getType()))
+          return 0;
+        unsigned total = 0;
+        for (Value v : r.getSrcs())
+          total += tensorBytes(v);
+        return total;
+      })
+      .Case<tile::DotOp>([&](tile::DotOp d) -> unsigned {
+        if (!getLayout(d.getType()))
+          return 0;
+        return tensorBytes(d.getA()) + tensorBytes(d.getB());
+      })
+      .Case<tile::AtomicRMWOp>([&](tile::AtomicRMWOp a) -> unsigned {
+        // The owner of each element shares the old value with its copies.
+        if (a.getResult().use_empty())
+          return 0;
+        Type t = a.getResult().getType();
+        if (!isa<RankedTensorType>(t))
+          return alignScratch(getScratchElementBytes(t));
+        LinearLayout ll = getLinearLayout(cast<RankedTensorType>(t));
+        if (!ll.getFreeLaneMask() && !ll.getFreeWarpMask())
+          return 0;
+        return tensorBytes(a.getResult());
+      })
+      .Default([](Operation *) -> unsigned { return 0; });
+}

@@ -1,0 +1,242 @@
+//===- Compiler.cpp - The compilation pipeline ----------------------------===//
+
+#include "tile/Driver/Compiler.h"
+
+#include "tile/Conversion/Passes.h"
+#include "tile/Frontend/Lexer.h"
+#include "tile/Frontend/MLIRGen.h"
+#include "tile/Frontend/Parser.h"
+#include "tile/Transforms/Passes.h"
+
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace tilec;
+
+CompilerSession::CompilerSession(CompileOptions options,
+                                 llvm::raw_ostream &diagnosticStream)
+    : options(std::move(options)), diags(sourceMgr, diagnosticStream),
+      timers("tilec", "tilec phases") {
+  context.disableMultithreading();
+  // The upstream conversions to LLVM find their patterns through dialect
+  // interfaces registered as extensions.
+  mlir::DialectRegistry registry;
+  mlir::registerAllExtensions(registry);
+  context.appendDialectRegistry(registry);
+  context.loadDialect<mlir::tile::TileDialect, mlir::tilegpu::TileGPUDialect,
+                      mlir::arith::ArithDialect, mlir::math::MathDialect,
+                      mlir::scf::SCFDialect, mlir::func::FuncDialect,
+                      mlir::cf::ControlFlowDialect, mlir::gpu::GPUDialect,
+                      mlir::LLVM::LLVMDialect, mlir::NVVM::NVVMDialect>();
+  // Report MLIR diagnostics (verifier and pass errors) at their .tile
+  // source location, like every other error.
+  context.getDiagEngine().registerHandler([this](mlir::Diagnostic &d) {
+    if (d.getSeverity() != mlir::DiagnosticSeverity::Error)
+      return mlir::success();
+    llvm::SMLoc at;
+    if (auto fileLoc = llvm::dyn_cast<mlir::FileLineColLoc>(d.getLocation()))
+      if (sourceMgr.getNumBuffers() > 0)
+        at = sourceMgr.FindLocForLineAndColumn(1, fileLoc.getLine(),
+                                               fileLoc.getColumn());
+    if (at.isValid())
+      diags.error(at, d.str());
+    else
+      diags.error(d.str());
+    return mlir::success();
+  });
+}
+
+CompilerSession::~CompilerSession() = default;
+
+bool CompilerSession::loadFile(llvm::StringRef path) {
+  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/true);
+  if (!buffer) {
+    diags.error("cannot read '" + path + "': " + buffer.getError().message());
+    return false;
+  }
+  sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
+  return true;
+}
+
+void CompilerSession::loadSource(llvm::StringRef name, llvm::StringRef text) {
+  sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, name),
+                               llvm::SMLoc());
+}
+
+llvm::StringRef CompilerSession::getSource() const {
+  return sourceMgr.getMemoryBuffer(1)->getBuffer();
+}
+
+llvm::Timer *CompilerSession::startPhase(llvm::StringRef name) {
+  phaseTimers.push_back(
+      std::make_unique<llvm::Timer>(name, name, timers));
+  if (options.timePasses)
+    phaseTimers.back()->startTimer();
+  return phaseTimers.back().get();
+}
+
+namespace {
+/// Stops a phase timer when the phase ends.
+struct PhaseScope {
+  llvm::Timer *timer;
+  ~PhaseScope() {
+    if (timer->isRunning())
+      timer->stopTimer();
+  }
+};
+} // namespace
+
+bool CompilerSession::printTokens(llvm::raw_ostream &os) {
+  Lexer lexer(getSource(), diags);
+  std::vector<Token> tokens = lexer.lexAll();
+  for (const Token &t : tokens) {
+    auto [line, col] = diags.getLineAndColumn(t.loc);
+    os << line << ":" << col << " " << getTokenKindName(t.kind);
+    if (!t.text.empty()) {
+      os << " '";
+      os.write_escaped(t.text);
+      os << "'";
+    }
+    os << "\n";
+  }
+  return !diags.hadError();
+}
+
+const Module *CompilerSession::parse() {
+  if (ast)
+    return ast.get();
+  PhaseScope scope{startPhase("parse")};
+  ast = parseSource(getSource(), diags);
+  return ast.get();
+}
+
+bool CompilerSession::runPasses(
+    llvm::function_ref<void(mlir::PassManager &)> build,
+    llvm::StringRef phase) {
+  PhaseScope scope{startPhase(phase)};
+  mlir::PassManager pm(&context, mlir::ModuleOp::getOperationName());
+  if (options.printIRAfterAll)
+    pm.enableIRPrinting();
+  if (options.timePasses)
+    pm.enableTiming();
+  build(pm);
+  unsigned before = diags.getErrorCount();
+  if (mlir::failed(pm.run(*module))) {
+    if (diags.getErrorCount() == before)
+      diags.error("the " + phase + " passes failed");
+    return false;
+  }
+  return true;
+}
+
+bool CompilerSession::generate() {
+  if (!parse())
+    return false;
+  {
+    PhaseScope scope{startPhase("specialize and generate the tile dialect")};
+    std::optional<std::vector<PlannedKernel>> planned =
+        planKernels(*ast, options.specialize, diags);
+    if (!planned)
+      return false;
+    kernels = std::move(*planned);
+    module = mlir::ModuleOp::create(mlir::UnknownLoc::get(&context));
+    for (const PlannedKernel &k : kernels)
+      if (mlir::failed(emitKernel(*module, *ast, k.instance, diags)))
+        return false;
+    if (mlir::failed(mlir::verify(*module))) {
+      diags.error("internal error: the generated tile IR does not verify");
+      return false;
+    }
+  }
+  return runPasses(
+      [](mlir::PassManager &pm) {
+        pm.addPass(mlir::createCanonicalizerPass());
+        pm.addPass(mlir::createCSEPass());
+        pm.addPass(mlir::tile::createTileCombine());
+        pm.addPass(mlir::createCanonicalizerPass());
+      },
+      "tile");
+}
+
+bool CompilerSession::lowerToGPU() {
+  if (!module && !generate())
+    return false;
+  return runPasses(
+      [](mlir::PassManager &pm) {
+        pm.addPass(mlir::tile::createTileLowerBlockPointers());
+        pm.addPass(mlir::createCanonicalizerPass());
+        pm.addPass(mlir::createCSEPass());
+        pm.addPass(mlir::tile::createConvertTileToTileGPU());
+        pm.addPass(mlir::createCanonicalizerPass());
+        pm.addPass(mlir::tile::createTileGPUAllocateShared());
+        pm.addPass(mlir::tile::createConvertTileGPUToGPU());
+        pm.addPass(mlir::createCanonicalizerPass());
+        pm.addPass(mlir::createCSEPass());
+      },
+      "gpu");
+}
+
+bool CompilerSession::lowerToLLVM() {
+  if (!runPasses([](mlir::PassManager &pm) { addLowerToLLVMPasses(pm); },
+                 "llvm"))
+    return false;
+  PhaseScope scope{startPhase("LLVM IR optimization")};
+  llvmContext = std::make_unique<llvm::LLVMContext>();
+  auto result = translateToLLVMIR(*module, *llvmContext, options.target);
+  if (!result) {
+    diags.error(llvm::toString(result.takeError()));
+    return false;
+  }
+  llvmModule = std::move(*result);
+  return true;
+}
+
+std::optional<std::string> CompilerSession::emitPTX() {
+  if (!llvmModule && !lowerToLLVM())
+    return std::nullopt;
+  PhaseScope scope{startPhase("PTX")};
+  auto ptx = tilec::emitPTX(*llvmModule, options.target);
+  if (!ptx) {
+    diags.error(llvm::toString(ptx.takeError()));
+    return std::nullopt;
+  }
+  return applyParameterABI(*ptx, getMetadata());
+}
+
+std::vector<KernelMetadata> CompilerSession::getMetadata() const {
+  std::vector<KernelMetadata> result;
+  for (const PlannedKernel &k : kernels) {
+    KernelMetadata md;
+    const KernelInstance &inst = k.instance;
+    md.name = inst.symbol;
+    md.arch = options.target.arch;
+    md.numWarps = inst.numWarps;
+    md.numStages = inst.numStages;
+    for (auto &[name, type] : inst.params)
+      md.params.push_back({name, formatParamType(type), type.divisibility});
+    md.constexprs = inst.constexprs;
+    md.grid = k.grid;
+    if (module) {
+      mlir::ModuleOp m = const_cast<mlir::OwningOpRef<mlir::ModuleOp> &>(module).get();
+      m->walk([&](mlir::Operation *op) {
+        auto sym = op->getAttrOfType<mlir::StringAttr>(
+            mlir::SymbolTable::getSymbolAttrName());
+        auto bytes = op->getAttrOfType<mlir::IntegerAttr>(
+            mlir::tilegpu::TileGPUDialect::getSharedBytesAttrName());
+        if (sym && bytes && sym.getValue() == md.name)
+          md.sharedBytes = bytes.getInt();
+      });
+    }
+    result.push_back(std::move(md));
+  }
+  return result;
+}
+
+void CompilerSession::printTimings() { timers.print(llvm::errs(), true); }

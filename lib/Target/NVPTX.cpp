@@ -1,0 +1,246 @@
+//===- NVPTX.cpp - From the gpu.module to PTX and cubin -------------------===//
+
+#include "tile/Target/NVPTX.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/IRReader/IRReader.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/IPO/Internalize.h"
+
+using namespace tilec;
+
+static constexpr const char *kTriple = "nvptx64-nvidia-cuda";
+
+llvm::Error tilec::validateArch(llvm::StringRef arch) {
+  if (arch == "sm_90a" || arch == "sm_90" || arch == "sm_80")
+    return llvm::Error::success();
+  return llvm::createStringError("unsupported --arch '" + arch.str() +
+                                 "'; expected sm_90a, sm_90 or sm_80");
+}
+
+std::string TargetInfo::features() const {
+  return arch == "sm_80" ? "+ptx70" : "+ptx80";
+}
+
+unsigned TargetInfo::computeCapability() const {
+  unsigned cc = 0;
+  llvm::StringRef(arch).drop_front(3).take_while(llvm::isDigit).getAsInteger(
+      10, cc);
+  return cc;
+}
+
+void tilec::addLowerToLLVMPasses(mlir::PassManager &pm) {
+  pm.addPass(mlir::createCanonicalizerPass());
+  pm.addPass(mlir::createCSEPass());
+  mlir::OpPassManager &gpuPM = pm.nest<mlir::gpu::GPUModuleOp>();
+  gpuPM.addPass(mlir::createSCFToControlFlowPass());
+  gpuPM.addPass(mlir::createConvertGpuOpsToNVVMOps());
+  gpuPM.addPass(mlir::createConvertNVVMToLLVMPass());
+  gpuPM.addPass(mlir::createCanonicalizerPass());
+  gpuPM.addPass(mlir::createCSEPass());
+  pm.addPass(mlir::createReconcileUnrealizedCastsPass());
+}
+
+static std::unique_ptr<llvm::TargetMachine>
+createTargetMachine(const TargetInfo &target, std::string &error) {
+  static bool initialized = [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+    return true;
+  }();
+  (void)initialized;
+  llvm::Triple triple(kTriple);
+  const llvm::Target *t = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!t)
+    return nullptr;
+  return std::unique_ptr<llvm::TargetMachine>(t->createTargetMachine(
+      triple, target.arch, target.features(), llvm::TargetOptions(),
+      std::nullopt, std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+}
+
+std::string tilec::findCudaToolkit() {
+  for (const char *var : {"CUDA_HOME", "CUDA_PATH"})
+    if (const char *dir = getenv(var))
+      if (llvm::sys::fs::is_directory(dir))
+        return dir;
+  if (llvm::sys::fs::is_directory("/usr/local/cuda"))
+    return "/usr/local/cuda";
+  return "";
+}
+
+/// Link libdevice when the module calls its functions (__nv_*), then make
+/// everything but the kernels internal so unused functions disappear.
+static llvm::Error linkLibdevice(llvm::Module &module) {
+  bool needed = llvm::any_of(module.functions(), [](llvm::Function &f) {
+    return f.isDeclaration() && f.getName().starts_with("__nv_");
+  });
+  if (needed) {
+    std::string toolkit = findCudaToolkit();
+    llvm::SmallString<256> path(toolkit);
+    llvm::sys::path::append(path, "nvvm", "libdevice", "libdevice.10.bc");
+    if (toolkit.empty() || !llvm::sys::fs::exists(path))
+      return llvm::createStringError(
+          "this kernel calls math functions from libdevice, which was not "
+          "found; set CUDA_HOME to the CUDA toolkit");
+    llvm::SMDiagnostic diag;
+    std::unique_ptr<llvm::Module> libdevice =
+        llvm::parseIRFile(path, diag, module.getContext());
+    if (!libdevice)
+      return llvm::createStringError("cannot read " + path.str().str() + ": " +
+                                     diag.getMessage().str());
+    libdevice->setTargetTriple(module.getTargetTriple());
+    libdevice->setDataLayout(module.getDataLayout());
+    if (llvm::Linker::linkModules(module, std::move(libdevice),
+                                  llvm::Linker::LinkOnlyNeeded))
+      return llvm::createStringError("linking libdevice failed");
+  }
+  llvm::internalizeModule(module, [](const llvm::GlobalValue &gv) {
+    if (auto *f = llvm::dyn_cast<llvm::Function>(&gv))
+      return f->getCallingConv() == llvm::CallingConv::PTX_Kernel;
+    // The dynamic shared memory array is defined by the launch.
+    return gv.getName() == "tile_smem" || gv.isDeclaration();
+  });
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::unique_ptr<llvm::Module>>
+tilec::translateToLLVMIR(mlir::ModuleOp module, llvm::LLVMContext &llvmContext,
+                         const TargetInfo &target) {
+  mlir::gpu::GPUModuleOp gpuModule;
+  module.walk([&](mlir::gpu::GPUModuleOp m) { gpuModule = m; });
+  if (!gpuModule)
+    return llvm::createStringError("no gpu.module to translate");
+  mlir::DialectRegistry registry;
+  mlir::registerBuiltinDialectTranslation(registry);
+  mlir::registerLLVMDialectTranslation(registry);
+  mlir::registerNVVMDialectTranslation(registry);
+  mlir::registerGPUDialectTranslation(registry);
+  module.getContext()->appendDialectRegistry(registry);
+
+  std::unique_ptr<llvm::Module> llvmModule =
+      mlir::translateModuleToLLVMIR(gpuModule, llvmContext, "tile");
+  if (!llvmModule)
+    return llvm::createStringError("translation to LLVM IR failed");
+
+  std::string error;
+  std::unique_ptr<llvm::TargetMachine> tm = createTargetMachine(target, error);
+  if (!tm)
+    return llvm::createStringError("NVPTX target unavailable: " + error);
+  llvmModule->setTargetTriple(llvm::Triple(kTriple));
+  llvmModule->setDataLayout(tm->createDataLayout());
+  // libdevice's reflection: no flush-to-zero, as Triton's default.
+  llvmModule->addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz",
+                            static_cast<uint32_t>(0));
+  if (llvm::Error e = linkLibdevice(*llvmModule))
+    return std::move(e);
+
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder pb(tm.get());
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::ModulePassManager mpm =
+      pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  mpm.run(*llvmModule, mam);
+  if (llvm::verifyModule(*llvmModule, &llvm::errs()))
+    return llvm::createStringError("the optimized LLVM module is invalid");
+  return std::move(llvmModule);
+}
+
+llvm::Expected<std::string> tilec::emitPTX(llvm::Module &module,
+                                           const TargetInfo &target) {
+  std::string error;
+  std::unique_ptr<llvm::TargetMachine> tm = createTargetMachine(target, error);
+  if (!tm)
+    return llvm::createStringError("NVPTX target unavailable: " + error);
+  llvm::SmallString<0> ptx;
+  llvm::raw_svector_ostream os(ptx);
+  llvm::legacy::PassManager pm;
+  if (tm->addPassesToEmitFile(pm, os, nullptr,
+                              llvm::CodeGenFileType::AssemblyFile))
+    return llvm::createStringError("the NVPTX back end cannot emit PTX");
+  pm.run(module);
+  return std::string(ptx.str());
+}
+
+llvm::Expected<std::string> tilec::assembleCubin(llvm::StringRef ptx,
+                                                 const TargetInfo &target) {
+  std::string toolkit = findCudaToolkit();
+  std::string ptxas;
+  if (!toolkit.empty()) {
+    llvm::SmallString<256> p(toolkit);
+    llvm::sys::path::append(p, "bin", "ptxas");
+    if (llvm::sys::fs::can_execute(p))
+      ptxas = std::string(p.str());
+  }
+  if (ptxas.empty())
+    if (auto found = llvm::sys::findProgramByName("ptxas"))
+      ptxas = *found;
+  if (ptxas.empty())
+    return llvm::createStringError(
+        "--emit=cubin needs ptxas from the CUDA toolkit, which was not found; "
+        "set CUDA_HOME or put ptxas on PATH");
+  llvm::SmallString<128> in, out;
+  int fd;
+  if (llvm::sys::fs::createTemporaryFile("tilec", "ptx", fd, in))
+    return llvm::createStringError("cannot create a temporary file");
+  {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    os << ptx;
+  }
+  if (llvm::sys::fs::createTemporaryFile("tilec", "cubin", out)) {
+    llvm::sys::fs::remove(in);
+    return llvm::createStringError("cannot create a temporary file");
+  }
+  llvm::SmallString<128> errFile;
+  llvm::sys::fs::createTemporaryFile("tilec", "log", errFile);
+  std::string archFlag = "-arch=" + target.arch;
+  llvm::StringRef args[] = {ptxas, archFlag, "-O3", in, "-o", out};
+  std::optional<llvm::StringRef> redirects[] = {std::nullopt, errFile, errFile};
+  std::string execError;
+  int rc = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects, 0, 0,
+                                     &execError);
+  std::string log;
+  if (auto buf = llvm::MemoryBuffer::getFile(errFile))
+    log = (*buf)->getBuffer().str();
+  std::string cubin;
+  if (auto buf = llvm::MemoryBuffer::getFile(out, /*IsText=*/false))
+    cubin = (*buf)->getBuffer().str();
+  llvm::sys::fs::remove(in);
+  llvm::sys::fs::remove(out);
+  llvm::sys::fs::remove(errFile);
+  if (rc != 0)
+    return llvm::createStringError("ptxas failed" +
+                                   (execError.empty() ? "" : ": " + execError) +
+                                   (log.empty() ? "" : "\n" + log));
+  return cubin;
+}
