@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Compile every example to PTX (+ JSON metadata) for the GPU correctness run.
+# Runs on the development machine (tilec needs LLVM/MLIR); the outputs go to
+# .carry/correctness, which the device call carries to the GPU machine,
+# where bench/gpu_correctness.py loads and checks them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+TILEC=${TILEC:-build/bin/tilec}
+OUT=.carry/correctness
+rm -rf "$OUT" && mkdir -p "$OUT"
+
+"$TILEC" examples/vector_add.tile -o "$OUT/vector_add.ptx"
+# Every autotune config of the matmul, fp16 and fp32 inputs. The fp32
+# variant is the same kernel with fp32 pointers.
+"$TILEC" examples/matmul.tile --all-configs -o "$OUT/matmul_fp16.ptx"
+sed 's/\*fp16:16/*fp32:16/g; s/tl.float16/c_ptr.dtype.element_ty/' \
+  examples/matmul.tile > "$OUT/matmul_fp32.tile"
+"$TILEC" "$OUT/matmul_fp32.tile" --all-configs -o "$OUT/matmul_fp32.ptx"
+"$TILEC" examples/matmul.tile -D BLOCK_M=64 -D BLOCK_N=64 -D BLOCK_K=32 \
+  -D ACTIVATION=leaky_relu --num-warps 4 -o "$OUT/matmul_leaky.ptx"
+"$TILEC" examples/matmul_block_ptr.tile --all-configs -o "$OUT/matmul_block_ptr.ptx"
+for block in 1024 4096; do
+  "$TILEC" examples/softmax.tile -D BLOCK=$block -o "$OUT/softmax_$block.ptx"
+done
+"$TILEC" examples/layernorm.tile -o "$OUT/layernorm.ptx"
+for f in "$OUT"/*.ptx; do
+  /usr/local/cuda/bin/ptxas -arch=sm_90a "$f" -o /dev/null
+done
+ls "$OUT"

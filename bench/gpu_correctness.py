@@ -1,0 +1,222 @@
+"""Check every compiled example on the GPU against a float64 reference.
+
+Runs on the device machine: loads the PTX and JSON metadata that
+bench/build_correctness.sh produced, launches each kernel through CuPy with
+the grid and shared memory the metadata gives, and compares with PyTorch in
+float64 on fresh random inputs. Outputs are poisoned (NaN) before every
+launch so unwritten elements fail the check. Times are CUDA-event medians,
+for information only.
+
+usage: python3 bench/gpu_correctness.py DIR [LOG]
+"""
+import json
+import math
+import sys
+
+import cupy as cp
+import numpy as np
+import torch
+
+DIR = sys.argv[1]
+LOG = open(sys.argv[2], "w") if len(sys.argv) > 2 else None
+torch.manual_seed(0)
+rows = []
+
+
+def log(msg):
+    print(msg, flush=True)
+    if LOG:
+        LOG.write(msg + "\n")
+        LOG.flush()
+
+
+def cdiv(a, b):
+    return -(-a // b)
+
+
+class Kernel:
+    def __init__(self, name, index=None):
+        md = json.load(open(f"{DIR}/{name}.json"))
+        self.md = md if isinstance(md, dict) else md[index]
+        self.module = cp.RawModule(path=f"{DIR}/{name}.ptx")
+        self.fn = self.module.get_function(self.md["kernel"])
+        shared = self.md["shared_bytes"]
+        if shared > 48 * 1024:
+            self.fn.max_dynamic_shared_size_bytes = shared
+
+    def grid(self, args):
+        env = {"cdiv": cdiv, "min": min, "max": max}
+        for p, a in zip(self.md["params"], args):
+            env[p["name"]] = a
+        return tuple(int(eval(g, env)) for g in self.md["grid"])
+
+    def __call__(self, *args):
+        converted = []
+        for p, a in zip(self.md["params"], args):
+            t = p["type"]
+            if t.startswith("*"):
+                converted.append(cp.from_dlpack(a))
+            elif t == "i32":
+                converted.append(np.int32(a))
+            elif t == "i64":
+                converted.append(np.int64(a))
+            elif t == "fp32":
+                converted.append(np.float32(a))
+            else:
+                raise ValueError(t)
+        assert len(converted) == len(self.md["params"])
+        self.fn(self.grid(args), (self.md["threads_per_block"], 1, 1),
+                tuple(converted), shared_mem=self.md["shared_bytes"])
+
+
+def median_ms(fn, reps=10):
+    fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(reps):
+        start, end = torch.cuda.Event(True), torch.cuda.Event(True)
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end))
+    return sorted(times)[len(times) // 2]
+
+
+def rel_error(out, ref):
+    out = out.double()
+    if torch.isnan(out).any():
+        return float("nan")
+    denom = ref.norm().item()
+    return (out - ref).norm().item() / (denom if denom else 1.0)
+
+
+def record(test, shape, err, tol, ms=None, extra=""):
+    ok = err == err and err <= tol
+    rows.append((test, shape, err, tol, ok, ms, extra))
+    timing = f"{ms:8.3f} ms" if ms is not None else ""
+    log(f"{'PASS' if ok else 'FAIL'} {test:28s} {shape:22s} rel_err={err:.3e} "
+        f"(tol {tol:.0e}) {timing} {extra}")
+
+
+def check_vector_add():
+    k = Kernel("vector_add")
+    for n in [1, 1000, 98432, (1 << 24) + 3]:
+        x = torch.randn(n, device="cuda")
+        y = torch.randn(n, device="cuda")
+        z = torch.full((n,), float("nan"), device="cuda")
+        k(x, y, z, n)
+        torch.cuda.synchronize()
+        ref = x.double() + y.double()
+        ms = median_ms(lambda: k(x, y, z, n)) if n > 1e6 else None
+        record("vector_add", f"n={n}", rel_error(z, ref), 1e-6, ms)
+
+
+def matmul_case(k, dtype, M, N, K, transpose_b=False, act=None, tol=2e-3,
+                timed=False, label=None):
+    a = torch.randn(M, K, device="cuda", dtype=dtype)
+    if transpose_b:
+        b = torch.randn(N, K, device="cuda", dtype=dtype).t()
+    else:
+        b = torch.randn(K, N, device="cuda", dtype=dtype)
+    c = torch.full((M, N), float("nan"), device="cuda", dtype=dtype)
+    args = (a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0),
+            b.stride(1), c.stride(0), c.stride(1))
+    k(*args)
+    torch.cuda.synchronize()
+    ref = a.double() @ b.double()
+    if act == "leaky_relu":
+        ref = torch.where(ref >= 0, ref, 0.01 * ref)
+    ms = median_ms(lambda: k(*args), reps=5) if timed else None
+    extra = f"{2 * M * N * K / ms / 1e9:.1f} TFLOP/s" if ms else ""
+    shape = f"{M}x{N}x{K}" + ("^T" if transpose_b else "")
+    record(label or k.md["kernel"], shape, rel_error(c, ref), tol, ms, extra)
+
+
+SHAPES = [(512, 512, 512), (1000, 1000, 1000), (4096, 4096, 4097),
+          (8, 4096, 4096)]
+
+
+def check_matmul():
+    configs = json.load(open(f"{DIR}/matmul_fp16.json"))
+    for i, cfg in enumerate(configs):
+        k = Kernel("matmul_fp16", i)
+        c = cfg["constexprs"]
+        label = f"matmul fp16 {c['BLOCK_M']}x{c['BLOCK_N']}x{c['BLOCK_K']}"
+        for (M, N, K) in SHAPES:
+            matmul_case(k, torch.float16, M, N, K, timed=(M == 4096),
+                        label=label)
+        matmul_case(k, torch.float16, 512, 384, 320, transpose_b=True,
+                    label=label)
+    for i, cfg in enumerate(json.load(open(f"{DIR}/matmul_fp32.json"))):
+        k = Kernel("matmul_fp32", i)
+        c = cfg["constexprs"]
+        label = f"matmul fp32 {c['BLOCK_M']}x{c['BLOCK_N']}x{c['BLOCK_K']}"
+        for (M, N, K) in SHAPES:
+            matmul_case(k, torch.float32, M, N, K, tol=1e-5,
+                        timed=(M == 4096), label=label)
+    k = Kernel("matmul_leaky")
+    for (M, N, K) in [(512, 512, 512), (1000, 1000, 1000)]:
+        matmul_case(k, torch.float16, M, N, K, act="leaky_relu",
+                    label="matmul fp16 leaky_relu")
+    for i, cfg in enumerate(json.load(open(f"{DIR}/matmul_block_ptr.json"))):
+        k = Kernel("matmul_block_ptr", i)
+        c = cfg["constexprs"]
+        label = f"block_ptr fp16 {c['BLOCK_M']}x{c['BLOCK_N']}x{c['BLOCK_K']}"
+        for (M, N, K) in SHAPES:
+            matmul_case(k, torch.float16, M, N, K, timed=(M == 4096),
+                        label=label)
+
+
+def check_softmax():
+    for block, widths in [(1024, [1, 100, 781, 1000, 1024]),
+                          (4096, [3000, 4096])]:
+        k = Kernel(f"softmax_{block}")
+        for n_cols in widths:
+            n_rows = 1823
+            x = torch.randn(n_rows, n_cols, device="cuda")
+            y = torch.full_like(x, float("nan"))
+            args = (y, x, x.stride(0), y.stride(0), n_rows, n_cols)
+            k(*args)
+            torch.cuda.synchronize()
+            ref = torch.softmax(x.double(), dim=1)
+            ms = median_ms(lambda: k(*args), reps=5)
+            record(f"softmax BLOCK={block}", f"{n_rows}x{n_cols}",
+                   rel_error(y, ref), 1e-5, ms)
+
+
+def check_layernorm():
+    k = Kernel("layernorm")
+    for N in [1000, 1151, 4097, 8192]:
+        M = 1151
+        x = torch.randn(M, N, device="cuda", dtype=torch.float16)
+        w = torch.rand(N, device="cuda", dtype=torch.float16) + 0.5
+        b = torch.randn(N, device="cuda", dtype=torch.float16)
+        y = torch.full_like(x, float("nan"))
+        mean = torch.full((M,), float("nan"), device="cuda")
+        rstd = torch.full((M,), float("nan"), device="cuda")
+        eps = 1e-5
+        args = (x, y, w, b, mean, rstd, x.stride(0), M, N, eps)
+        k(*args)
+        torch.cuda.synchronize()
+        xd = x.double()
+        mu = xd.mean(dim=1)
+        var = xd.var(dim=1, unbiased=False)
+        r = 1 / torch.sqrt(var + eps)
+        ref = (xd - mu[:, None]) * r[:, None] * w.double() + b.double()
+        ms = median_ms(lambda: k(*args), reps=5)
+        record("layernorm y (fp16)", f"{M}x{N}", rel_error(y, ref), 2e-3, ms)
+        record("layernorm mean", f"{M}x{N}", rel_error(mean, mu), 1e-5)
+        record("layernorm rstd", f"{M}x{N}", rel_error(rstd, r), 1e-5)
+
+
+for check in [check_vector_add, check_matmul, check_softmax, check_layernorm]:
+    try:
+        check()
+    except Exception as e:  # report and go on with the other examples
+        log(f"FAIL {check.__name__}: {type(e).__name__}: {e}")
+        rows.append((check.__name__, "", float("nan"), 0, False, None, str(e)))
+
+failed = [r for r in rows if not r[4]]
+log(f"\n{len(rows) - len(failed)} passed, {len(failed)} failed")
+sys.exit(1 if failed else 0)
