@@ -339,7 +339,19 @@ bool Parser::parseParam(Param &param, bool isKernel) {
 // Statements
 //===----------------------------------------------------------------------===//
 
+namespace {
+/// Counts nesting depth for the lifetime of a parse function.
+struct DepthGuard {
+  unsigned &depth;
+  explicit DepthGuard(unsigned &depth) : depth(depth) { ++depth; }
+  ~DepthGuard() { --depth; }
+};
+} // namespace
+
 bool Parser::parseBlock(StmtList &body) {
+  DepthGuard guard(depth);
+  if (depth > kMaxDepth)
+    return fail(peek(), "blocks are nested too deeply");
   if (!peek().is(TokenKind::Newline))
     return parseSimpleStatements(body);
   consume();
@@ -659,6 +671,11 @@ ExprPtr Parser::parseExprList() {
 }
 
 ExprPtr Parser::parseExpr() {
+  DepthGuard guard(depth);
+  if (depth > kMaxDepth) {
+    fail(peek(), "expression is nested too deeply");
+    return nullptr;
+  }
   if (peek().isKeyword("lambda")) {
     fail(peek(), "lambda expressions are not supported");
     return nullptr;
@@ -715,6 +732,11 @@ ExprPtr Parser::parseAnd() {
 }
 
 ExprPtr Parser::parseNot() {
+  DepthGuard guard(depth);
+  if (depth > kMaxDepth) {
+    fail(peek(), "expression is nested too deeply");
+    return nullptr;
+  }
   if (peek().isKeyword("not")) {
     llvm::SMLoc loc = consume().loc;
     ExprPtr operand = parseNot();
@@ -773,13 +795,17 @@ ExprPtr Parser::parseComparison() {
   ExprPtr Parser::NAME() {                                                     \
     static const std::pair<const char *, BinaryOp> ops[] = {__VA_ARGS__};      \
     ExprPtr lhs = NEXT();                                                      \
-    while (lhs) {                                                              \
+    for (unsigned length = 0; lhs; ++length) {                                 \
       std::optional<BinaryOp> op;                                              \
       for (auto &[spelling, kind] : ops)                                       \
         if (peek().isOp(spelling))                                             \
           op = kind;                                                           \
       if (!op)                                                                 \
         break;                                                                 \
+      if (length > kMaxChain) {                                                \
+        fail(peek(), "expression is too long");                                \
+        return nullptr;                                                        \
+      }                                                                        \
       llvm::SMLoc loc = consume().loc;                                         \
       ExprPtr rhs = NEXT();                                                    \
       if (!rhs)                                                                \
@@ -803,6 +829,11 @@ TILE_BINARY_LEVEL(parseTerm, parseFactor, {"*", BinaryOp::Mul},
 #undef TILE_BINARY_LEVEL
 
 ExprPtr Parser::parseFactor() {
+  DepthGuard guard(depth);
+  if (depth > kMaxDepth) {
+    fail(peek(), "expression is nested too deeply");
+    return nullptr;
+  }
   const Token &t = peek();
   std::optional<UnaryOp> op;
   if (t.isOp("-"))
@@ -894,7 +925,11 @@ ExprPtr Parser::parseSubscriptItem() {
 
 ExprPtr Parser::parsePrimary() {
   ExprPtr e = parseAtom();
-  while (e) {
+  for (unsigned length = 0; e; ++length) {
+    if (length > kMaxChain) {
+      fail(peek(), "expression is too long");
+      return nullptr;
+    }
     if (peek().isOp("(")) {
       llvm::SMLoc loc = consume().loc;
       std::vector<ExprPtr> args;

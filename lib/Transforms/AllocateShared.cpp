@@ -16,14 +16,26 @@ using namespace mlir::tilegpu;
 namespace {
 struct TileGPUAllocateSharedPass
     : public mlir::tile::impl::TileGPUAllocateSharedBase<TileGPUAllocateSharedPass> {
+  using TileGPUAllocateSharedBase::TileGPUAllocateSharedBase;
   void runOnOperation() override {
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       // Every scratch user starts at offset 0 behind a barrier, so the
       // largest one decides.
       unsigned bytes = 0;
+      Operation *largest = nullptr;
       func.walk([&](Operation *op) {
-        bytes = std::max(bytes, getScratchBytes(op));
+        unsigned b = getScratchBytes(op);
+        if (b > bytes) {
+          bytes = b;
+          largest = op;
+        }
       });
+      if (bytes > maxSharedBytes) {
+        largest->emitError("this operation needs ")
+            << bytes << " bytes of shared memory, more than the "
+            << maxSharedBytes << " a program can use; use smaller blocks";
+        return signalPassFailure();
+      }
       func->setAttr(TileGPUDialect::getSharedBytesAttrName(),
                     IntegerAttr::get(IntegerType::get(&getContext(), 32),
                                      bytes));

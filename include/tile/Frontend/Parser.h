@@ -82,6 +82,12 @@ private:
   size_t pos = 0;
   DiagnosticEngine &diags;
   bool failed = false;
+  /// Nesting of expressions and blocks; bounded so that pathological input
+  /// gets an error instead of exhausting the stack.
+  unsigned depth = 0;
+  static constexpr unsigned kMaxDepth = 600;
+  /// Longest chain of binary operators or trailers in one expression.
+  static constexpr unsigned kMaxChain = 1000;
 };
 
 /// Lex and parse `buffer` (already registered with the diagnostics'

@@ -35,7 +35,13 @@ def TileGPUAllocateShared : Pass<"tilegpu-allocate-shared", "ModuleOp"> {
     memory, fenced by barriers, so the kernel needs the largest of them. The
     size goes into the kernel's `tilegpu.shared_bytes` attribute, which the
     metadata reports and the launcher passes as dynamic shared memory.
+    A kernel that needs more than `max-shared-bytes` is an error.
   }];
+  let options = [
+    Option<"maxSharedBytes", "max-shared-bytes", "unsigned",
+           /*default=*/"232448",
+           "Dynamic shared memory a program may use (227 KiB on sm_90)">
+  ];
 }
 
 #endif // TILE_TRANSFORMS_PASSES_TD

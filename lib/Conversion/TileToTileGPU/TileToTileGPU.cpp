@@ -245,6 +245,32 @@ private:
   OpBuilder builder;
 };
 
+/// Each thread holds every register of its tensors at once; past this many
+/// per tensor, compilation would crawl and the kernel spill massively.
+constexpr unsigned kMaxRegistersPerThread = 1024;
+
+/// Report tensors that would need too many registers per thread.
+static LogicalResult checkRegisterCounts(func::FuncOp func) {
+  unsigned numWarps = getNumWarps(func);
+  WalkResult result = func.walk([&](Operation *op) {
+    for (Value v : op->getResults()) {
+      auto type = dyn_cast<RankedTensorType>(v.getType());
+      if (!type || !getLayout(type))
+        continue;
+      unsigned regs = getLinearLayout(type).getNumRegs();
+      if (regs > kMaxRegistersPerThread) {
+        op->emitError("a block of ")
+            << type.getNumElements() << " elements needs " << regs
+            << " registers per thread with " << numWarps
+            << " warps; use smaller blocks or more warps";
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
 struct ConvertTileToTileGPUPass
     : public mlir::tile::impl::ConvertTileToTileGPUBase<ConvertTileToTileGPUPass> {
   void runOnOperation() override {
@@ -255,6 +281,8 @@ struct ConvertTileToTileGPUPass
       LayoutAssigner assigner(&getContext(), getNumWarps(func));
       for (Block &block : func.getBody())
         assigner.processBlock(block);
+      if (failed(checkRegisterCounts(func)))
+        return signalPassFailure();
     }
     // Drop conversions that turned out to be no-ops.
     RewritePatternSet patterns(&getContext());

@@ -1,0 +1,161 @@
+//===- Numerics.h - Rounding and encoding of the element types -*- C++ -*-===//
+//
+// The interpreter keeps floats as doubles holding values exactly
+// representable in their element type. Results of +, -, *, / and sqrt
+// computed in double and rounded once to fp16, bf16 or fp32 are the correctly
+// rounded results (double has more than 2p+2 bits for each), so this matches
+// the GPU bit for bit. Integers are kept sign-extended at their width.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_LIB_INTERPRETER_NUMERICS_H
+#define TILE_LIB_INTERPRETER_NUMERICS_H
+
+#include "mlir/IR/Types.h"
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+namespace tilec::interp {
+
+enum class FloatFormat { F16, BF16, F32, F64 };
+
+inline FloatFormat formatOf(mlir::Type t) {
+  if (t.isF16())
+    return FloatFormat::F16;
+  if (t.isBF16())
+    return FloatFormat::BF16;
+  if (t.isF32())
+    return FloatFormat::F32;
+  return FloatFormat::F64;
+}
+
+/// Round `x` to nearest-even with `precision` significand bits, normal
+/// exponents down to `minExponent` (subnormals below), and overflow to
+/// infinity above `maxFinite`.
+inline double roundToPrecision(double x, int precision, int minExponent,
+                               double maxFinite) {
+  if (std::isnan(x) || std::isinf(x) || x == 0)
+    return x;
+  int e;
+  std::frexp(x, &e); // x = m * 2^e, 0.5 <= |m| < 1
+  int exponent = std::max(e - 1, minExponent);
+  double quantum = std::ldexp(1.0, exponent - (precision - 1));
+  double r = std::nearbyint(x / quantum) * quantum;
+  if (std::fabs(r) > maxFinite)
+    return std::copysign(INFINITY, x);
+  return r;
+}
+
+inline double roundTo(FloatFormat f, double x) {
+  switch (f) {
+  case FloatFormat::F16:
+    return roundToPrecision(x, 11, -14, 65504.0);
+  case FloatFormat::BF16:
+    return roundToPrecision(x, 8, -126, 3.3895313892515355e38);
+  case FloatFormat::F32:
+    return static_cast<double>(static_cast<float>(x));
+  case FloatFormat::F64:
+    return x;
+  }
+  return x;
+}
+
+inline double roundTo(mlir::Type t, double x) { return roundTo(formatOf(t), x); }
+
+inline uint32_t floatBits(float f) {
+  uint32_t b;
+  std::memcpy(&b, &f, 4);
+  return b;
+}
+inline float bitsFloat(uint32_t b) {
+  float f;
+  std::memcpy(&f, &b, 4);
+  return f;
+}
+
+/// Bits of an fp16 value (already representable).
+inline uint16_t halfBits(double x) {
+  uint16_t sign = std::signbit(x) ? 0x8000 : 0;
+  if (std::isnan(x))
+    return 0x7E00;
+  double a = std::fabs(x);
+  if (std::isinf(a))
+    return sign | 0x7C00;
+  if (a == 0)
+    return sign;
+  int e;
+  std::frexp(a, &e);
+  int exponent = e - 1;
+  if (exponent < -14) // subnormal: a = m * 2^-24
+    return sign | static_cast<uint16_t>(std::ldexp(a, 24));
+  uint16_t mantissa =
+      static_cast<uint16_t>(std::ldexp(a, -exponent) * 1024.0 - 1024.0);
+  return sign | static_cast<uint16_t>((exponent + 15) << 10) | mantissa;
+}
+
+inline double halfValue(uint16_t bits) {
+  int sign = bits & 0x8000 ? -1 : 1;
+  int exponent = (bits >> 10) & 0x1F;
+  int mantissa = bits & 0x3FF;
+  if (exponent == 0)
+    return sign * std::ldexp(mantissa, -24);
+  if (exponent == 31)
+    return mantissa ? NAN : sign * INFINITY;
+  return sign * std::ldexp(1024 + mantissa, exponent - 25);
+}
+
+inline uint16_t bfloatBits(double x) {
+  if (std::isnan(x))
+    return 0x7FC0;
+  return static_cast<uint16_t>(floatBits(static_cast<float>(x)) >> 16);
+}
+
+inline double bfloatValue(uint16_t bits) {
+  return bitsFloat(static_cast<uint32_t>(bits) << 16);
+}
+
+/// Keep the low `bits` bits of `v`, sign-extended.
+inline int64_t wrapSigned(int64_t v, unsigned bits) {
+  if (bits >= 64)
+    return v;
+  uint64_t mask = (uint64_t(1) << bits) - 1;
+  uint64_t u = static_cast<uint64_t>(v) & mask;
+  if (bits > 0 && (u >> (bits - 1)) & 1)
+    u |= ~mask;
+  return static_cast<int64_t>(u);
+}
+
+/// The value of `v` read as an unsigned `bits`-bit integer.
+inline uint64_t asUnsigned(int64_t v, unsigned bits) {
+  if (bits >= 64)
+    return static_cast<uint64_t>(v);
+  return static_cast<uint64_t>(v) & ((uint64_t(1) << bits) - 1);
+}
+
+/// Float to integer as PTX's cvt.rzi.sat does: truncate, saturate, NaN -> 0.
+inline int64_t floatToInt(double x, unsigned bits, bool isUnsigned) {
+  if (std::isnan(x))
+    return 0;
+  double t = std::trunc(x);
+  if (isUnsigned) {
+    double max = bits >= 64 ? 18446744073709551615.0 : std::ldexp(1.0, bits) - 1;
+    if (t <= 0)
+      return 0;
+    if (t >= max)
+      return wrapSigned(static_cast<int64_t>(bits >= 64 ? ~0ull
+                                                        : (1ull << bits) - 1),
+                        bits);
+    return wrapSigned(static_cast<int64_t>(static_cast<uint64_t>(t)), bits);
+  }
+  double max = std::ldexp(1.0, bits - 1) - 1, min = -std::ldexp(1.0, bits - 1);
+  if (t >= max)
+    return static_cast<int64_t>(bits >= 64 ? INT64_MAX : (1ll << (bits - 1)) - 1);
+  if (t <= min)
+    return bits >= 64 ? INT64_MIN : -(1ll << (bits - 1));
+  return static_cast<int64_t>(t);
+}
+
+} // namespace tilec::interp
+
+#endif // TILE_LIB_INTERPRETER_NUMERICS_H

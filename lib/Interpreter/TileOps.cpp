@@ -1,0 +1,306 @@
+//===- TileOps.cpp - tile dialect ops on the CPU --------------------------===//
+
+#include "Machine.h"
+
+#include "tile/Dialect/Tile/TileDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace tilec::interp;
+
+namespace {
+
+/// Row-major strides of `shape`.
+SmallVector<int64_t, 4> stridesOf(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t, 4> strides(shape.size(), 1);
+  for (int d = static_cast<int>(shape.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  return strides;
+}
+
+/// The multi-index of linear position `i` in `shape`.
+void unflatten(int64_t i, ArrayRef<int64_t> shape, SmallVectorImpl<int64_t> &idx) {
+  idx.resize(shape.size());
+  for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
+    idx[d] = i % shape[d];
+    i /= shape[d];
+  }
+}
+
+/// Copy element `from` of `src` to element `to` of `dst` (same kind).
+void copyElement(const Tensor &src, int64_t from, Tensor &dst, int64_t to) {
+  switch (src.kind) {
+  case Tensor::Kind::Float:
+    dst.floats[to] = src.floats[from];
+    break;
+  case Tensor::Kind::Ptr:
+    dst.buffers[to] = src.buffers[from];
+    [[fallthrough]];
+  case Tensor::Kind::Int:
+    dst.ints[to] = src.ints[from];
+    break;
+  case Tensor::Kind::BlockPtr:
+    break;
+  }
+}
+
+/// A result whose element i takes source element source(i).
+template <typename Fn>
+TensorRef gather(const Tensor &src, ArrayRef<int64_t> shape, Fn source) {
+  TensorRef r = makeLike(src, shape);
+  for (int64_t i = 0, e = r->numel(); i < e; ++i)
+    copyElement(src, source(i), *r, i);
+  return r;
+}
+
+} // namespace
+
+/// Combine two scalars with a reduce region; fast paths for one-op regions.
+static LogicalResult combine(Machine &m, tile::ReduceOp reduce,
+                             SmallVectorImpl<TensorRef> &acc,
+                             ArrayRef<TensorRef> next) {
+  SmallVector<TensorRef> args(acc.begin(), acc.end());
+  args.append(next.begin(), next.end());
+  SmallVector<TensorRef> out;
+  if (failed(m.runBlock(reduce.getCombineBlock(), args, out)))
+    return failure();
+  acc.assign(out.begin(), out.end());
+  return success();
+}
+
+/// Reduce along `axis` by walking the axis in order, as the GPU does.
+static LogicalResult reduceOp(Machine &m, tile::ReduceOp op) {
+  unsigned n = op.getSrcs().size();
+  SmallVector<const Tensor *> srcs;
+  for (Value v : op.getSrcs())
+    srcs.push_back(m.get(v).get());
+  ArrayRef<int64_t> shape = srcs[0]->shape;
+  unsigned axis = op.getAxis();
+  SmallVector<int64_t, 4> outShape(shape);
+  outShape.erase(outShape.begin() + axis);
+  SmallVector<int64_t, 4> strides = stridesOf(shape);
+  int64_t length = shape[axis], stride = strides[axis];
+  SmallVector<TensorRef> results;
+  for (unsigned k = 0; k < n; ++k)
+    results.push_back(makeLike(*srcs[k], outShape));
+
+  // One-op regions (sum, max, min) combine without interpreting the region.
+  enum class Fast { None, AddF, MaxF, MinF, AddI } fast = Fast::None;
+  Block &body = op.getCombineBlock();
+  if (n == 1 && body.getOperations().size() == 2) {
+    Operation &first = body.front();
+    bool plain = first.getNumOperands() == 2 &&
+                 first.getOperand(0) == body.getArgument(0) &&
+                 first.getOperand(1) == body.getArgument(1) &&
+                 body.getTerminator()->getOperand(0) == first.getResult(0);
+    if (plain && isa<arith::AddFOp>(first))
+      fast = Fast::AddF;
+    else if (plain && isa<arith::MaxNumFOp>(first))
+      fast = Fast::MaxF;
+    else if (plain && isa<arith::MinNumFOp>(first))
+      fast = Fast::MinF;
+    else if (plain && isa<arith::AddIOp>(first))
+      fast = Fast::AddI;
+  }
+  SmallVector<int64_t, 4> outIdx;
+  for (int64_t o = 0, e = results[0]->numel(); o < e; ++o) {
+    // The source position of element 0 along the axis for this output.
+    unflatten(o, outShape, outIdx);
+    int64_t base = 0;
+    for (unsigned d = 0, j = 0; d < shape.size(); ++d) {
+      if (d == axis)
+        continue;
+      base += outIdx[j++] * strides[d];
+    }
+    if (fast == Fast::AddF || fast == Fast::MaxF || fast == Fast::MinF) {
+      const std::vector<double> &x = srcs[0]->floats;
+      FloatFormat f = formatOf(srcs[0]->elem);
+      double acc = x[base];
+      for (int64_t i = 1; i < length; ++i) {
+        double v = x[base + i * stride];
+        acc = fast == Fast::AddF   ? roundTo(f, acc + v)
+              : fast == Fast::MaxF ? std::fmax(acc, v)
+                                   : std::fmin(acc, v);
+      }
+      results[0]->floats[o] = acc;
+      continue;
+    }
+    if (fast == Fast::AddI) {
+      const std::vector<int64_t> &x = srcs[0]->ints;
+      unsigned bits = intBits(srcs[0]->elem);
+      int64_t acc = x[base];
+      for (int64_t i = 1; i < length; ++i)
+        acc = wrapSigned(static_cast<int64_t>(static_cast<uint64_t>(acc) +
+                                              static_cast<uint64_t>(x[base + i * stride])),
+                         bits);
+      results[0]->ints[o] = acc;
+      continue;
+    }
+    auto scalarAt = [&](unsigned k, int64_t pos) {
+      TensorRef s = makeLike(*srcs[k], {});
+      copyElement(*srcs[k], pos, *s, 0);
+      return s;
+    };
+    SmallVector<TensorRef> acc;
+    for (unsigned k = 0; k < n; ++k)
+      acc.push_back(scalarAt(k, base));
+    for (int64_t i = 1; i < length; ++i) {
+      SmallVector<TensorRef> next;
+      for (unsigned k = 0; k < n; ++k)
+        next.push_back(scalarAt(k, base + i * stride));
+      if (failed(combine(m, op, acc, next)))
+        return failure();
+    }
+    for (unsigned k = 0; k < n; ++k)
+      copyElement(*acc[k], 0, *results[k], o);
+  }
+  for (unsigned k = 0; k < n; ++k)
+    m.set(op.getResult(k), results[k]);
+  return success();
+}
+
+/// d = a @ b + c with FMAs in k order (fp32 for 16-bit and fp32 inputs),
+/// as the GPU's portable dot computes it.
+static void dotOp(Machine &m, tile::DotOp op) {
+  const Tensor &a = *m.get(op.getA()), &b = *m.get(op.getB()),
+               &c = *m.get(op.getC());
+  int64_t M = a.shape[0], K = a.shape[1], N = b.shape[1];
+  TensorRef d = makeLike(c, c.shape);
+  if (c.isFloat()) {
+    FloatFormat out = formatOf(c.elem);
+    bool wide = out == FloatFormat::F64;
+    for (int64_t i = 0; i < M; ++i)
+      for (int64_t j = 0; j < N; ++j) {
+        double acc = c.floats[i * N + j];
+        if (wide) {
+          for (int64_t k = 0; k < K; ++k)
+            acc = std::fma(a.floats[i * K + k], b.floats[k * N + j], acc);
+        } else {
+          float facc = static_cast<float>(acc);
+          for (int64_t k = 0; k < K; ++k)
+            facc = std::fmaf(static_cast<float>(a.floats[i * K + k]),
+                             static_cast<float>(b.floats[k * N + j]), facc);
+          acc = facc;
+        }
+        d->floats[i * N + j] = roundTo(out, acc);
+      }
+  } else {
+    for (int64_t i = 0; i < M; ++i)
+      for (int64_t j = 0; j < N; ++j) {
+        int64_t acc = c.ints[i * N + j];
+        for (int64_t k = 0; k < K; ++k)
+          acc = wrapSigned(acc + a.ints[i * K + k] * b.ints[k * N + j], 32);
+        d->ints[i * N + j] = acc;
+      }
+  }
+  m.set(op.getD(), d);
+}
+
+static std::string formatElement(const Tensor &t, int64_t i) {
+  if (t.isFloat())
+    return llvm::formatv("{0:f6}", t.floats[i]).str();
+  if (t.isPtr())
+    return llvm::formatv("buffer {0} + {1}", t.buffers[i], t.ints[i]).str();
+  return std::to_string(t.ints[i]);
+}
+
+LogicalResult Machine::executeTile(Operation *op, bool &handled) {
+  handled = true;
+  if (auto p = dyn_cast<tile::ProgramIdOp>(op)) {
+    TensorRef r = makeForType(p.getType());
+    r->ints[0] = pid[p.getAxis()];
+    set(p.getResult(), r);
+  } else if (auto n = dyn_cast<tile::NumProgramsOp>(op)) {
+    TensorRef r = makeForType(n.getType());
+    r->ints[0] = options.grid[n.getAxis()];
+    set(n.getResult(), r);
+  } else if (auto range = dyn_cast<tile::MakeRangeOp>(op)) {
+    TensorRef r = makeForType(range.getType());
+    for (int64_t i = 0, e = r->numel(); i < e; ++i)
+      r->ints[i] = range.getStart() + i;
+    set(range.getResult(), r);
+  } else if (auto splat = dyn_cast<tile::SplatOp>(op)) {
+    const Tensor &s = *get(splat.getSrc());
+    auto shape = splat.getType().getShape();
+    set(splat.getResult(), gather(s, shape, [](int64_t) { return 0; }));
+  } else if (auto bcast = dyn_cast<tile::BroadcastOp>(op)) {
+    const Tensor &s = *get(bcast.getSrc());
+    ArrayRef<int64_t> out = bcast.getType().getShape();
+    SmallVector<int64_t, 4> srcStrides = stridesOf(s.shape);
+    SmallVector<int64_t, 4> idx;
+    set(bcast.getResult(), gather(s, out, [&](int64_t i) {
+          unflatten(i, out, idx);
+          int64_t from = 0;
+          for (size_t d = 0; d < idx.size(); ++d)
+            from += (s.shape[d] == 1 ? 0 : idx[d]) * srcStrides[d];
+          return from;
+        }));
+  } else if (isa<tile::ExpandDimsOp, tile::ReshapeOp>(op)) {
+    // Row-major order is unchanged.
+    const Tensor &s = *get(op->getOperand(0));
+    auto shape = cast<RankedTensorType>(op->getResult(0).getType()).getShape();
+    set(op->getResult(0), gather(s, shape, [](int64_t i) { return i; }));
+  } else if (auto trans = dyn_cast<tile::TransOp>(op)) {
+    const Tensor &s = *get(trans.getSrc());
+    ArrayRef<int64_t> out = trans.getType().getShape();
+    ArrayRef<int32_t> order = trans.getOrder();
+    SmallVector<int64_t, 4> srcStrides = stridesOf(s.shape);
+    SmallVector<int64_t, 4> idx;
+    set(trans.getResult(), gather(s, out, [&](int64_t i) {
+          unflatten(i, out, idx);
+          int64_t from = 0;
+          for (size_t d = 0; d < idx.size(); ++d)
+            from += idx[d] * srcStrides[order[d]];
+          return from;
+        }));
+  } else if (auto add = dyn_cast<tile::AddPtrOp>(op)) {
+    const Tensor &p = *get(add.getPtr()), &off = *get(add.getOffset());
+    TensorRef r = makeLike(p, p.shape);
+    int64_t bytes = elementBytes(p.elem);
+    for (int64_t i = 0, e = r->numel(); i < e; ++i) {
+      r->buffers[i] = p.buffers[i];
+      r->ints[i] = p.ints[i] + off.ints[i] * bytes;
+    }
+    set(add.getResult(), r);
+  } else if (auto hint = dyn_cast<tile::HintOp>(op)) {
+    set(hint.getResult(), get(hint.getSrc()));
+  } else if (auto dot = dyn_cast<tile::DotOp>(op)) {
+    dotOp(*this, dot);
+  } else if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
+    return reduceOp(*this, reduce);
+  } else if (auto assertOp = dyn_cast<tile::AssertOp>(op)) {
+    const Tensor &c = *get(assertOp.getCondition());
+    for (int64_t i = 0, e = c.numel(); i < e; ++i)
+      if (!c.ints[i])
+        return fail(op, "device assertion failed: " + assertOp.getMessage() +
+                            (c.shape.empty()
+                                 ? std::string()
+                                 : " (element " + std::to_string(i) + ")"));
+  } else if (auto print = dyn_cast<tile::PrintOp>(op)) {
+    llvm::raw_ostream &os = *options.printStream;
+    std::string head = llvm::formatv("pid ({0}, {1}, {2})", pid[0], pid[1],
+                                     pid[2]);
+    if (print.getArgs().empty())
+      os << head << " " << print.getPrefix() << "\n";
+    SmallVector<int64_t, 4> idx;
+    for (Value v : print.getArgs()) {
+      const Tensor &t = *get(v);
+      for (int64_t i = 0, e = t.numel(); i < e; ++i) {
+        os << head;
+        if (!t.shape.empty()) {
+          unflatten(i, t.shape, idx);
+          os << " idx (";
+          llvm::interleaveComma(idx, os);
+          os << ")";
+        }
+        os << " " << print.getPrefix() << " " << formatElement(t, i) << "\n";
+      }
+    }
+  } else {
+    handled = false;
+  }
+  return success();
+}

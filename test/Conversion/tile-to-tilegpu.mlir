@@ -1,0 +1,239 @@
+// RUN: tile-opt %s --convert-tile-to-tilegpu | FileCheck %s
+
+// Layout assignment. The brackets around the blocked parameters are optional
+// in these patterns: the printer currently writes `sizePerThread = 1, 1`,
+// the documented syntax is `sizePerThread = [1, 1]`.
+
+// One element per thread, 32 lanes and all warps along the only dimension.
+// CHECK-LABEL: func.func @default_1d_4_warps
+// CHECK: %[[R:.*]] = tile.make_range 0 to 128 : tensor<128xi32, [[B:#tilegpu.blocked<sizePerThread = \[?1\]?, threadsPerWarp = \[?32\]?, warpsPerCTA = \[?4\]?, order = \[?0\]?>]]>
+// CHECK: %[[S:.*]] = tile.splat %{{.*}} : tensor<128x!tile.ptr<f32>, [[B]]>
+// CHECK: %[[P:.*]] = tile.addptr %[[S]], %[[R]] : tensor<128x!tile.ptr<f32>, [[B]]>, tensor<128xi32, [[B]]>
+// CHECK: %[[V:.*]] = tile.load %[[P]] : tensor<128x!tile.ptr<f32>, [[B]]>
+// CHECK: %[[W:.*]] = arith.addf %[[V]], %[[V]] : tensor<128xf32, [[B]]>
+// CHECK: tile.store %[[P]], %[[W]] : tensor<128x!tile.ptr<f32>, [[B]]>
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: return
+func.func @default_1d_4_warps(%p: !tile.ptr<f32>) attributes {tilegpu.num_warps = 4 : i32} {
+  %r = tile.make_range 0 to 128 : tensor<128xi32>
+  %s = tile.splat %p : tensor<128x!tile.ptr<f32>>
+  %a = tile.addptr %s, %r : tensor<128x!tile.ptr<f32>>, tensor<128xi32>
+  %v = tile.load %a : tensor<128x!tile.ptr<f32>>
+  %w = arith.addf %v, %v : tensor<128xf32>
+  tile.store %a, %w : tensor<128x!tile.ptr<f32>>
+  return
+}
+
+// CHECK-LABEL: func.func @default_1d_8_warps
+// CHECK: tile.make_range 0 to 1024 : tensor<1024xi32, #tilegpu.blocked<sizePerThread = {{\[?}}1{{\]?}}, threadsPerWarp = {{\[?}}32{{\]?}}, warpsPerCTA = {{\[?}}8{{\]?}}, order = {{\[?}}0{{\]?}}>>
+func.func @default_1d_8_warps(%p: !tile.ptr<i32>) attributes {tilegpu.num_warps = 8 : i32} {
+  %r = tile.make_range 0 to 1024 : tensor<1024xi32>
+  %s = tile.splat %p : tensor<1024x!tile.ptr<i32>>
+  %a = tile.addptr %s, %r : tensor<1024x!tile.ptr<i32>>, tensor<1024xi32>
+  tile.store %a, %r : tensor<1024x!tile.ptr<i32>>
+  return
+}
+
+// Without tilegpu.num_warps a kernel has 4 warps.
+// CHECK-LABEL: func.func @default_num_warps
+// CHECK: tile.make_range 0 to 256 : tensor<256xi32, #tilegpu.blocked<sizePerThread = {{\[?}}1{{\]?}}, threadsPerWarp = {{\[?}}32{{\]?}}, warpsPerCTA = {{\[?}}4{{\]?}}, order = {{\[?}}0{{\]?}}>>
+func.func @default_num_warps(%p: !tile.ptr<i32>) {
+  %r = tile.make_range 0 to 256 : tensor<256xi32>
+  %s = tile.splat %p : tensor<256x!tile.ptr<i32>>
+  %a = tile.addptr %s, %r : tensor<256x!tile.ptr<i32>>, tensor<256xi32>
+  tile.store %a, %r : tensor<256x!tile.ptr<i32>>
+  return
+}
+
+// 2-D: lanes go to the fastest dimension (1) as far as it reaches, the rest
+// of the lanes and the warps to dimension 0.
+// CHECK-LABEL: func.func @default_2d_4_warps
+// CHECK: tile.splat %{{.*}} : tensor<64x32xf32, [[B:#tilegpu.blocked<sizePerThread = \[?1, 1\]?, threadsPerWarp = \[?1, 32\]?, warpsPerCTA = \[?4, 1\]?, order = \[?1, 0\]?>]]>
+// CHECK: tile.splat %{{.*}} : tensor<64x32x!tile.ptr<f32>, [[B]]>
+// CHECK: tile.splat %{{.*}} : tensor<16x16xf32, #tilegpu.blocked<sizePerThread = {{\[?}}1, 1{{\]?}}, threadsPerWarp = {{\[?}}2, 16{{\]?}}, warpsPerCTA = {{\[?}}4, 1{{\]?}}, order = {{\[?}}1, 0{{\]?}}>>
+func.func @default_2d_4_warps(%x: f32, %p: !tile.ptr<f32>) attributes {tilegpu.num_warps = 4 : i32} {
+  %v = tile.splat %x : tensor<64x32xf32>
+  %ps = tile.splat %p : tensor<64x32x!tile.ptr<f32>>
+  tile.store %ps, %v : tensor<64x32x!tile.ptr<f32>>
+  %w = tile.splat %x : tensor<16x16xf32>
+  %qs = tile.splat %p : tensor<16x16x!tile.ptr<f32>>
+  tile.store %qs, %w : tensor<16x16x!tile.ptr<f32>>
+  return
+}
+
+// CHECK-LABEL: func.func @default_2d_8_warps
+// CHECK: tile.splat %{{.*}} : tensor<128x256xf32, #tilegpu.blocked<sizePerThread = {{\[?}}1, 1{{\]?}}, threadsPerWarp = {{\[?}}1, 32{{\]?}}, warpsPerCTA = {{\[?}}1, 8{{\]?}}, order = {{\[?}}1, 0{{\]?}}>>
+// CHECK: tile.splat %{{.*}} : tensor<16x16xf32, #tilegpu.blocked<sizePerThread = {{\[?}}1, 1{{\]?}}, threadsPerWarp = {{\[?}}2, 16{{\]?}}, warpsPerCTA = {{\[?}}8, 1{{\]?}}, order = {{\[?}}1, 0{{\]?}}>>
+func.func @default_2d_8_warps(%x: f32, %p: !tile.ptr<f32>) attributes {tilegpu.num_warps = 8 : i32} {
+  %v = tile.splat %x : tensor<128x256xf32>
+  %ps = tile.splat %p : tensor<128x256x!tile.ptr<f32>>
+  tile.store %ps, %v : tensor<128x256x!tile.ptr<f32>>
+  %w = tile.splat %x : tensor<16x16xf32>
+  %qs = tile.splat %p : tensor<16x16x!tile.ptr<f32>>
+  tile.store %qs, %w : tensor<16x16x!tile.ptr<f32>>
+  return
+}
+
+// A reduction's result is the slice of its operand's layout along the axis;
+// expand_dims of that slice gets the parent back without a conversion, and
+// so does the broadcast after it.
+// CHECK-LABEL: func.func @reduce_slice
+// CHECK: %[[X:.*]] = tile.load %{{.*}} : tensor<64x32x!tile.ptr<f32>, [[B:#tilegpu.blocked<[^>]*>]]>
+// CHECK: %[[M:.*]] = tile.reduce %[[X]] {axis = 1 : i32} : (tensor<64x32xf32, [[B]]>) -> tensor<64xf32, #tilegpu.slice<dim = 1, parent = [[B]]>>
+// CHECK: arith.maxnumf %{{.*}}, %{{.*}} : f32
+// CHECK: %[[E:.*]] = tile.expand_dims %[[M]] {axis = 1 : i32} : tensor<64xf32, #tilegpu.slice<dim = 1, parent = [[B]]>> -> tensor<64x1xf32, [[B]]>
+// CHECK: %[[BC:.*]] = tile.broadcast %[[E]] : tensor<64x1xf32, [[B]]> -> tensor<64x32xf32, [[B]]>
+// CHECK: arith.subf %[[X]], %[[BC]] : tensor<64x32xf32, [[B]]>
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: return
+func.func @reduce_slice(%p: !tile.ptr<f32>) attributes {tilegpu.num_warps = 4 : i32} {
+  %ps = tile.splat %p : tensor<64x32x!tile.ptr<f32>>
+  %x = tile.load %ps : tensor<64x32x!tile.ptr<f32>>
+  %m = tile.reduce %x {axis = 1 : i32} : (tensor<64x32xf32>) -> tensor<64xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %c = arith.maxnumf %a, %b : f32
+    tile.reduce.return %c : f32
+  }
+  %e = tile.expand_dims %m {axis = 1 : i32} : tensor<64xf32> -> tensor<64x1xf32>
+  %bc = tile.broadcast %e : tensor<64x1xf32> -> tensor<64x32xf32>
+  %d = arith.subf %x, %bc : tensor<64x32xf32>
+  tile.store %ps, %d : tensor<64x32x!tile.ptr<f32>>
+  return
+}
+
+// Reducing a 1-D block gives a scalar, which has no layout; every operand of
+// a multi-operand reduction shares the first one's layout.
+// CHECK-LABEL: func.func @reduce_scalar
+// CHECK: %{{.*}}:2 = tile.reduce %{{.*}}, %{{.*}} {axis = 0 : i32} : (tensor<128xf32, [[B:#tilegpu.blocked<[^>]*>]]>, tensor<128xi32, [[B]]>) -> (f32, i32)
+func.func @reduce_scalar(%p: !tile.ptr<f32>, %q: !tile.ptr<i32>) attributes {tilegpu.num_warps = 4 : i32} {
+  %r = tile.make_range 0 to 128 : tensor<128xi32>
+  %ps = tile.splat %p : tensor<128x!tile.ptr<f32>>
+  %pa = tile.addptr %ps, %r : tensor<128x!tile.ptr<f32>>, tensor<128xi32>
+  %x = tile.load %pa : tensor<128x!tile.ptr<f32>>
+  %m:2 = tile.reduce %x, %r {axis = 0 : i32} : (tensor<128xf32>, tensor<128xi32>) -> (f32, i32) {
+  ^bb0(%a: f32, %ai: i32, %b: f32, %bi: i32):
+    %gt = arith.cmpf ogt, %b, %a : f32
+    %v = arith.select %gt, %b, %a : f32
+    %i = arith.select %gt, %bi, %ai : i32
+    tile.reduce.return %v, %i : f32, i32
+  }
+  tile.store %q, %m#1 : !tile.ptr<i32>
+  return
+}
+
+// expand_dims of a value that is not a slice: the operand is converted to
+// the slice of the result's default layout. make_range and splat are rebuilt
+// in the layout their user wants instead of being converted.
+// CHECK-LABEL: func.func @expand_dims_convert
+// CHECK: %[[R:.*]] = tile.make_range 0 to 32 : tensor<32xi32, #tilegpu.slice<dim = 0, parent = [[P:#tilegpu.blocked<sizePerThread = \[?1, 1\]?, threadsPerWarp = \[?1, 32\]?, warpsPerCTA = \[?1, 1\]?, order = \[?1, 0\]?>]]>>
+// CHECK: tile.expand_dims %[[R]] {axis = 0 : i32} : tensor<32xi32, #tilegpu.slice<dim = 0, parent = [[P]]>> -> tensor<1x32xi32, [[P]]>
+// CHECK: %[[V:.*]] = tile.load %{{.*}} : tensor<32x!tile.ptr<f32>, [[B:#tilegpu.blocked<[^>]*>]]>
+// CHECK: %[[C:.*]] = tilegpu.convert_layout %[[V]] : tensor<32xf32, [[B]]> -> tensor<32xf32, #tilegpu.slice<dim = 0, parent = [[P]]>>
+// CHECK: tile.expand_dims %[[C]] {axis = 0 : i32} : tensor<32xf32, #tilegpu.slice<dim = 0, parent = [[P]]>> -> tensor<1x32xf32, [[P]]>
+func.func @expand_dims_convert(%p: !tile.ptr<f32>, %q: !tile.ptr<i32>) attributes {tilegpu.num_warps = 1 : i32} {
+  %r = tile.make_range 0 to 32 : tensor<32xi32>
+  %re = tile.expand_dims %r {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %qs = tile.splat %q : tensor<1x32x!tile.ptr<i32>>
+  tile.store %qs, %re : tensor<1x32x!tile.ptr<i32>>
+  %ps = tile.splat %p : tensor<32x!tile.ptr<f32>>
+  %pa = tile.addptr %ps, %r : tensor<32x!tile.ptr<f32>>, tensor<32xi32>
+  %v = tile.load %pa : tensor<32x!tile.ptr<f32>>
+  %ve = tile.expand_dims %v {axis = 0 : i32} : tensor<32xf32> -> tensor<1x32xf32>
+  %ps2 = tile.splat %p : tensor<1x32x!tile.ptr<f32>>
+  tile.store %ps2, %ve : tensor<1x32x!tile.ptr<f32>>
+  return
+}
+
+// An elementwise op takes its first operand's layout; other operands are
+// converted to it.
+// CHECK-LABEL: func.func @elementwise_convert
+// CHECK: %[[V:.*]] = tile.load %{{.*}} : tensor<64x!tile.ptr<f32>, [[B:#tilegpu.blocked<[^>]*>]]>
+// CHECK: %[[M:.*]] = tile.reduce
+// CHECK-SAME: -> tensor<64xf32, [[S:#tilegpu.slice<dim = 1, parent = #tilegpu.blocked<[^>]*>>]]>
+// CHECK: %[[C:.*]] = tilegpu.convert_layout %[[M]] : tensor<64xf32, [[S]]> -> tensor<64xf32, [[B]]>
+// CHECK: arith.addf %[[V]], %[[C]] : tensor<64xf32, [[B]]>
+func.func @elementwise_convert(%p: !tile.ptr<f32>) attributes {tilegpu.num_warps = 4 : i32} {
+  %r = tile.make_range 0 to 64 : tensor<64xi32>
+  %ps = tile.splat %p : tensor<64x!tile.ptr<f32>>
+  %pa = tile.addptr %ps, %r : tensor<64x!tile.ptr<f32>>, tensor<64xi32>
+  %v = tile.load %pa : tensor<64x!tile.ptr<f32>>
+  %xs = tile.splat %p : tensor<64x16x!tile.ptr<f32>>
+  %x = tile.load %xs : tensor<64x16x!tile.ptr<f32>>
+  %m = tile.reduce %x {axis = 1 : i32} : (tensor<64x16xf32>) -> tensor<64xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %c = arith.addf %a, %b : f32
+    tile.reduce.return %c : f32
+  }
+  %s = arith.addf %v, %m : tensor<64xf32>
+  tile.store %pa, %s : tensor<64x!tile.ptr<f32>>
+  return
+}
+
+// A transpose gets the permuted layout of its operand; the store converts
+// the value to the layout of its pointers.
+// CHECK-LABEL: func.func @trans
+// CHECK: %[[X:.*]] = tile.load %{{.*}} : tensor<32x64x!tile.ptr<f32>, #tilegpu.blocked<sizePerThread = {{\[?}}1, 1{{\]?}}, threadsPerWarp = {{\[?}}1, 32{{\]?}}, warpsPerCTA = {{\[?}}2, 2{{\]?}}, order = {{\[?}}1, 0{{\]?}}>>
+// CHECK: %[[T:.*]] = tile.trans %[[X]], [1, 0]
+// CHECK-SAME: -> tensor<64x32xf32, [[TL:#tilegpu.blocked<sizePerThread = \[?1, 1\]?, threadsPerWarp = \[?32, 1\]?, warpsPerCTA = \[?2, 2\]?, order = \[?0, 1\]?>]]>
+// CHECK: %[[C:.*]] = tilegpu.convert_layout %[[T]] : tensor<64x32xf32, [[TL]]> -> tensor<64x32xf32, [[B:#tilegpu.blocked<[^>]*>]]>
+// CHECK: tile.store %{{.*}}, %[[C]] : tensor<64x32x!tile.ptr<f32>, [[B]]>
+func.func @trans(%p: !tile.ptr<f32>) attributes {tilegpu.num_warps = 4 : i32} {
+  %xs = tile.splat %p : tensor<32x64x!tile.ptr<f32>>
+  %x = tile.load %xs : tensor<32x64x!tile.ptr<f32>>
+  %t = tile.trans %x, [1, 0] : tensor<32x64xf32> -> tensor<64x32xf32>
+  %ys = tile.splat %p : tensor<64x32x!tile.ptr<f32>>
+  tile.store %ys, %t : tensor<64x32x!tile.ptr<f32>>
+  return
+}
+
+// Loop-carried values keep the layout of their initial value: the region
+// argument and the result take it, and the yielded value is converted back
+// to it.
+// CHECK-LABEL: func.func @for_iter_args
+// CHECK: %[[INIT:.*]] = tile.load %{{.*}} : tensor<64x!tile.ptr<f32>, [[B:#tilegpu.blocked<[^>]*>]]>
+// CHECK: %[[RES:.*]] = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (tensor<64xf32, [[B]]>)
+// CHECK: %[[M:.*]] = tile.reduce
+// CHECK-SAME: -> tensor<64xf32, [[S:#tilegpu.slice<[^>]*>>]]>
+// CHECK: %[[A:.*]] = tilegpu.convert_layout %[[ACC]] : tensor<64xf32, [[B]]> -> tensor<64xf32, [[S]]>
+// CHECK: %[[N:.*]] = arith.addf %[[M]], %[[A]] : tensor<64xf32, [[S]]>
+// CHECK: %[[Y:.*]] = tilegpu.convert_layout %[[N]] : tensor<64xf32, [[S]]> -> tensor<64xf32, [[B]]>
+// CHECK: scf.yield %[[Y]] : tensor<64xf32, [[B]]>
+// CHECK: tile.store %{{.*}}, %[[RES]] : tensor<64x!tile.ptr<f32>, [[B]]>
+func.func @for_iter_args(%p: !tile.ptr<f32>, %n: i32) attributes {tilegpu.num_warps = 4 : i32} {
+  %r = tile.make_range 0 to 64 : tensor<64xi32>
+  %s = tile.splat %p : tensor<64x!tile.ptr<f32>>
+  %a = tile.addptr %s, %r : tensor<64x!tile.ptr<f32>>, tensor<64xi32>
+  %init = tile.load %a : tensor<64x!tile.ptr<f32>>
+  %xs = tile.splat %p : tensor<64x16x!tile.ptr<f32>>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %res = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %init) -> (tensor<64xf32>) : i32 {
+    %x = tile.load %xs : tensor<64x16x!tile.ptr<f32>>
+    %m = tile.reduce %x {axis = 1 : i32} : (tensor<64x16xf32>) -> tensor<64xf32> {
+    ^bb0(%u: f32, %v: f32):
+      %w = arith.maxnumf %u, %v : f32
+      tile.reduce.return %w : f32
+    }
+    %next = arith.addf %m, %acc : tensor<64xf32>
+    scf.yield %next : tensor<64xf32>
+  }
+  tile.store %a, %res : tensor<64x!tile.ptr<f32>>
+  return
+}
+
+// dot keeps its operands' layouts; its result takes the default layout and
+// the accumulator is converted to it (a splat accumulator is rebuilt).
+// CHECK-LABEL: func.func @dot
+// CHECK: %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<16x16xf32, [[C:#tilegpu.blocked<sizePerThread = \[?1, 1\]?, threadsPerWarp = \[?2, 16\]?, warpsPerCTA = \[?4, 1\]?, order = \[?1, 0\]?>]]>
+// CHECK: tile.dot %{{.*}}, %{{.*}}, %[[Z]] : tensor<16x32xf16, #tilegpu.blocked<{{.*}}>> * tensor<32x16xf16, #tilegpu.blocked<{{.*}}>> -> tensor<16x16xf32, [[C]]>
+func.func @dot(%pa: !tile.ptr<f16>, %pb: !tile.ptr<f16>, %pc: !tile.ptr<f32>) attributes {tilegpu.num_warps = 4 : i32} {
+  %as = tile.splat %pa : tensor<16x32x!tile.ptr<f16>>
+  %a = tile.load %as : tensor<16x32x!tile.ptr<f16>>
+  %bs = tile.splat %pb : tensor<32x16x!tile.ptr<f16>>
+  %b = tile.load %bs : tensor<32x16x!tile.ptr<f16>>
+  %z = arith.constant dense<0.0> : tensor<16x16xf32>
+  %d = tile.dot %a, %b, %z : tensor<16x32xf16> * tensor<32x16xf16> -> tensor<16x16xf32>
+  %cs = tile.splat %pc : tensor<16x16x!tile.ptr<f32>>
+  tile.store %cs, %d : tensor<16x16x!tile.ptr<f32>>
+  return
+}

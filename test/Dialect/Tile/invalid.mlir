@@ -1,0 +1,575 @@
+// RUN: tile-opt %s -split-input-file -verify-diagnostics
+
+// Every verifier error of the tile dialect, one case per split.
+
+//===----------------------------------------------------------------------===//
+// Grid
+//===----------------------------------------------------------------------===//
+
+func.func @program_id_axis() {
+  // expected-error @+1 {{attribute 'axis' failed to satisfy constraint}}
+  %0 = tile.program_id 3 : i32
+  return
+}
+
+// -----
+
+func.func @num_programs_axis() {
+  // expected-error @+1 {{attribute 'axis' failed to satisfy constraint}}
+  %0 = tile.num_programs -1 : i32
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// make_range
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @make_range_not_pow2() {
+  // expected-error @+1 {{range length 12 is not a power of two}}
+  %0 = tile.make_range 0 to 12 : tensor<12xi32>
+  return
+}
+
+// -----
+
+func.func @make_range_wrong_size() {
+  // expected-error @+1 {{result has 32 elements but the range has 64}}
+  %0 = tile.make_range 0 to 64 : tensor<32xi32>
+  return
+}
+
+// -----
+
+func.func @make_range_empty() {
+  // expected-error @+1 {{end must be greater than start}}
+  %0 = tile.make_range 16 to 16 : tensor<1xi32>
+  return
+}
+
+// -----
+
+func.func @make_range_reversed() {
+  // expected-error @+1 {{end must be greater than start}}
+  %0 = tile.make_range 32 to 0 : tensor<32xi32>
+  return
+}
+
+// -----
+
+func.func @make_range_rank() {
+  // expected-error @+1 {{result must be a 1-D tensor}}
+  %0 = tile.make_range 0 to 16 : tensor<4x4xi32>
+  return
+}
+
+// -----
+
+func.func @make_range_element_type() {
+  // expected-error @+1 {{must be ranked tensor of 32-bit signless integer values}}
+  %0 = tile.make_range 0 to 16 : tensor<16xi64>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// Shape manipulation
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @splat_type(%x: f32) {
+  // expected-error @+1 {{source is the result element type}}
+  %0 = "tile.splat"(%x) : (f32) -> tensor<16xi32>
+  return
+}
+
+// -----
+
+func.func @broadcast_rank(%x: tensor<16xf32>) {
+  // expected-error @+1 {{source rank 1 differs from result rank 2}}
+  %0 = tile.broadcast %x : tensor<16xf32> -> tensor<4x16xf32>
+  return
+}
+
+// -----
+
+func.func @broadcast_dim(%x: tensor<2x16xf32>) {
+  // expected-error @+1 {{cannot broadcast dimension of size 2 to 4}}
+  %0 = tile.broadcast %x : tensor<2x16xf32> -> tensor<4x16xf32>
+  return
+}
+
+// -----
+
+func.func @broadcast_element_type(%x: tensor<1x16xf32>) {
+  // expected-error @+1 {{requires the same element type for all operands and results}}
+  %0 = tile.broadcast %x : tensor<1x16xf32> -> tensor<4x16xf16>
+  return
+}
+
+// -----
+
+func.func @expand_dims_axis(%x: tensor<16xf32>) {
+  // expected-error @+1 {{axis 2 out of range for rank 1}}
+  %0 = tile.expand_dims %x {axis = 2 : i32} : tensor<16xf32> -> tensor<16x1xf32>
+  return
+}
+
+// -----
+
+func.func @expand_dims_negative_axis(%x: tensor<16xf32>) {
+  // The message prints the axis as unsigned; only check the rejection.
+  // expected-error @+1 {{out of range for rank 1}}
+  %0 = tile.expand_dims %x {axis = -1 : i32} : tensor<16xf32> -> tensor<16x1xf32>
+  return
+}
+
+// -----
+
+func.func @expand_dims_shape(%x: tensor<16xf32>) {
+  // expected-error @+1 {{result shape does not insert a unit dimension at axis 0}}
+  %0 = tile.expand_dims %x {axis = 0 : i32} : tensor<16xf32> -> tensor<16x1xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_count(%x: tensor<4x16xf32>) {
+  // expected-error @+1 {{source and result have different element counts}}
+  %0 = tile.reshape %x : tensor<4x16xf32> -> tensor<32xf32>
+  return
+}
+
+// -----
+
+func.func @trans_order_size(%x: tensor<4x16xf32>) {
+  // expected-error @+1 {{order has 3 entries for a rank-2 source}}
+  %0 = tile.trans %x, [2, 1, 0] : tensor<4x16xf32> -> tensor<16x4xf32>
+  return
+}
+
+// -----
+
+func.func @trans_not_permutation(%x: tensor<4x16xf32>) {
+  // expected-error @+1 {{order is not a permutation}}
+  %0 = tile.trans %x, [1, 1] : tensor<4x16xf32> -> tensor<16x4xf32>
+  return
+}
+
+// -----
+
+func.func @trans_out_of_range(%x: tensor<4x16xf32>) {
+  // expected-error @+1 {{order is not a permutation}}
+  %0 = tile.trans %x, [2, 0] : tensor<4x16xf32> -> tensor<16x4xf32>
+  return
+}
+
+// -----
+
+func.func @trans_shape(%x: tensor<4x16xf32>) {
+  // expected-error @+1 {{result shape is not the permuted source shape}}
+  %0 = tile.trans %x, [1, 0] : tensor<4x16xf32> -> tensor<4x16xf32>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// Pointers and memory
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// expected-error @+1 {{pointee must be an integer or float type, got 'tensor<4xf32>'}}
+func.func @pointer_to_tensor(%p: !tile.ptr<tensor<4xf32>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{pointee must be an integer or float type, got '!tile.ptr<f32>'}}
+func.func @pointer_to_pointer(%p: !tile.ptr<!tile.ptr<f32>>) {
+  return
+}
+
+// -----
+
+func.func @addptr_shape(%p: tensor<128x!tile.ptr<f32>>, %o: tensor<64xi32>) {
+  // expected-error @+1 {{offset shape must match the pointer shape}}
+  %0 = tile.addptr %p, %o : tensor<128x!tile.ptr<f32>>, tensor<64xi32>
+  return
+}
+
+// -----
+
+func.func @addptr_scalar_tensor(%p: !tile.ptr<f32>, %o: tensor<64xi32>) {
+  // expected-error @+1 {{offset shape must match the pointer shape}}
+  %0 = tile.addptr %p, %o : !tile.ptr<f32>, tensor<64xi32>
+  return
+}
+
+// -----
+
+func.func @load_other_without_mask(%p: tensor<16x!tile.ptr<f32>>, %o: tensor<16xf32>) {
+  // expected-error @+1 {{'other' requires a mask}}
+  %0 = "tile.load"(%p, %o) <{operandSegmentSizes = array<i32: 1, 0, 1>}> : (tensor<16x!tile.ptr<f32>>, tensor<16xf32>) -> tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @load_mask_shape(%p: tensor<16x!tile.ptr<f32>>, %m: tensor<8xi1>) {
+  // expected-error @+1 {{mask is i1 with the shape of ptr}}
+  %0 = "tile.load"(%p, %m) <{operandSegmentSizes = array<i32: 1, 1, 0>}> : (tensor<16x!tile.ptr<f32>>, tensor<8xi1>) -> tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @load_result_type(%p: tensor<16x!tile.ptr<f32>>) {
+  // expected-error @+1 {{result is the pointee of ptr}}
+  %0 = "tile.load"(%p) <{operandSegmentSizes = array<i32: 1, 0, 0>}> : (tensor<16x!tile.ptr<f32>>) -> tensor<16xf16>
+  return
+}
+
+// -----
+
+func.func @store_value_type(%p: !tile.ptr<f32>, %v: f16) {
+  // expected-error @+1 {{value is the pointee of ptr}}
+  "tile.store"(%p, %v) : (!tile.ptr<f32>, f16) -> ()
+  return
+}
+
+// -----
+
+func.func @atomic_bitwise_float(%p: tensor<16x!tile.ptr<f32>>, %v: tensor<16xf32>) {
+  // expected-error @+1 {{bitwise atomics need integer values}}
+  %0 = tile.atomic_rmw or, %p, %v : tensor<16x!tile.ptr<f32>>
+  return
+}
+
+// -----
+
+func.func @atomic_narrow_int(%p: !tile.ptr<i16>, %v: i16) {
+  // expected-error @+1 {{atomics on integers narrower than 32 bits}}
+  %0 = tile.atomic_rmw add, %p, %v : !tile.ptr<i16>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// Block pointers
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @make_block_ptr_arity(%p: !tile.ptr<f16>, %n: i64, %o: i32) {
+  // expected-error @+1 {{shape, strides and offsets need 2 entries each}}
+  %0 = tile.make_block_ptr %p, [%n, %n], [%n], [%o, %o] order [1, 0] : !tile.ptr<f16> -> !tile.block_ptr<tensor<16x32xf16>>
+  return
+}
+
+// -----
+
+func.func @make_block_ptr_pointee(%p: !tile.ptr<f32>, %n: i64, %o: i32) {
+  // expected-error @+1 {{base pointee type differs from the block's}}
+  %0 = tile.make_block_ptr %p, [%n, %n], [%n, %n], [%o, %o] order [1, 0] : !tile.ptr<f32> -> !tile.block_ptr<tensor<16x32xf16>>
+  return
+}
+
+// -----
+
+func.func @make_block_ptr_order_size(%p: !tile.ptr<f16>, %n: i64, %o: i32) {
+  // expected-error @+1 {{order has 1 entries for rank 2}}
+  %0 = tile.make_block_ptr %p, [%n, %n], [%n, %n], [%o, %o] order [0] : !tile.ptr<f16> -> !tile.block_ptr<tensor<16x32xf16>>
+  return
+}
+
+// -----
+
+func.func @make_block_ptr_order_permutation(%p: !tile.ptr<f16>, %n: i64, %o: i32) {
+  // expected-error @+1 {{order is not a permutation}}
+  %0 = tile.make_block_ptr %p, [%n, %n], [%n, %n], [%o, %o] order [0, 0] : !tile.ptr<f16> -> !tile.block_ptr<tensor<16x32xf16>>
+  return
+}
+
+// -----
+
+func.func @advance_arity(%b: !tile.block_ptr<tensor<16x32xf16>>, %o: i32) {
+  // expected-error @+1 {{needs 2 offsets}}
+  %0 = tile.advance %b, [%o] : !tile.block_ptr<tensor<16x32xf16>>
+  return
+}
+
+// -----
+
+func.func @block_load_boundary_range(%b: !tile.block_ptr<tensor<16x32xf16>>) {
+  // expected-error @+1 {{boundary_check dimension 2 out of range for rank 2}}
+  %0 = tile.block_load %b {boundaryCheck = array<i32: 0, 2>} : !tile.block_ptr<tensor<16x32xf16>>
+  return
+}
+
+// -----
+
+func.func @block_load_boundary_repeat(%b: !tile.block_ptr<tensor<16x32xf16>>) {
+  // expected-error @+1 {{boundary_check repeats dimension 1}}
+  %0 = tile.block_load %b {boundaryCheck = array<i32: 1, 1>} : !tile.block_ptr<tensor<16x32xf16>>
+  return
+}
+
+// -----
+
+func.func @block_store_boundary_range(%b: !tile.block_ptr<tensor<16x32xf16>>, %v: tensor<16x32xf16>) {
+  // expected-error @+1 {{boundary_check dimension -1 out of range for rank 2}}
+  tile.block_store %b, %v {boundaryCheck = array<i32: -1>} : !tile.block_ptr<tensor<16x32xf16>>
+  return
+}
+
+// -----
+
+func.func @block_store_value_type(%b: !tile.block_ptr<tensor<16x32xf16>>, %v: tensor<16x32xf32>) {
+  // expected-error @+1 {{value is the block of ptr}}
+  "tile.block_store"(%b, %v) : (!tile.block_ptr<tensor<16x32xf16>>, tensor<16x32xf32>) -> ()
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// dot
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @dot_rank(%a: tensor<16xf16>, %b: tensor<16x8xf16>, %c: tensor<16x8xf32>) {
+  // expected-error @+1 {{operands must be 2-D}}
+  %0 = tile.dot %a, %b, %c : tensor<16xf16> * tensor<16x8xf16> -> tensor<16x8xf32>
+  return
+}
+
+// -----
+
+func.func @dot_inner(%a: tensor<16x32xf16>, %b: tensor<16x8xf16>, %c: tensor<16x8xf32>) {
+  // expected-error @+1 {{inner dimensions differ: 32 vs 16}}
+  %0 = tile.dot %a, %b, %c : tensor<16x32xf16> * tensor<16x8xf16> -> tensor<16x8xf32>
+  return
+}
+
+// -----
+
+func.func @dot_acc_shape(%a: tensor<16x32xf16>, %b: tensor<32x8xf16>, %c: tensor<16x16xf32>) {
+  // expected-error @+1 {{accumulator shape must be 16x8}}
+  %0 = tile.dot %a, %b, %c : tensor<16x32xf16> * tensor<32x8xf16> -> tensor<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @dot_element_types(%a: tensor<16x32xf16>, %b: tensor<32x8xbf16>, %c: tensor<16x8xf32>) {
+  // expected-error @+1 {{operand element types differ: 'f16' vs 'bf16'}}
+  %0 = tile.dot %a, %b, %c : tensor<16x32xf16> * tensor<32x8xbf16> -> tensor<16x8xf32>
+  return
+}
+
+// -----
+
+func.func @dot_float_int_acc(%a: tensor<16x32xf16>, %b: tensor<32x8xf16>, %c: tensor<16x8xi32>) {
+  // expected-error @+1 {{float operands need a float accumulator}}
+  %0 = tile.dot %a, %b, %c : tensor<16x32xf16> * tensor<32x8xf16> -> tensor<16x8xi32>
+  return
+}
+
+// -----
+
+func.func @dot_int_types(%a: tensor<16x32xi16>, %b: tensor<32x8xi16>, %c: tensor<16x8xi32>) {
+  // expected-error @+1 {{integer dot needs i8 operands and an i32 accumulator}}
+  %0 = tile.dot %a, %b, %c : tensor<16x32xi16> * tensor<32x8xi16> -> tensor<16x8xi32>
+  return
+}
+
+// -----
+
+func.func @dot_int_acc(%a: tensor<16x32xi8>, %b: tensor<32x8xi8>, %c: tensor<16x8xf32>) {
+  // expected-error @+1 {{integer dot needs i8 operands and an i32 accumulator}}
+  %0 = tile.dot %a, %b, %c : tensor<16x32xi8> * tensor<32x8xi8> -> tensor<16x8xf32>
+  return
+}
+
+// -----
+
+func.func @dot_result_type(%a: tensor<16x32xf16>, %b: tensor<32x8xf16>, %c: tensor<16x8xf32>) {
+  // expected-error @+1 {{all of {c, d} have same type}}
+  %0 = "tile.dot"(%a, %b, %c) : (tensor<16x32xf16>, tensor<32x8xf16>, tensor<16x8xf32>) -> tensor<16x8xf16>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// reduce
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @reduce_no_operands() {
+  // expected-error @+1 {{needs at least one operand}}
+  "tile.reduce"() <{axis = 0 : i32}> ({
+  ^bb0:
+    "tile.reduce.return"() : () -> ()
+  }) : () -> ()
+  return
+}
+
+// -----
+
+func.func @reduce_axis(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{axis 2 out of range for rank 2}}
+  %0 = tile.reduce %x {axis = 2 : i32} : (tensor<4x8xf32>) -> tensor<4xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    tile.reduce.return %s : f32
+  }
+  return
+}
+
+// -----
+
+func.func @reduce_result_count(%x: tensor<8xf32>) {
+  // expected-error @+1 {{needs one result per operand}}
+  %0:2 = tile.reduce %x {axis = 0 : i32} : (tensor<8xf32>) -> (f32, f32) {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    tile.reduce.return %s : f32
+  }
+  return
+}
+
+// -----
+
+func.func @reduce_operand_shapes(%x: tensor<8xf32>, %y: tensor<16xi32>) {
+  // expected-error @+1 {{operands must have the same shape}}
+  %0:2 = tile.reduce %x, %y {axis = 0 : i32} : (tensor<8xf32>, tensor<16xi32>) -> (f32, i32) {
+  ^bb0(%a: f32, %ai: i32, %b: f32, %bi: i32):
+    tile.reduce.return %a, %ai : f32, i32
+  }
+  return
+}
+
+// -----
+
+func.func @reduce_result_element(%x: tensor<8xf32>) {
+  // expected-error @+1 {{result element type differs from its operand's}}
+  %0 = tile.reduce %x {axis = 0 : i32} : (tensor<8xf32>) -> f16 {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    tile.reduce.return %s : f32
+  }
+  return
+}
+
+// -----
+
+func.func @reduce_result_shape(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{result shape must drop the reduced axis}}
+  %0 = tile.reduce %x {axis = 1 : i32} : (tensor<4x8xf32>) -> tensor<8xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    tile.reduce.return %s : f32
+  }
+  return
+}
+
+// -----
+
+func.func @reduce_1d_result_not_scalar(%x: tensor<8xf32>) {
+  // expected-error @+1 {{result shape must drop the reduced axis}}
+  %0 = tile.reduce %x {axis = 0 : i32} : (tensor<8xf32>) -> tensor<1xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    tile.reduce.return %s : f32
+  }
+  return
+}
+
+// -----
+
+func.func @reduce_region_arity(%x: tensor<8xf32>) {
+  // expected-error @+1 {{combine region needs 2 arguments}}
+  %0 = tile.reduce %x {axis = 0 : i32} : (tensor<8xf32>) -> f32 {
+  ^bb0(%a: f32):
+    tile.reduce.return %a : f32
+  }
+  return
+}
+
+// -----
+
+func.func @reduce_region_types(%x: tensor<8xf32>) {
+  // expected-error @+1 {{combine region argument types must be the operand element types}}
+  %0 = tile.reduce %x {axis = 0 : i32} : (tensor<8xf32>) -> f32 {
+  ^bb0(%a: f16, %b: f16):
+    %s = arith.addf %a, %b : f16
+    tile.reduce.return %s : f16
+  }
+  return
+}
+
+// -----
+
+func.func @reduce_region_return_count(%x: tensor<8xf32>) {
+  // expected-error @+1 {{combine region must return 1 values}}
+  %0 = tile.reduce %x {axis = 0 : i32} : (tensor<8xf32>) -> f32 {
+  ^bb0(%a: f32, %b: f32):
+    tile.reduce.return %a, %b : f32, f32
+  }
+  return
+}
+
+// -----
+
+func.func @reduce_region_return_type(%x: tensor<8xf32>) {
+  // expected-error @+1 {{combine region returns a value of the wrong type}}
+  %0 = tile.reduce %x {axis = 0 : i32} : (tensor<8xf32>) -> f32 {
+  ^bb0(%a: f32, %b: f32):
+    %i = arith.fptosi %a : f32 to i32
+    tile.reduce.return %i : i32
+  }
+  return
+}
+
+// -----
+
+func.func @reduce_return_parent(%x: f32) {
+  // expected-error @+1 {{expects parent op 'tile.reduce'}}
+  tile.reduce.return %x : f32
+}
+
+//===----------------------------------------------------------------------===//
+// hint
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @hint_count(%x: tensor<4x8xi32>) {
+  // expected-error @+1 {{hint needs 2 values}}
+  %0 = tile.hint %x {multipleOf = array<i32: 16>} : tensor<4x8xi32>
+  return
+}
+
+// -----
+
+func.func @hint_scalar_count(%x: i32) {
+  // expected-error @+1 {{hint needs 1 values}}
+  %0 = tile.hint %x {maxContiguous = array<i32: 1, 1>} : i32
+  return
+}
+
+// -----
+
+func.func @hint_positive(%x: tensor<8xi32>) {
+  // expected-error @+1 {{hint values must be positive}}
+  %0 = tile.hint %x {maxContiguous = array<i32: 0>} : tensor<8xi32>
+  return
+}
+
+// -----
+
+func.func @hint_negative(%x: tensor<8xi32>) {
+  // expected-error @+1 {{hint values must be positive}}
+  %0 = tile.hint %x {multipleOf = array<i32: -16>} : tensor<8xi32>
+  return
+}
