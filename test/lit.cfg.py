@@ -1,6 +1,7 @@
 # lit configuration of the tilec test suites.
 import os
 import shutil
+import sys
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -15,8 +16,9 @@ config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt", "Inputs"]
 llvm_config.with_system_environment(["HOME", "CUDA_HOME", "CUDA_PATH"])
 llvm_config.use_default_substitutions()
 llvm_config.add_tool_substitutions(
-    ["tilec", "tile-opt", "FileCheck", "not", "count", "split-file"],
+    ["tilec", "tile-opt", "tile-run", "FileCheck", "not", "count", "split-file"],
     [config.tile_tools_dir, config.llvm_tools_dir])
+config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%examples", os.path.join(config.tile_src_root, "examples")))
 
 # ptxas validates generated PTX where the CUDA toolkit is installed.

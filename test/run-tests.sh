@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 BUILD=${1:-build}
 LIT=${LIT:-/usr/lib/llvm-22/bin/lit}
 
-cmake --build "$BUILD" --target tilec tile-opt tile-unittests || {
+cmake --build "$BUILD" --target tilec tile-opt tile-run tile-unittests || {
   echo "0 passed, 1 failed"
   exit 1
 }

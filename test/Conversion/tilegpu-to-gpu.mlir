@@ -1,0 +1,239 @@
+// RUN: tile-opt %s --convert-tile-to-tilegpu --convert-tilegpu-to-gpu | FileCheck %s
+// RUN: tile-opt %s --convert-tile-to-tilegpu | FileCheck %s --check-prefix=LAYOUT
+
+// The input gets its layouts from --convert-tile-to-tilegpu: blocked
+// encodings cannot be written in .mlir input yet (their parser rejects every
+// spelling). The LAYOUT lines show the data movement each kernel has before
+// the GPU lowering.
+
+// CHECK: module attributes {gpu.container_module}
+// CHECK: gpu.module @tile_kernels
+// CHECK: llvm.mlir.global external @tile_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+// CHECK-NOT: func.func
+
+// A kernel becomes a gpu.func kernel with 32 * num_warps threads; pointers
+// become i64 addresses. A masked load moves `other` into the destination
+// and predicates the ld; a masked store is predicated; make_range and
+// program_id read the thread and block ids.
+// CHECK-LABEL: gpu.func @masked_copy
+// CHECK-SAME: (%[[X:[^:]*]]: i64, %[[Y:[^:]*]]: i64, %[[N:[^:]*]]: i32) kernel
+// CHECK-SAME: known_block_size = array<i32: 32, 1, 1>
+// CHECK-SAME: tilegpu.num_warps = 1 : i32
+// CHECK: %[[OTHER:.*]] = arith.constant 2.500000e+00 : f32
+// CHECK: %[[BID:.*]] = gpu.block_id x
+// CHECK: %[[PID:.*]] = arith.index_cast %[[BID]] : index to i32
+// CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK: arith.index_cast %[[TID]] : index to i32
+// CHECK: %[[MASK:.*]] = arith.cmpi slt, %{{.*}}, %[[N]] : i32
+// CHECK: %[[OFF:.*]] = arith.muli %{{.*}}, %c4_i64{{.*}} : i64
+// CHECK: %[[ADDR:.*]] = arith.addi %[[X]], %[[OFF]] : i64
+// CHECK: %[[INIT:.*]] = arith.bitcast %[[OTHER]] : f32 to i32
+// CHECK: %[[LD:.*]] = llvm.inline_asm has_side_effects asm_dialect = att "mov.b32 $0, $3;\0A\09@$2 ld.global.b32 $0, [ $1 + 0 ];", "=r,l,b,r" %[[ADDR]], %[[MASK]], %[[INIT]] : (i64, i1, i32) -> i32
+// CHECK: %[[V:.*]] = arith.bitcast %[[LD]] : i32 to f32
+// CHECK: %[[YADDR:.*]] = arith.addi %[[Y]], %{{.*}} : i64
+// CHECK: %[[BITS:.*]] = arith.bitcast %[[V]] : f32 to i32
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "@$2 st.global.b32 [ $0 + 0 ], $1;", "l,r,b" %[[YADDR]], %[[BITS]], %[[MASK]] : (i64, i32, i1) -> ()
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.return
+func.func @masked_copy(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %n: i32) attributes {tilegpu.num_warps = 1 : i32} {
+  %pid = tile.program_id 0 : i32
+  %c32 = arith.constant 32 : i32
+  %start = arith.muli %pid, %c32 : i32
+  %r = tile.make_range 0 to 32 : tensor<32xi32>
+  %s = tile.splat %start : tensor<32xi32>
+  %o = arith.addi %s, %r : tensor<32xi32>
+  %ns = tile.splat %n : tensor<32xi32>
+  %m = arith.cmpi slt, %o, %ns : tensor<32xi32>
+  %xs = tile.splat %x : tensor<32x!tile.ptr<f32>>
+  %xp = tile.addptr %xs, %o : tensor<32x!tile.ptr<f32>>, tensor<32xi32>
+  %other = arith.constant dense<2.5> : tensor<32xf32>
+  %v = tile.load %xp, %m, %other : tensor<32x!tile.ptr<f32>>
+  %ys = tile.splat %y : tensor<32x!tile.ptr<f32>>
+  %yp = tile.addptr %ys, %o : tensor<32x!tile.ptr<f32>>, tensor<32xi32>
+  tile.store %yp, %v, %m : tensor<32x!tile.ptr<f32>>
+  return
+}
+
+// 4 warps: 128 threads. A load without mask is not predicated.
+// CHECK-LABEL: gpu.func @four_warps
+// CHECK-SAME: known_block_size = array<i32: 128, 1, 1>
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "ld.global.b16 $0, [ $1 + 0 ];", "=h,l"
+// CHECK: arith.bitcast %{{.*}} : i16 to f16
+func.func @four_warps(%x: !tile.ptr<f16>) attributes {tilegpu.num_warps = 4 : i32} {
+  %r = tile.make_range 0 to 128 : tensor<128xi32>
+  %xs = tile.splat %x : tensor<128x!tile.ptr<f16>>
+  %xp = tile.addptr %xs, %r : tensor<128x!tile.ptr<f16>>, tensor<128xi32>
+  %v = tile.load %xp : tensor<128x!tile.ptr<f16>>
+  %w = arith.addf %v, %v : tensor<128xf16>
+  tile.store %xp, %w : tensor<128x!tile.ptr<f16>>
+  return
+}
+
+// 16 elements on 32 threads: lanes 16..31 hold copies, so even an unmasked
+// store is predicated on the owner (lane bit 4 clear); a scalar store runs
+// in thread 0 only.
+// CHECK-LABEL: gpu.func @store_owner
+// CHECK: %[[OWNER:.*]] = arith.cmpi eq, %{{.*}}, %c0_i32{{.*}} : i32
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "@$2 st.global.b32 [ $0 + 0 ], $1;", "l,r,b" %{{.*}}, %{{.*}}, %[[OWNER]]
+// CHECK: %[[T0:.*]] = arith.cmpi eq, %{{.*}}, %c0_i32{{.*}} : i32
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "@$2 st.global.b32 [ $0 + 0 ], $1;", "l,r,b" %{{.*}}, %c7_i32{{.*}}, %[[T0]]
+func.func @store_owner(%y: !tile.ptr<i32>) attributes {tilegpu.num_warps = 1 : i32} {
+  %r = tile.make_range 0 to 16 : tensor<16xi32>
+  %ys = tile.splat %y : tensor<16x!tile.ptr<i32>>
+  %yp = tile.addptr %ys, %r : tensor<16x!tile.ptr<i32>>, tensor<16xi32>
+  tile.store %yp, %r : tensor<16x!tile.ptr<i32>>
+  %c7 = arith.constant 7 : i32
+  tile.store %y, %c7 : !tile.ptr<i32>
+  return
+}
+
+// The conversion to the slice layout expand_dims wants, expand_dims itself
+// and the broadcast keep every element in its thread: they only pick
+// registers, with no barrier and no shared memory.
+// LAYOUT-LABEL: func.func @register_local
+// LAYOUT: tilegpu.convert_layout
+// LAYOUT: tile.expand_dims
+// LAYOUT: tile.broadcast
+// CHECK-LABEL: gpu.func @register_local
+// CHECK: %[[LD:.*]] = llvm.inline_asm {{.*}}"ld.global.b32
+// CHECK: %[[V:.*]] = arith.bitcast %[[LD]] : i32 to f32
+// CHECK-NOT: gpu.barrier
+// CHECK-NOT: @tile_smem
+// CHECK-COUNT-4: "st.global.b32 [ $0 + 0 ], $1;", "l,r" %{{.*}}, %{{.*}} : (i64, i32) -> ()
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.return
+func.func @register_local(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>) attributes {tilegpu.num_warps = 1 : i32} {
+  %r = tile.make_range 0 to 32 : tensor<32xi32>
+  %xs = tile.splat %x : tensor<32x!tile.ptr<f32>>
+  %xp = tile.addptr %xs, %r : tensor<32x!tile.ptr<f32>>, tensor<32xi32>
+  %v = tile.load %xp : tensor<32x!tile.ptr<f32>>
+  %ve = tile.expand_dims %v {axis = 0 : i32} : tensor<32xf32> -> tensor<1x32xf32>
+  %vb = tile.broadcast %ve : tensor<1x32xf32> -> tensor<4x32xf32>
+  %ys = tile.splat %y : tensor<4x32x!tile.ptr<f32>>
+  tile.store %ys, %vb : tensor<4x32x!tile.ptr<f32>>
+  return
+}
+
+// A transpose renames registers, but the store wants the value in its
+// pointers' layout, where other threads hold the elements: the conversion
+// goes through shared memory between two barriers.
+// LAYOUT-LABEL: func.func @cross_thread
+// LAYOUT: tile.trans
+// LAYOUT: tilegpu.convert_layout
+// CHECK-LABEL: gpu.func @cross_thread
+// CHECK: gpu.barrier
+// CHECK: %[[SMEM:.*]] = llvm.mlir.addressof @tile_smem : !llvm.ptr<3>
+// CHECK: %[[SADDR:.*]] = llvm.getelementptr %[[SMEM]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+// CHECK: llvm.store %{{.*}}, %[[SADDR]] : f32, !llvm.ptr<3>
+// CHECK: gpu.barrier
+// CHECK: %[[SMEM2:.*]] = llvm.mlir.addressof @tile_smem : !llvm.ptr<3>
+// CHECK: %[[LADDR:.*]] = llvm.getelementptr %[[SMEM2]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+// CHECK: %[[E:.*]] = llvm.load %[[LADDR]] : !llvm.ptr<3> -> f32
+// CHECK-NOT: gpu.barrier
+// CHECK: st.global.b32
+// CHECK: gpu.return
+func.func @cross_thread(%p: !tile.ptr<f32>) attributes {tilegpu.num_warps = 1 : i32} {
+  %xs = tile.splat %p : tensor<8x32x!tile.ptr<f32>>
+  %x = tile.load %xs : tensor<8x32x!tile.ptr<f32>>
+  %t = tile.trans %x, [1, 0] : tensor<8x32xf32> -> tensor<32x8xf32>
+  %ys = tile.splat %p : tensor<32x8x!tile.ptr<f32>>
+  tile.store %ys, %t : tensor<32x8x!tile.ptr<f32>>
+  return
+}
+
+// A reduction stores its operand to shared memory, then walks the reduced
+// axis in a loop, combining with the region's op.
+// CHECK-LABEL: gpu.func @reduce
+// CHECK: gpu.barrier
+// CHECK: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
+// CHECK: gpu.barrier
+// CHECK: %[[FIRST:.*]] = llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// CHECK: %[[MAX:.*]] = scf.for %{{.*}} = %c1_i32{{[_0-9]*}} to %c32_i32{{[_0-9]*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[FIRST]]) -> (f32) : i32 {
+// CHECK:   %[[NEXT:.*]] = llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// CHECK:   %[[M:.*]] = arith.maxnumf %[[ACC]], %[[NEXT]] : f32
+// CHECK:   scf.yield %[[M]] : f32
+// CHECK: }
+// CHECK: %[[BITS:.*]] = arith.bitcast %[[MAX]] : f32 to i32
+// CHECK: "@$2 st.global.b32 [ $0 + 0 ], $1;", "l,r,b" %{{.*}}, %[[BITS]], %{{.*}}
+func.func @reduce(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>) attributes {tilegpu.num_warps = 1 : i32} {
+  %r = tile.make_range 0 to 32 : tensor<32xi32>
+  %xs = tile.splat %x : tensor<32x!tile.ptr<f32>>
+  %xp = tile.addptr %xs, %r : tensor<32x!tile.ptr<f32>>, tensor<32xi32>
+  %v = tile.load %xp : tensor<32x!tile.ptr<f32>>
+  %m = tile.reduce %v {axis = 0 : i32} : (tensor<32xf32>) -> f32 {
+  ^bb0(%a: f32, %b: f32):
+    %c = arith.maxnumf %a, %b : f32
+    tile.reduce.return %c : f32
+  }
+  tile.store %y, %m : !tile.ptr<f32>
+  return
+}
+
+// Along axis 0 of an 8 x 32 block the loop runs over 8 rows; each thread
+// reduces its one column.
+// CHECK-LABEL: gpu.func @reduce_axis0
+// CHECK: scf.for %{{.*}} = %c1_i32{{[_0-9]*}} to %c8_i32{{[_0-9]*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (i32) : i32 {
+// CHECK: arith.addi
+func.func @reduce_axis0(%x: !tile.ptr<i32>) attributes {tilegpu.num_warps = 1 : i32} {
+  %xs = tile.splat %x : tensor<8x32x!tile.ptr<i32>>
+  %v = tile.load %xs : tensor<8x32x!tile.ptr<i32>>
+  %s = tile.reduce %v {axis = 0 : i32} : (tensor<8x32xi32>) -> tensor<32xi32> {
+  ^bb0(%a: i32, %b: i32):
+    %c = arith.addi %a, %b : i32
+    tile.reduce.return %c : i32
+  }
+  %ys = tile.splat %x : tensor<32x!tile.ptr<i32>>
+  tile.store %ys, %s : tensor<32x!tile.ptr<i32>>
+  return
+}
+
+// dot stores A and B to shared memory and accumulates each thread's C
+// elements over K (8) with FMAs; the 16 x 16 result gives every thread 8.
+// CHECK-LABEL: gpu.func @dot
+// CHECK: gpu.barrier
+// CHECK: llvm.store
+// CHECK: gpu.barrier
+// CHECK: %{{.*}}:8 = scf.for %{{.*}} = %c0_i32{{[_0-9]*}} to %c8_i32{{[_0-9]*}} step %{{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32) : i32 {
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// CHECK-COUNT-8: math.fma %{{.*}}, %{{.*}}, %{{.*}} : f32
+// CHECK: scf.yield
+func.func @dot(%a: f32, %b: f32, %y: !tile.ptr<f32>) attributes {tilegpu.num_warps = 1 : i32} {
+  %as = tile.splat %a : tensor<16x8xf32>
+  %bs = tile.splat %b : tensor<8x16xf32>
+  %zero = arith.constant dense<0.0> : tensor<16x16xf32>
+  %d = tile.dot %as, %bs, %zero : tensor<16x8xf32> * tensor<8x16xf32> -> tensor<16x16xf32>
+  %ys = tile.splat %y : tensor<16x16x!tile.ptr<f32>>
+  tile.store %ys, %d : tensor<16x16x!tile.ptr<f32>>
+  return
+}
+
+// f16 inputs are widened and accumulated in f32, then truncated.
+// CHECK-LABEL: gpu.func @dot_f16
+// CHECK: scf.for
+// CHECK: arith.extf %{{.*}} : f16 to f32
+// CHECK: math.fma %{{.*}}, %{{.*}}, %{{.*}} : f32
+// CHECK: arith.truncf %{{.*}} : f32 to f16
+func.func @dot_f16(%a: f16, %b: f16, %y: !tile.ptr<f16>) attributes {tilegpu.num_warps = 1 : i32} {
+  %as = tile.splat %a : tensor<16x16xf16>
+  %bs = tile.splat %b : tensor<16x16xf16>
+  %zero = arith.constant dense<0.0> : tensor<16x16xf16>
+  %d = tile.dot %as, %bs, %zero : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf16>
+  %ys = tile.splat %y : tensor<16x16x!tile.ptr<f16>>
+  tile.store %ys, %d : tensor<16x16x!tile.ptr<f16>>
+  return
+}
+
+// A scalar atomic runs in thread 0; its old value is shared with the other
+// threads through shared memory.
+// CHECK-LABEL: gpu.func @atomic
+// CHECK: %[[OLD:.*]] = llvm.inline_asm has_side_effects asm_dialect = att "mov.b32 $0, 0;\0A\09@$3 atom.acq_rel.gpu.global.add.f32 $0, [ $1 + 0 ], $2;", "=r,l,r,b"
+// CHECK: gpu.barrier
+// CHECK: scf.if
+// CHECK: llvm.store
+// CHECK: gpu.barrier
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+func.func @atomic(%p: !tile.ptr<f32>, %q: !tile.ptr<f32>, %v: f32) attributes {tilegpu.num_warps = 1 : i32} {
+  %old = tile.atomic_rmw add, %p, %v : !tile.ptr<f32>
+  tile.store %q, %old : !tile.ptr<f32>
+  return
+}

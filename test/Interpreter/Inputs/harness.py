@@ -1,0 +1,89 @@
+"""Run .tile kernels on the CPU through tile-run and compare with NumPy.
+
+Tests call run() with NumPy arrays for the pointer parameters and Python
+numbers for the scalars; the arrays go to tile-run as .npy files, every
+buffer is dumped after the run and returned. References are computed here,
+independently of the interpreter, in float64.
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+TILE_RUN = os.environ.get("TILE_RUN", "tile-run")
+
+
+def run(tile_file, args, kernel=None, defines=(), grid=None, extra=()):
+    """Run `kernel` of `tile_file`; return {name: array after the run}."""
+    with tempfile.TemporaryDirectory() as tmp:
+        cmd = [TILE_RUN, tile_file]
+        if kernel:
+            cmd += ["-k", kernel]
+        for d in defines:
+            cmd += ["-D", d]
+        if grid:
+            cmd += ["--grid", ",".join(str(g) for g in grid)]
+        buffers = {}
+        for name, value in args.items():
+            if isinstance(value, np.ndarray):
+                path = os.path.join(tmp, name + ".npy")
+                np.save(path, np.ascontiguousarray(value))
+                cmd += ["--arg", f"{name}=file:{path}"]
+                buffers[name] = os.path.join(tmp, name + ".out.npy")
+                cmd += ["--dump", f"{name}={buffers[name]}"]
+            else:
+                cmd += ["--arg", f"{name}={value}"]
+        cmd += list(extra)
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise RuntimeError(f"tile-run failed ({proc.returncode}): "
+                               f"{' '.join(cmd)}\n{proc.stderr}")
+        return {name: np.load(path) for name, path in buffers.items()}
+
+
+def run_expecting_error(tile_file, args, **kw):
+    """Run and return tile-run's error text (the run must fail)."""
+    try:
+        run(tile_file, args, **kw)
+    except RuntimeError as e:
+        return str(e)
+    raise AssertionError("the run was expected to fail")
+
+
+def rel_error(out, ref):
+    out = np.asarray(out, dtype=np.float64)
+    ref = np.asarray(ref, dtype=np.float64)
+    if np.isnan(out).any() != np.isnan(ref).any():
+        return float("inf")
+    denom = np.linalg.norm(ref)
+    return float(np.linalg.norm(out - ref) / (denom if denom else 1.0))
+
+
+_failures = []
+
+
+def check(name, out, ref, tol):
+    err = rel_error(out, ref)
+    ok = err <= tol
+    print(f"{'PASS' if ok else 'FAIL'} {name}: rel_err={err:.3e} tol={tol:.0e}")
+    if not ok:
+        _failures.append(name)
+
+
+def check_true(name, cond, detail=""):
+    print(f"{'PASS' if cond else 'FAIL'} {name} {detail}")
+    if not cond:
+        _failures.append(name)
+
+
+def finish():
+    if _failures:
+        print(f"FAILED: {', '.join(_failures)}")
+        sys.exit(1)
+    print("ALL PASSED")
+
+
+def rng(seed=0):
+    return np.random.default_rng(seed)

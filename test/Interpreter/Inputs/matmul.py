@@ -1,0 +1,64 @@
+import re
+import sys
+from harness import *
+
+examples = sys.argv[1]
+tmpdir = sys.argv[2]
+r = rng(2)
+SMALL = ["-D", "BLOCK_M=32", "-D", "BLOCK_N=32", "-D", "BLOCK_K=16"]
+
+
+def case(tile, name, M, N, K, dtype=np.float16, lda_pad=0, b_transposed=False,
+         activation=None, tol=2e-3, defines=()):
+    a_full = r.standard_normal((M, K + lda_pad)).astype(dtype)
+    a = a_full[:, :K]
+    if b_transposed:
+        b_storage = r.standard_normal((N, K)).astype(dtype)  # b = storage.T
+        b = b_storage.T
+        stride_bk, stride_bn = 1, K
+    else:
+        b_storage = r.standard_normal((K, N)).astype(dtype)
+        b = b_storage
+        stride_bk, stride_bn = N, 1
+    c = np.full((M, N), np.nan, dtype=dtype)
+    args = {"a_ptr": a_full, "b_ptr": b_storage, "c_ptr": c, "M": M, "N": N,
+            "K": K, "stride_am": K + lda_pad, "stride_ak": 1,
+            "stride_bk": stride_bk, "stride_bn": stride_bn, "stride_cm": N,
+            "stride_cn": 1}
+    d = list(defines)
+    if activation:
+        d.append(f"ACTIVATION={activation}")
+    out = run(tile, args, defines=d)["c_ptr"]
+    ref = a.astype(np.float64) @ b.astype(np.float64)
+    if activation == "leaky_relu":
+        ref = np.where(ref >= 0, ref, 0.01 * ref)
+    check(f"{name} {M}x{N}x{K}", out, ref, tol)
+
+
+tile = f"{examples}/matmul.tile"
+blocks = ["BLOCK_M=32", "BLOCK_N=32", "BLOCK_K=16"]
+for (M, N, K) in [(1, 1, 1), (37, 19, 70), (64, 64, 64), (100, 70, 33)]:
+    case(tile, "matmul fp16", M, N, K, defines=blocks)
+case(tile, "matmul fp16 lda=K+5", 45, 40, 50, lda_pad=5, defines=blocks)
+case(tile, "matmul fp16 B transposed", 40, 56, 24, b_transposed=True,
+     defines=blocks)
+case(tile, "matmul fp16 leaky_relu", 50, 60, 40, activation="leaky_relu",
+     defines=blocks)
+case(tile, "matmul fp16 first autotune config", 130, 260, 70)
+
+# The same kernel with fp32 pointers (fp32 accumulation, fp32 output).
+source = open(tile).read().replace("*fp16:16", "*fp32:16").replace(
+    "tl.float16", "c_ptr.dtype.element_ty")
+fp32 = f"{tmpdir}/matmul_fp32.tile"
+open(fp32, "w").write(source)
+for (M, N, K) in [(1, 1, 1), (37, 19, 70), (100, 70, 33)]:
+    case(fp32, "matmul fp32", M, N, K, dtype=np.float32, tol=1e-6,
+         defines=blocks)
+
+tile = f"{examples}/matmul_block_ptr.tile"
+for (M, N, K) in [(1, 1, 1), (37, 19, 70), (64, 64, 64), (100, 70, 33)]:
+    case(tile, "block_ptr fp16", M, N, K, defines=blocks)
+case(tile, "block_ptr fp16 lda=K+3", 33, 17, 20, lda_pad=3, defines=blocks)
+case(tile, "block_ptr fp16 B transposed", 40, 56, 24, b_transposed=True,
+     defines=blocks)
+finish()
