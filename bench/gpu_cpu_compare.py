@@ -1,0 +1,62 @@
+"""Run the cases of bench/make_cpu_reference.py on the GPU and compare with
+the CPU interpreter's outputs: element-wise bit equality, max |diff| in units
+of the output type's ulp, and relative error.
+
+usage (on the device): python3 bench/gpu_cpu_compare.py .carry/cpu_vs_gpu
+"""
+import json
+import sys
+
+import cupy as cp
+import numpy as np
+
+DIR = sys.argv[1]
+
+
+def cdiv(a, b):
+    return -(-a // b)
+
+
+def ulps(gpu, cpu):
+    """|gpu - cpu| in units of the last place of cpu's type."""
+    g = gpu.astype(np.float64)
+    c = cpu.astype(np.float64)
+    spacing = np.abs(np.spacing(cpu.astype(cpu.dtype))).astype(np.float64)
+    return np.abs(g - c) / spacing
+
+
+failed = 0
+for case in json.load(open(f"{DIR}/manifest.json")):
+    md = json.load(open(f"{DIR}/{case['json']}"))
+    fn = cp.RawModule(path=f"{DIR}/{case['ptx']}").get_function(md["kernel"])
+    if md["shared_bytes"] > 48 * 1024:
+        fn.max_dynamic_shared_size_bytes = md["shared_bytes"]
+    args, env, arrays = [], {"cdiv": cdiv, "min": min, "max": max}, {}
+    for a, p in zip(case["args"], md["params"]):
+        if "npy" in a:
+            arrays[a["name"]] = cp.asarray(np.load(f"{DIR}/{a['npy']}"))
+            args.append(arrays[a["name"]])
+        else:
+            v = a["value"]
+            env[a["name"]] = v
+            args.append(np.float32(v) if p["type"] == "fp32" else np.int32(v))
+    grid = tuple(int(eval(g, env)) for g in md["grid"])
+    fn(grid, (md["threads_per_block"], 1, 1), tuple(args),
+       shared_mem=md["shared_bytes"])
+    cp.cuda.Device().synchronize()
+    for out in case["outputs"]:
+        gpu = cp.asnumpy(arrays[out])
+        cpu = np.load(f"{DIR}/{case['name']}.{out}.cpu.npy")
+        equal = np.sum(gpu.view(np.uint8).reshape(gpu.size, -1) ==
+                       cpu.view(np.uint8).reshape(cpu.size, -1), axis=1)
+        bitwise = float(np.mean(equal == gpu.itemsize))
+        u = ulps(gpu, cpu)
+        rel = np.linalg.norm(gpu.astype(np.float64) - cpu) / np.linalg.norm(
+            cpu.astype(np.float64))
+        ok = not np.isnan(gpu).any() and u.max() <= 4
+        failed += not ok
+        print(f"{'PASS' if ok else 'FAIL'} {case['name']:22s} {out:9s} "
+              f"bitwise-equal {bitwise * 100:6.2f}%  max {u.max():.0f} ulp  "
+              f"rel {rel:.2e}")
+print(f"{'all agree' if not failed else f'{failed} disagree'}")
+sys.exit(1 if failed else 0)
