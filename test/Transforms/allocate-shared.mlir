@@ -1,4 +1,8 @@
 // RUN: tile-opt %s --convert-tile-to-tilegpu --tilegpu-allocate-shared | FileCheck %s
+// The largest kernel (@convert) needs exactly 8192 bytes: a limit equal to
+// the need is accepted, a smaller one is an error at the largest user.
+// RUN: tile-opt %s --convert-tile-to-tilegpu --tilegpu-allocate-shared=max-shared-bytes=8192 | FileCheck %s
+// RUN: not tile-opt %s --convert-tile-to-tilegpu --tilegpu-allocate-shared=max-shared-bytes=1000 2>&1 | FileCheck %s --check-prefix=LIMIT
 
 // The layouts come from --convert-tile-to-tilegpu: blocked encodings cannot
 // be written in .mlir input yet (their parser rejects every spelling).
@@ -13,6 +17,7 @@ func.func @reduce(%p: !tile.ptr<f32>, %q: !tile.ptr<f32>) attributes {tilegpu.nu
   %s = tile.splat %p : tensor<256x!tile.ptr<f32>>
   %a = tile.addptr %s, %r : tensor<256x!tile.ptr<f32>>, tensor<256xi32>
   %v = tile.load %a : tensor<256x!tile.ptr<f32>>
+  // LIMIT: :[[@LINE+1]]:8: error: this operation needs 1024 bytes of shared memory, more than the {{.*}} a program can use; use smaller blocks
   %m = tile.reduce %v {axis = 0 : i32} : (tensor<256xf32>) -> f32 {
   ^bb0(%x: f32, %y: f32):
     %z = arith.maxnumf %x, %y : f32
