@@ -69,14 +69,14 @@ TEST(MetadataTest, ParameterABI) {
 
 TEST(MetadataTest, HeaderDeclaresTypedLaunch) {
   std::string h = emitLaunchHeader(".entry k()\n", {sample()}, "demo");
-  EXPECT_NE(h.find("static inline CUresult k_launch(CUstream stream, "
+  EXPECT_NE(h.find("static inline CUresult k_launch(CUstream tile_stream, "
                    "CUdeviceptr a_ptr, int32_t M, int64_t L, float s"),
             std::string::npos)
       << h;
-  EXPECT_NE(h.find("int64_t grid_x = tile_cdiv(M, 128);"), std::string::npos);
+  EXPECT_NE(h.find("int64_t tile_grid_x = tile_cdiv(M, 128);"), std::string::npos);
   EXPECT_NE(h.find("CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 98304"),
             std::string::npos);
-  EXPECT_NE(h.find("cuLaunchKernel(fn"), std::string::npos);
+  EXPECT_NE(h.find("cuLaunchKernel(tile_fn"), std::string::npos);
 }
 
 } // namespace

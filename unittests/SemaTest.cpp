@@ -33,6 +33,19 @@ TEST(SemaTest, TritonPromotion) {
   EXPECT_EQ(promote(S::I64, false, S::I32, true), S::I64);
   EXPECT_EQ(promote(S::I32, false, S::F32, true), S::F32);
   EXPECT_EQ(promote(S::I16, false, S::I32, true), S::I16);
+  // A literal of a higher kind joins the promotion (bool < uint < int).
+  EXPECT_EQ(promote(S::U8, false, S::I32, true), S::I32);
+  EXPECT_EQ(promote(S::I1, false, S::I32, true), S::I32);
+  EXPECT_EQ(promote(S::U32, false, S::I32, true), S::U32);
+}
+
+TEST(SemaTest, LiteralRanges) {
+  EXPECT_TRUE(fitsIn(255, ScalarType::U8));
+  EXPECT_FALSE(fitsIn(256, ScalarType::U8));
+  EXPECT_FALSE(fitsIn(300, ScalarType::I8));
+  EXPECT_TRUE(fitsIn(-128, ScalarType::I8));
+  EXPECT_FALSE(fitsIn(1ll << 32, ScalarType::I32));
+  EXPECT_FALSE(fitsIn(-1, ScalarType::U64));
 }
 
 TEST(SemaTest, PromotionErrors) {

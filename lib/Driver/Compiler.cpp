@@ -123,7 +123,13 @@ bool CompilerSession::runPasses(
   PhaseScope scope{startPhase(phase)};
   mlir::PassManager pm(&context, mlir::ModuleOp::getOperationName());
   if (options.printIRAfterAll)
-    pm.enableIRPrinting();
+    pm.enableIRPrinting(
+        /*shouldPrintBeforePass=*/[](mlir::Pass *, mlir::Operation *) {
+          return false;
+        },
+        /*shouldPrintAfterPass=*/
+        [](mlir::Pass *, mlir::Operation *) { return true; },
+        /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false);
   if (options.timePasses)
     pm.enableTiming();
   build(pm);

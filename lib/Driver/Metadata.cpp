@@ -3,6 +3,7 @@
 #include "tile/Driver/Compiler.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include <cmath>
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -16,9 +17,14 @@ static void writeConstexpr(llvm::json::OStream &j, const Val &v) {
   case Val::Kind::Int:
     j.value(v.getInt());
     return;
-  case Val::Kind::Float:
-    j.value(v.getFloat());
+  case Val::Kind::Float: {
+    double f = v.getFloat();
+    if (std::isfinite(f))
+      j.rawValue([&](llvm::raw_ostream &os) { os << v.repr(); });
+    else
+      j.value(v.repr()); // JSON has no inf or nan: float('inf') as text
     return;
+  }
   case Val::Kind::Str:
     j.value(v.getString());
     return;
@@ -212,37 +218,38 @@ std::string tilec::emitLaunchHeader(llvm::StringRef ptx,
   for (const KernelMetadata &k : kernels) {
     os << "/* " << k.name << ": " << k.threadsPerBlock() << " threads, "
        << k.sharedBytes << " bytes of dynamic shared memory. */\n"
-       << "static inline CUresult " << k.name << "_launch(CUstream stream";
+       << "static inline CUresult " << k.name << "_launch(CUstream tile_stream";
     if (k.grid.empty())
-      os << ", unsigned grid_x, unsigned grid_y, unsigned grid_z";
+      os << ", unsigned tile_grid_x, unsigned tile_grid_y, unsigned tile_grid_z";
     for (const KernelMetadata::Param &p : k.params)
       os << ", " << cParamType(p.type) << " " << p.name;
     os << ") {\n"
-       << "  static CUfunction fn;\n  CUresult r;\n"
-       << "  if (!fn) {\n    CUmodule m;\n"
-       << "    if ((r = " << prefix << "_module(&m)) != CUDA_SUCCESS) return r;\n"
-       << "    if ((r = cuModuleGetFunction(&fn, m, \"" << k.name
-       << "\")) != CUDA_SUCCESS) return r;\n";
+       << "  static CUfunction tile_fn;\n  CUresult tile_r;\n"
+       << "  if (!tile_fn) {\n    CUmodule tile_m;\n"
+       << "    if ((tile_r = " << prefix
+       << "_module(&tile_m)) != CUDA_SUCCESS) return tile_r;\n"
+       << "    if ((tile_r = cuModuleGetFunction(&tile_fn, tile_m, \"" << k.name
+       << "\")) != CUDA_SUCCESS) return tile_r;\n";
     if (k.sharedBytes > 48 * 1024)
-      os << "    if ((r = cuFuncSetAttribute(fn, "
+      os << "    if ((tile_r = cuFuncSetAttribute(tile_fn, "
             "CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, "
-         << k.sharedBytes << ")) != CUDA_SUCCESS) return r;\n";
+         << k.sharedBytes << ")) != CUDA_SUCCESS) return tile_r;\n";
     os << "  }\n";
     if (!k.grid.empty())
       for (size_t i = 0; i < 3; ++i)
-        os << "  int64_t grid_" << "xyz"[i] << " = "
+        os << "  int64_t tile_grid_" << "xyz"[i] << " = "
            << (i < k.grid.size() ? gridToC(k.grid[i]) : std::string("1"))
            << ";\n";
-    os << "  void *args[] = {";
+    os << "  void *tile_args[] = {";
     for (size_t i = 0; i < k.params.size(); ++i)
       os << (i ? ", " : "") << "&" << k.params[i].name;
     if (k.params.empty())
       os << "0";
     os << "};\n"
-       << "  return cuLaunchKernel(fn, (unsigned)grid_x, (unsigned)grid_y, "
-          "(unsigned)grid_z, "
+       << "  return cuLaunchKernel(tile_fn, (unsigned)tile_grid_x, "
+          "(unsigned)tile_grid_y, (unsigned)tile_grid_z, "
        << k.threadsPerBlock() << ", 1, 1, " << k.sharedBytes
-       << ", stream, args, 0);\n}\n\n";
+       << ", tile_stream, tile_args, 0);\n}\n\n";
   }
   os << "#ifdef __cplusplus\n}\n#endif\n\n#endif\n";
   return out;

@@ -306,66 +306,54 @@ FailureOr<Val> Generator::dot(const Val &a, const Val &bv,
                                  getName(tb.element).str() +
                                  "; convert one with .to()");
   ScalarType in = ta.element;
-  ScalarType out;
+  // Accumulator types per operand type (fp16 may also accumulate in fp16).
+  std::vector<ScalarType> allowed;
   switch (in) {
   case ScalarType::F16:
-    out = outType.value_or(ScalarType::F32);
-    if (out != ScalarType::F32 && out != ScalarType::F16)
-      return error(at, "dot of fp16 blocks accumulates in fp32 or fp16");
+    allowed = {ScalarType::F32, ScalarType::F16};
     break;
   case ScalarType::BF16:
   case ScalarType::F32:
-    out = outType.value_or(ScalarType::F32);
-    if (out != ScalarType::F32)
-      return error(at, "dot of " + getName(in).str() +
-                                   " blocks accumulates in fp32");
+    allowed = {ScalarType::F32};
     break;
   case ScalarType::F64:
-    out = outType.value_or(ScalarType::F64);
-    if (out != ScalarType::F64)
-      return error(at, "dot of fp64 blocks accumulates in fp64");
+    allowed = {ScalarType::F64};
     break;
   case ScalarType::I8:
-    out = outType.value_or(ScalarType::I32);
-    if (out != ScalarType::I32)
-      return error(at, "dot of i8 blocks accumulates in i32");
+    allowed = {ScalarType::I32};
     break;
   default:
-    return error(at, "dot does not support " + getName(in).str() +
-                                 " blocks");
+    return error(at, "dot does not support " + getName(in).str() + " blocks");
   }
+  bool accIsBlock = acc && acc->isRuntime();
+  if (acc && !acc->isNone() && !acc->isNumber() &&
+      (!accIsBlock || acc->getType().isPointer))
+    return error(at, "dot accumulator must be a block, got " + acc->describe());
+  ScalarType out = outType ? *outType
+                   : accIsBlock ? acc->getType().element
+                                : allowed.front();
+  if (!llvm::is_contained(allowed, out))
+    return error(at, "dot of " + getName(in).str() + " blocks accumulates in " +
+                         getName(allowed.front()).str() +
+                         (allowed.size() > 1 ? " or " + getName(allowed[1]).str()
+                                             : std::string()) +
+                         ", not " + getName(out).str());
+  if (accIsBlock && acc->getType().element != out)
+    return error(at, "dot accumulator has type " + acc->getType().str() +
+                         " but the product accumulates in " +
+                         getName(out).str());
   TileType resultType;
   resultType.element = out;
   resultType.shape = {ta.shape[0], tb.shape[1]};
   mlir::Value c;
-  if (acc && !acc->isNone()) {
-    if (acc->isNumber()) {
-      c = constant(out, acc->getFloat(), resultType.shape, at);
-    } else {
-      if (!acc->isRuntime() || acc->getType().isPointer)
-        return error(at, "dot accumulator must be a block, got " +
-                                     acc->describe());
-      if (acc->getType().element != out && !outType)
-        out = acc->getType().element, resultType.element = out;
-      if (acc->getType().element != out)
-        return error(at, "dot accumulator has type " +
-                                     acc->getType().str() + " but the product "
-                                     "accumulates in " +
-                                     getName(out).str());
-      if ((out == ScalarType::F16 && in != ScalarType::F16) ||
-          (isFloat(out) != isFloat(in)))
-        return error(at, "dot accumulator type " +
-                                     getName(out).str() +
-                                     " does not suit operands of type " +
-                                     getName(in).str());
-      FailureOr<Val> shaped = broadcastTo(*acc, resultType.shape, at);
-      if (failed(shaped))
-        return error(at, "dot accumulator must have shape " +
-                                     formatShape(resultType.shape));
-      c = shaped->getValue();
-    }
+  if (accIsBlock) {
+    FailureOr<Val> shaped = broadcastTo(*acc, resultType.shape, at);
+    if (failed(shaped))
+      return failure();
+    c = shaped->getValue();
   } else {
-    c = constant(out, 0, resultType.shape, at);
+    c = constant(out, acc && acc->isNumber() ? acc->getFloat() : 0,
+                 resultType.shape, at);
   }
   auto op = tile::DotOp::create(builder, loc(at), mlirType(resultType),
                                 a.getValue(), bv.getValue(), c, precision);

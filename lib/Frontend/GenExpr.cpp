@@ -212,6 +212,12 @@ FailureOr<ScalarType> Generator::unify(Val &a, Val &b, OpClass cls,
       promoteTypes(ea, !a.isRuntime(), eb, !b.isRuntime(), cls, err);
   if (!t)
     return error(at, "invalid operands for '" + spelling + "': " + err);
+  for (const Val *v : {&a, &b})
+    if (v->getKind() == Val::Kind::Int && !isFloat(*t) &&
+        !fitsIn(v->getInt(), *t))
+      return error(at, "integer constant " + std::to_string(v->getInt()) +
+                           " is out of range for " + getName(*t).str() +
+                           " in '" + spelling + "'");
   auto shape = broadcastShapes(shapeOfVal(a), shapeOfVal(b));
   if (!shape)
     return error(at, "incompatible shapes for '" + spelling + "': " +

@@ -72,6 +72,28 @@ static ScalarType promoteInts(ScalarType a, ScalarType b) {
   return getBitWidth(u) >= getBitWidth(s) ? u : s;
 }
 
+unsigned tilec::kindRank(ScalarType t) {
+  if (t == ScalarType::I1)
+    return 0;
+  if (isUnsigned(t))
+    return 1;
+  return isFloat(t) ? 3 : 2;
+}
+
+bool tilec::fitsIn(int64_t value, ScalarType t) {
+  if (isFloat(t))
+    return true;
+  unsigned bits = getBitWidth(t);
+  if (t == ScalarType::I1)
+    return value == 0 || value == 1;
+  if (bits >= 64)
+    return !isUnsigned(t) || value >= 0;
+  if (isUnsigned(t))
+    return value >= 0 && value < (int64_t(1) << bits);
+  return value >= -(int64_t(1) << (bits - 1)) &&
+         value < (int64_t(1) << (bits - 1));
+}
+
 std::optional<ScalarType> tilec::promoteTypes(ScalarType a, bool aWeak,
                                               ScalarType b, bool bWeak,
                                               OpClass cls,
@@ -80,32 +102,26 @@ std::optional<ScalarType> tilec::promoteTypes(ScalarType a, bool aWeak,
     error = "fp8 types are not supported yet";
     return std::nullopt;
   }
-  // A literal adapts to the other operand's kind: an int literal takes the
-  // other's type; a float literal takes a float type or becomes fp32.
+  // A literal (constexpr) joins the promotion only if it is of a higher
+  // kind (bool < unsigned < signed < float) than the other operand, as in
+  // Triton; otherwise it takes the other operand's type.
   if (aWeak != bWeak) {
     ScalarType strong = aWeak ? b : a, weak = aWeak ? a : b;
-    if (isFloat(strong)) {
-      if (cls == OpClass::Bitwise || cls == OpClass::Shift) {
+    if (kindRank(weak) <= kindRank(strong)) {
+      if (isFloat(strong) &&
+          (cls == OpClass::Bitwise || cls == OpClass::Shift)) {
         error = "bitwise operators need integer operands";
         return std::nullopt;
       }
-      ScalarType t = strong;
       if (cls == OpClass::DivMod &&
-          (t == ScalarType::F16 || t == ScalarType::BF16))
-        t = ScalarType::F32;
-      return t;
+          (strong == ScalarType::F16 || strong == ScalarType::BF16))
+        return ScalarType::F32;
+      if (strong == ScalarType::I1 && cls != OpClass::Bitwise &&
+          cls != OpClass::Compare)
+        return ScalarType::I32;
+      return strong;
     }
-    if (isFloat(weak)) {
-      if (cls == OpClass::Bitwise || cls == OpClass::Shift) {
-        error = "bitwise operators need integer operands";
-        return std::nullopt;
-      }
-      return ScalarType::F32;
-    }
-    if (strong == ScalarType::I1 && weak != ScalarType::I1 &&
-        cls != OpClass::Bitwise)
-      return ScalarType::I32;
-    return strong;
+    return promoteTypes(a, false, b, false, cls, error);
   }
   if (isFloat(a) || isFloat(b)) {
     if (cls == OpClass::Bitwise || cls == OpClass::Shift) {

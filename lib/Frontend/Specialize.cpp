@@ -26,6 +26,9 @@ std::string tilec::formatParamType(const ParamType &type) {
 }
 
 Val tilec::parseDefineValue(llvm::StringRef text) {
+  // Shell users write booleans in lower case too.
+  if (text == "true" || text == "false")
+    return Val::boolean(text == "true");
   llvm::SourceMgr sm;
   sm.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, "<-D>"),
                         llvm::SMLoc());
@@ -529,11 +532,16 @@ tilec::planKernels(const Module &ast, const SpecializeOptions &options,
     // Which configs to compile.
     std::vector<const AutotuneConfig *> configs{nullptr};
     if (autotune) {
-      bool definesAllTuned = true;
+      // -D replaces the tuning only when it binds every tuned constexpr
+      // (configs that set only options always apply).
+      bool tunesConstexprs = false, definesAllTuned = true;
       for (const AutotuneConfig &c : autotune->configs)
-        for (auto &[name, v] : c.constexprs)
+        for (auto &[name, v] : c.constexprs) {
+          tunesConstexprs = true;
           if (!llvm::any_of(defines, [&](auto &d) { return d.first == name; }))
             definesAllTuned = false;
+        }
+      definesAllTuned = definesAllTuned && tunesConstexprs;
       if (options.allConfigs) {
         configs.clear();
         for (const AutotuneConfig &c : autotune->configs)

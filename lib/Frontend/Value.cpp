@@ -4,6 +4,7 @@
 #include "tile/Frontend/Sema.h"
 
 #include "llvm/Support/Format.h"
+#include <cstdlib>
 #include "llvm/Support/raw_ostream.h"
 
 using namespace tilec;
@@ -126,9 +127,15 @@ std::string Val::repr() const {
     else if (v == -1.0 / 0.0)
       os << "float('-inf')";
     else {
+      // The shortest form that reads back to the same double, as Python.
       std::string num;
-      llvm::raw_string_ostream ns(num);
-      ns << llvm::format("%.17g", v);
+      for (int precision = 1; precision <= 17; ++precision) {
+        num.clear();
+        llvm::raw_string_ostream ns(num);
+        ns << llvm::format("%.*g", precision, v);
+        if (std::strtod(num.c_str(), nullptr) == v)
+          break;
+      }
       if (num.find_first_of(".en") == std::string::npos)
         num += ".0";
       os << num;

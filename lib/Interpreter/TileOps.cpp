@@ -220,7 +220,7 @@ LogicalResult Machine::executeTile(Operation *op, bool &handled) {
   } else if (auto range = dyn_cast<tile::MakeRangeOp>(op)) {
     TensorRef r = makeForType(range.getType());
     for (int64_t i = 0, e = r->numel(); i < e; ++i)
-      r->ints[i] = range.getStart() + i;
+      r->ints[i] = range.getStartAttr().getInt() + i;
     set(range.getResult(), r);
   } else if (auto splat = dyn_cast<tile::SplatOp>(op)) {
     const Tensor &s = *get(splat.getSrc());

@@ -41,7 +41,8 @@ llvm::Error tilec::validateArch(llvm::StringRef arch) {
 }
 
 std::string TargetInfo::features() const {
-  return arch == "sm_80" ? "+ptx70" : "+ptx80";
+  // PTX ISA 8.0 covers sm_80 and sm_90a, with the cache-eviction hints.
+  return "+ptx80";
 }
 
 unsigned TargetInfo::computeCapability() const {

@@ -33,7 +33,8 @@ struct TileGPUAllocateSharedPass
       if (bytes > maxSharedBytes) {
         largest->emitError("this operation needs ")
             << bytes << " bytes of shared memory, more than the "
-            << maxSharedBytes << " a program can use; use smaller blocks";
+            << static_cast<unsigned>(maxSharedBytes)
+            << " a program can use; use smaller blocks";
         return signalPassFailure();
       }
       func->setAttr(TileGPUDialect::getSharedBytesAttrName(),

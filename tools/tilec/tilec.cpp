@@ -193,7 +193,10 @@ static int run() {
       ok = writeMetadataNextTo(out, session);
     } else {
       llvm::StringRef stem = llvm::sys::path::stem(inputFile);
-      std::string guard;
+      // A C identifier: letters, digits and '_', not starting with a digit.
+      std::string guard = stem.empty() || isdigit(static_cast<unsigned char>(stem[0]))
+                              ? "tile_"
+                              : "";
       for (char c : stem)
         guard.push_back(isalnum(static_cast<unsigned char>(c)) ? c : '_');
       text = emitLaunchHeader(*ptx, session.getMetadata(), guard);

@@ -31,6 +31,13 @@ std::optional<ScalarType> promoteTypes(ScalarType a, bool aWeak, ScalarType b,
                                        bool bWeak, OpClass cls,
                                        std::string &error);
 
+/// bool < unsigned < signed < float: a literal of a higher kind than the
+/// other operand joins the promotion; otherwise it takes the other's type.
+unsigned kindRank(ScalarType t);
+
+/// Whether integer `value` is representable in `t`.
+bool fitsIn(int64_t value, ScalarType t);
+
 /// The type a constexpr number takes when it becomes a run-time value on
 /// its own: bool -> i1, int -> i32 (i64 if it does not fit), float -> fp32.
 ScalarType literalType(const Val &v);

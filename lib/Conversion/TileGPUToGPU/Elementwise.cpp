@@ -60,8 +60,11 @@ struct ConstantLowering : public OpConversionPattern<arith::ConstantOp> {
                   ConversionPatternRewriter &rewriter) const override {
     auto type = dyn_cast<RankedTensorType>(op.getType());
     auto splat = dyn_cast<SplatElementsAttr>(op.getValue());
-    if (!type || !splat)
-      return rewriter.notifyMatchFailure(op, "only splat tensor constants");
+    if (!type)
+      return rewriter.notifyMatchFailure(op, "not a tensor constant");
+    if (!splat)
+      return op.emitOpError("non-splat tensor constants are not supported on "
+                            "the GPU");
     auto value = cast<TypedAttr>(splat.getSplatValue<Attribute>());
     Value scalar = arith::ConstantOp::create(rewriter, op.getLoc(), value);
     unsigned n = layoutOf(type).getNumRegs();
@@ -94,9 +97,9 @@ struct MakeRangeLowering : public OpConversionPattern<MakeRangeOp> {
     SmallVector<Value> values;
     for (auto &coords : emitCoordinates(rewriter, loc, layoutOf(op.getType()))) {
       Value v = coords[0];
-      if (op.getStart() != 0)
+      if (op.getStartAttr().getInt() != 0)
         v = arith::AddIOp::create(rewriter, loc, v,
-                                  i32Constant(rewriter, loc, op.getStart()));
+                                  i32Constant(rewriter, loc, op.getStartAttr().getInt()));
       values.push_back(v);
     }
     rewriter.replaceOpWithMultiple(op,

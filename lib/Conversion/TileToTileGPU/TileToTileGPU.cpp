@@ -96,12 +96,15 @@ private:
     }
     if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
       auto type = dyn_cast<RankedTensorType>(cst.getType());
-      auto splat = dyn_cast<SplatElementsAttr>(cst.getValue());
-      if (!type || !splat)
+      auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
+      if (!type || !dense)
         return;
       auto newType = cast<RankedTensorType>(withDefault(type));
-      cst.setValueAttr(
-          SplatElementsAttr::get(newType, splat.getSplatValue<Attribute>()));
+      cst.setValueAttr(dense.isSplat()
+                           ? DenseElementsAttr::get(
+                                 newType, dense.getSplatValue<Attribute>())
+                           : DenseElementsAttr::getFromRawBuffer(
+                                 newType, dense.getRawData()));
       cst.getResult().setType(newType);
       return;
     }
@@ -278,7 +281,17 @@ struct ConvertTileToTileGPUPass
     for (auto func : module.getOps<func::FuncOp>()) {
       if (func.isExternal())
         continue;
-      LayoutAssigner assigner(&getContext(), getNumWarps(func));
+      unsigned numWarps = getNumWarps(func);
+      if (numWarps == 0 || numWarps > 32 || (numWarps & (numWarps - 1))) {
+        func.emitError("num_warps must be a power of two from 1 to 32, not ")
+            << numWarps;
+        return signalPassFailure();
+      }
+      if (func.getNumResults() != 0) {
+        func.emitError("kernels return no values");
+        return signalPassFailure();
+      }
+      LayoutAssigner assigner(&getContext(), numWarps);
       for (Block &block : func.getBody())
         assigner.processBlock(block);
       if (failed(checkRegisterCounts(func)))

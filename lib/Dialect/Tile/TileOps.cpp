@@ -34,7 +34,7 @@ static bool sameShape(Type a, Type b) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult MakeRangeOp::verify() {
-  int64_t start = getStart(), end = getEnd();
+  int64_t start = getStartAttr().getInt(), end = getEndAttr().getInt();
   auto type = getResult().getType();
   if (type.getRank() != 1)
     return emitOpError("result must be a 1-D tensor");
@@ -83,7 +83,7 @@ OpFoldResult BroadcastOp::fold(FoldAdaptor adaptor) {
 
 LogicalResult ExpandDimsOp::verify() {
   auto src = getSrc().getType(), dst = getResult().getType();
-  int64_t axis = getAxis();
+  int64_t axis = getAxisAttr().getInt();
   if (axis < 0 || axis > src.getRank())
     return emitOpError("axis ") << axis << " out of range for rank "
                                 << src.getRank();
@@ -147,16 +147,20 @@ LogicalResult LoadOp::verify() {
 
 LogicalResult AtomicRMWOp::verify() {
   Type elem = getElementTypeOrSelf(getVal().getType());
+  AtomicKind k = getKind();
+  unsigned bits = elem.getIntOrFloatBitWidth();
   if (isa<FloatType>(elem)) {
-    AtomicKind k = getKind();
-    if (k != AtomicKind::add && k != AtomicKind::xchg && k != AtomicKind::max &&
-        k != AtomicKind::min)
-      return emitOpError("bitwise atomics need integer values");
-    if (!elem.isF32() && !elem.isF64() && !elem.isF16() && !elem.isBF16())
-      return emitOpError("unsupported float type for atomics");
-  } else if (elem.getIntOrFloatBitWidth() < 32) {
-    return emitOpError("atomics on integers narrower than 32 bits");
+    // PTX has float atomic add (all widths here) and exchange (32/64-bit).
+    if (k == AtomicKind::add)
+      return success();
+    if (k == AtomicKind::xchg && bits >= 32)
+      return success();
+    return emitOpError("float atomics support add, and xchg on 32- and "
+                       "64-bit types");
   }
+  if (bits < 32)
+    return emitOpError("atomics on integers narrower than 32 bits are not "
+                       "supported");
   return success();
 }
 
@@ -241,12 +245,13 @@ LogicalResult DotOp::verify() {
        ec = c.getElementType();
   if (ea != eb)
     return emitOpError("operand element types differ: ") << ea << " vs " << eb;
-  if (isa<FloatType>(ea)) {
-    if (!isa<FloatType>(ec))
-      return emitOpError("float operands need a float accumulator");
-  } else if (!ea.isInteger(8) || !ec.isInteger(32)) {
-    return emitOpError("integer dot needs i8 operands and an i32 accumulator");
-  }
+  bool ok = (ea.isF16() && (ec.isF32() || ec.isF16())) ||
+            ((ea.isBF16() || ea.isF32()) && ec.isF32()) ||
+            (ea.isF64() && ec.isF64()) ||
+            (ea.isInteger(8) && ec.isInteger(32));
+  if (!ok)
+    return emitOpError("cannot accumulate a product of ")
+           << ea << " in " << ec;
   return success();
 }
 
@@ -258,7 +263,7 @@ LogicalResult ReduceOp::verify() {
   if (getSrcs().empty())
     return emitOpError("needs at least one operand");
   auto first = cast<RankedTensorType>(getSrcs()[0].getType());
-  int64_t axis = getAxis();
+  int64_t axis = getAxisAttr().getInt();
   if (axis < 0 || axis >= first.getRank())
     return emitOpError("axis ") << axis << " out of range for rank "
                                 << first.getRank();

@@ -34,6 +34,12 @@ void TileGPUDialect::initialize() {
       >();
 }
 
+Operation *TileGPUDialect::materializeConstant(OpBuilder &builder,
+                                              Attribute value, Type type,
+                                              Location loc) {
+  return arith::ConstantOp::materialize(builder, value, type, loc);
+}
+
 //===----------------------------------------------------------------------===//
 // BlockedEncodingAttr
 //===----------------------------------------------------------------------===//

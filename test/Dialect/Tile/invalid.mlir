@@ -242,7 +242,7 @@ func.func @store_value_type(%p: !tile.ptr<f32>, %v: f16) {
 // -----
 
 func.func @atomic_bitwise_float(%p: tensor<16x!tile.ptr<f32>>, %v: tensor<16xf32>) {
-  // expected-error @+1 {{bitwise atomics need integer values}}
+  // expected-error @+1 {{float atomics support add, and xchg on 32- and 64-bit types}}
   %0 = tile.atomic_rmw or, %p, %v : tensor<16x!tile.ptr<f32>>
   return
 }
@@ -370,7 +370,7 @@ func.func @dot_element_types(%a: tensor<16x32xf16>, %b: tensor<32x8xbf16>, %c: t
 // -----
 
 func.func @dot_float_int_acc(%a: tensor<16x32xf16>, %b: tensor<32x8xf16>, %c: tensor<16x8xi32>) {
-  // expected-error @+1 {{float operands need a float accumulator}}
+  // expected-error @+1 {{cannot accumulate a product of 'f16' in 'i32'}}
   %0 = tile.dot %a, %b, %c : tensor<16x32xf16> * tensor<32x8xf16> -> tensor<16x8xi32>
   return
 }
@@ -378,7 +378,7 @@ func.func @dot_float_int_acc(%a: tensor<16x32xf16>, %b: tensor<32x8xf16>, %c: te
 // -----
 
 func.func @dot_int_types(%a: tensor<16x32xi16>, %b: tensor<32x8xi16>, %c: tensor<16x8xi32>) {
-  // expected-error @+1 {{integer dot needs i8 operands and an i32 accumulator}}
+  // expected-error @+1 {{cannot accumulate a product of 'i16' in 'i32'}}
   %0 = tile.dot %a, %b, %c : tensor<16x32xi16> * tensor<32x8xi16> -> tensor<16x8xi32>
   return
 }
@@ -386,7 +386,7 @@ func.func @dot_int_types(%a: tensor<16x32xi16>, %b: tensor<32x8xi16>, %c: tensor
 // -----
 
 func.func @dot_int_acc(%a: tensor<16x32xi8>, %b: tensor<32x8xi8>, %c: tensor<16x8xf32>) {
-  // expected-error @+1 {{integer dot needs i8 operands and an i32 accumulator}}
+  // expected-error @+1 {{cannot accumulate a product of 'i8' in 'f32'}}
   %0 = tile.dot %a, %b, %c : tensor<16x32xi8> * tensor<32x8xi8> -> tensor<16x8xf32>
   return
 }
@@ -572,4 +572,44 @@ func.func @hint_negative(%x: tensor<8xi32>) {
   // expected-error @+1 {{hint values must be positive}}
   %0 = tile.hint %x {multipleOf = array<i32: -16>} : tensor<8xi32>
   return
+}
+
+// -----
+
+func.func @dot_f64_into_f32(%a: tensor<16x16xf64>, %c: tensor<16x16xf32>) {
+  // expected-error @+1 {{cannot accumulate a product of 'f64' in 'f32'}}
+  %0 = tile.dot %a, %a, %c : tensor<16x16xf64> * tensor<16x16xf64> -> tensor<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @float_atomic_max(%p: tensor<16x!tile.ptr<f32>>, %v: tensor<16xf32>) {
+  // expected-error @+1 {{float atomics support add, and xchg on 32- and 64-bit types}}
+  %0 = tile.atomic_rmw max, %p, %v : tensor<16x!tile.ptr<f32>>
+  return
+}
+
+// -----
+
+func.func @f16_atomic_xchg(%p: !tile.ptr<f16>, %v: f16) {
+  // expected-error @+1 {{float atomics support add, and xchg on 32- and 64-bit types}}
+  %0 = tile.atomic_rmw xchg, %p, %v : !tile.ptr<f16>
+  return
+}
+
+// -----
+
+func.func @negative_range() -> tensor<8xi32> {
+  // A range may start below zero.
+  %0 = tile.make_range -4 to 4 : tensor<8xi32>
+  return %0 : tensor<8xi32>
+}
+
+// -----
+
+func.func @range_wraps() -> tensor<16xi32> {
+  // expected-error @+1 {{end must be greater than start}}
+  %0 = tile.make_range 2147483640 to -2147483640 : tensor<16xi32>
+  return %0 : tensor<16xi32>
 }

@@ -120,7 +120,7 @@ func.func @store(%p: tensor<64x!tile.ptr<f16>>, %v: tensor<64xf16>, %m: tensor<6
 
 // CHECK-LABEL: func.func @atomics
 // CHECK: tile.atomic_rmw {{ *}}add, %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x!tile.ptr<f32>>
-// CHECK: tile.atomic_rmw {{ *}}max, %{{.*}}, %{{.*}} : tensor<64x!tile.ptr<f32>>
+// CHECK: tile.atomic_rmw {{ *}}max, %{{.*}}, %{{.*}} : tensor<64x!tile.ptr<i32>>
 // CHECK: tile.atomic_rmw {{ *}}min, %{{.*}}, %{{.*}} : tensor<64x!tile.ptr<i32>>
 // CHECK: tile.atomic_rmw {{ *}}xchg, %{{.*}}, %{{.*}} : tensor<64x!tile.ptr<i64>>
 // CHECK: tile.atomic_rmw {{ *}}and, %{{.*}}, %{{.*}} : !tile.ptr<i32>
@@ -133,7 +133,7 @@ func.func @atomics(%pf: tensor<64x!tile.ptr<f32>>, %vf: tensor<64xf32>, %m: tens
                    %s: !tile.ptr<i32>, %sv: i32, %sm: i1,
                    %sl: !tile.ptr<i64>, %slv: i64, %sh: !tile.ptr<f16>, %shv: f16) {
   %0 = tile.atomic_rmw add, %pf, %vf, %m : tensor<64x!tile.ptr<f32>>
-  %1 = tile.atomic_rmw max, %pf, %vf : tensor<64x!tile.ptr<f32>>
+  %1 = tile.atomic_rmw max, %pi, %vi : tensor<64x!tile.ptr<i32>>
   %2 = tile.atomic_rmw min, %pi, %vi : tensor<64x!tile.ptr<i32>>
   %3 = tile.atomic_rmw xchg, %pl, %vl : tensor<64x!tile.ptr<i64>>
   %4 = tile.atomic_rmw and, %s, %sv : !tile.ptr<i32>

@@ -1,10 +1,5 @@
 // RUN: tile-opt %s -split-input-file -verify-diagnostics
 
-// Expected to fail until #tilegpu.blocked parses (see layouts.mlir): today
-// every case below stops at "expected integer value" before the verifier
-// runs. Remove the XFAIL line once the documented syntax parses.
-// XFAIL: *
-
 // The blocked layout verifier.
 
 // expected-error @+1 {{blocked layout parameters must have equal ranks}}
@@ -78,7 +73,8 @@ func.func @order_out_of_range(%x: tensor<32x32xf32, #tilegpu.blocked<sizePerThre
 // -----
 
 // A slice of an invalid parent is invalid too.
-// expected-error @+1 {{threadsPerWarp must multiply to 32}}
+// expected-error @+2 {{threadsPerWarp must multiply to 32}}
+// expected-error @+1 {{failed to parse TileGPU_SliceEncodingAttr parameter 'parent'}}
 func.func @slice_parent(%x: tensor<32xf32, #tilegpu.slice<dim = 1, parent = #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]>>>) {
   return
 }

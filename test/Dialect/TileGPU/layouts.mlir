@@ -1,13 +1,6 @@
 // RUN: tile-opt %s | tile-opt | FileCheck %s
 // RUN: tile-opt %s -canonicalize | FileCheck %s --check-prefix=CANON
 
-// Expected to fail until #tilegpu.blocked parses: its printer writes
-// `sizePerThread = 1, 4, threadsPerWarp = ...` and its parser accepts
-// neither that nor the documented `sizePerThread = [1, 4]` (each list
-// parameter swallows the `,` before the next key). Remove the XFAIL line
-// once the documented syntax below round-trips.
-// XFAIL: *
-
 // Round trip of blocked and slice encodings on tensors, and of
 // convert_layout between them.
 

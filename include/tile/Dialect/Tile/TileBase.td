@@ -26,6 +26,7 @@ def Tile_Dialect : Dialect {
   }];
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
+  let hasConstantMaterializer = 1;
   let dependentDialects = ["arith::ArithDialect", "math::MathDialect",
                            "scf::SCFDialect", "func::FuncDialect"];
 }
