@@ -1,4 +1,5 @@
 // RUN: tile-opt %s --convert-tile-to-tilegpu | FileCheck %s
+// RUN: tile-opt %s --convert-tile-to-tilegpu=use-mma=false | FileCheck %s --check-prefix=NOMMA
 
 // Layout assignment. The brackets around the blocked parameters are optional
 // in these patterns: the printer currently writes `sizePerThread = 1, 1`,
@@ -24,8 +25,10 @@ func.func @default_1d_4_warps(%p: !tile.ptr<f32>) attributes {tilegpu.num_warps 
   return
 }
 
+// A contiguous access gives each thread a run of up to 16 bytes (4 x i32
+// here), as long as the block has that many elements per thread.
 // CHECK-LABEL: func.func @default_1d_8_warps
-// CHECK: tile.make_range 0 to 1024 : tensor<1024xi32, #tilegpu.blocked<sizePerThread = {{\[?}}1{{\]?}}, threadsPerWarp = {{\[?}}32{{\]?}}, warpsPerCTA = {{\[?}}8{{\]?}}, order = {{\[?}}0{{\]?}}>>
+// CHECK: tile.make_range 0 to 1024 : tensor<1024xi32, #tilegpu.blocked<sizePerThread = {{\[?}}4{{\]?}}, threadsPerWarp = {{\[?}}32{{\]?}}, warpsPerCTA = {{\[?}}8{{\]?}}, order = {{\[?}}0{{\]?}}>>
 func.func @default_1d_8_warps(%p: !tile.ptr<i32>) attributes {tilegpu.num_warps = 8 : i32} {
   %r = tile.make_range 0 to 1024 : tensor<1024xi32>
   %s = tile.splat %p : tensor<1024x!tile.ptr<i32>>
@@ -36,12 +39,32 @@ func.func @default_1d_8_warps(%p: !tile.ptr<i32>) attributes {tilegpu.num_warps 
 
 // Without tilegpu.num_warps a kernel has 4 warps.
 // CHECK-LABEL: func.func @default_num_warps
-// CHECK: tile.make_range 0 to 256 : tensor<256xi32, #tilegpu.blocked<sizePerThread = {{\[?}}1{{\]?}}, threadsPerWarp = {{\[?}}32{{\]?}}, warpsPerCTA = {{\[?}}4{{\]?}}, order = {{\[?}}0{{\]?}}>>
+// CHECK: tile.make_range 0 to 256 : tensor<256xi32, #tilegpu.blocked<sizePerThread = {{\[?}}2{{\]?}}, threadsPerWarp = {{\[?}}32{{\]?}}, warpsPerCTA = {{\[?}}4{{\]?}}, order = {{\[?}}0{{\]?}}>>
 func.func @default_num_warps(%p: !tile.ptr<i32>) {
   %r = tile.make_range 0 to 256 : tensor<256xi32>
   %s = tile.splat %p : tensor<256x!tile.ptr<i32>>
   %a = tile.addptr %s, %r : tensor<256x!tile.ptr<i32>>, tensor<256xi32>
   tile.store %a, %r : tensor<256x!tile.ptr<i32>>
+  return
+}
+
+// Alignment does not change the layout, only the vector width: the aligned
+// load and the unaligned store share sizePerThread = 4 (no conversion), the
+// load is one 16-byte access per thread and the store (no tilegpu.vec
+// attribute: width 1) four scalar ones.
+// CHECK-LABEL: func.func @alignment_sets_vector_width
+// CHECK: tile.load {{.*}}tilegpu.vec = 4 : i32{{.*}} : tensor<512x!tile.ptr<f32>, [[V:#tilegpu.blocked<sizePerThread = \[4\], threadsPerWarp = \[32\], warpsPerCTA = \[4\], order = \[0\]>]]>
+// CHECK-NOT: convert_layout
+// CHECK-NOT: tilegpu.vec
+// CHECK: tile.store %{{[0-9]+}}, %{{[0-9]+}} : tensor<512x!tile.ptr<f32>, [[V]]>
+func.func @alignment_sets_vector_width(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %y: !tile.ptr<f32>) {
+  %r = tile.make_range 0 to 512 : tensor<512xi32>
+  %xs = tile.splat %x : tensor<512x!tile.ptr<f32>>
+  %xa = tile.addptr %xs, %r : tensor<512x!tile.ptr<f32>>, tensor<512xi32>
+  %v = tile.load %xa : tensor<512x!tile.ptr<f32>>
+  %ys = tile.splat %y : tensor<512x!tile.ptr<f32>>
+  %ya = tile.addptr %ys, %r : tensor<512x!tile.ptr<f32>>, tensor<512xi32>
+  tile.store %ya, %v : tensor<512x!tile.ptr<f32>>
   return
 }
 
@@ -187,17 +210,18 @@ func.func @trans(%p: !tile.ptr<f32>) attributes {tilegpu.num_warps = 4 : i32} {
 }
 
 // Loop-carried values keep the layout of their initial value: the region
-// argument and the result take it, and the yielded value is converted back
-// to it.
+// argument and the result take it. The reduction result is converted once to
+// the carried layout (the alternative, converting the carried value to the
+// slice layout and back, would cost two conversions per iteration).
 // CHECK-LABEL: func.func @for_iter_args
 // CHECK: %[[INIT:.*]] = tile.load %{{.*}} : tensor<64x!tile.ptr<f32>, [[B:#tilegpu.blocked<[^>]*>]]>
 // CHECK: %[[RES:.*]] = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (tensor<64xf32, [[B]]>)
 // CHECK: %[[M:.*]] = tile.reduce
 // CHECK-SAME: -> tensor<64xf32, [[S:#tilegpu.slice<[^>]*>>]]>
-// CHECK: %[[A:.*]] = tilegpu.convert_layout %[[ACC]] : tensor<64xf32, [[B]]> -> tensor<64xf32, [[S]]>
-// CHECK: %[[N:.*]] = arith.addf %[[M]], %[[A]] : tensor<64xf32, [[S]]>
-// CHECK: %[[Y:.*]] = tilegpu.convert_layout %[[N]] : tensor<64xf32, [[S]]> -> tensor<64xf32, [[B]]>
-// CHECK: scf.yield %[[Y]] : tensor<64xf32, [[B]]>
+// CHECK: %[[A:.*]] = tilegpu.convert_layout %[[M]] : tensor<64xf32, [[S]]> -> tensor<64xf32, [[B]]>
+// CHECK: %[[N:.*]] = arith.addf %[[A]], %[[ACC]] : tensor<64xf32, [[B]]>
+// CHECK-NOT: convert_layout
+// CHECK: scf.yield %[[N]] : tensor<64xf32, [[B]]>
 // CHECK: tile.store %{{.*}}, %[[RES]] : tensor<64x!tile.ptr<f32>, [[B]]>
 func.func @for_iter_args(%p: !tile.ptr<f32>, %n: i32) attributes {tilegpu.num_warps = 4 : i32} {
   %r = tile.make_range 0 to 64 : tensor<64xi32>
@@ -221,11 +245,23 @@ func.func @for_iter_args(%p: !tile.ptr<f32>, %n: i32) attributes {tilegpu.num_wa
   return
 }
 
-// dot keeps its operands' layouts; its result takes the default layout and
-// the accumulator is converted to it (a splat accumulator is rebuilt).
+// dot on f16 takes the mma.sync layout: the accumulator is an #mma
+// constant, the operands are converted to the matching #dot_op layouts and
+// the result is converted back to a blocked layout for the store.
 // CHECK-LABEL: func.func @dot
-// CHECK: %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<16x16xf32, [[C:#tilegpu.blocked<sizePerThread = \[?1, 1\]?, threadsPerWarp = \[?2, 16\]?, warpsPerCTA = \[?4, 1\]?, order = \[?1, 0\]?>]]>
-// CHECK: tile.dot %{{.*}}, %{{.*}}, %[[Z]] : tensor<16x32xf16, #tilegpu.blocked<{{.*}}>> * tensor<32x16xf16, #tilegpu.blocked<{{.*}}>> -> tensor<16x16xf32, [[C]]>
+// CHECK: %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<16x16xf32, [[M:#tilegpu.mma<version = 2, warpsPerCTA = \[1, 4\], instrShape = \[16, 8\]>]]>
+// CHECK: %[[A:.*]] = tile.load
+// CHECK: %[[B:.*]] = tile.load
+// CHECK: %[[AD:.*]] = tilegpu.convert_layout %[[A]] : tensor<16x32xf16, #tilegpu.blocked<{{.*}}>> -> tensor<16x32xf16, #tilegpu.dot_op<opIdx = 0, parent = <version = 2, warpsPerCTA = [1, 4], instrShape = [16, 8]>, kWidth = 2>>
+// CHECK: %[[BD:.*]] = tilegpu.convert_layout %[[B]] : tensor<32x16xf16, #tilegpu.blocked<{{.*}}>> -> tensor<32x16xf16, #tilegpu.dot_op<opIdx = 1, parent = <version = 2, warpsPerCTA = [1, 4], instrShape = [16, 8]>, kWidth = 2>>
+// CHECK: %[[D:.*]] = tile.dot %[[AD]], %[[BD]], %[[Z]] : {{.*}} -> tensor<16x16xf32, [[M]]>
+// CHECK: %[[DB:.*]] = tilegpu.convert_layout %[[D]] : tensor<16x16xf32, [[M]]> -> tensor<16x16xf32, #tilegpu.blocked<{{.*}}>>
+// CHECK: tile.store %{{.*}}, %[[DB]]
+
+// NOMMA-LABEL: func.func @dot
+// NOMMA: %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<16x16xf32, [[C:#tilegpu.blocked<sizePerThread = \[1, 1\], threadsPerWarp = \[2, 16\], warpsPerCTA = \[4, 1\], order = \[1, 0\]>]]>
+// NOMMA-NOT: dot_op
+// NOMMA: tile.dot %{{.*}}, %{{.*}}, %[[Z]] : tensor<16x32xf16, #tilegpu.blocked<{{.*}}>> * tensor<32x16xf16, #tilegpu.blocked<{{.*}}>> -> tensor<16x16xf32, [[C]]>
 func.func @dot(%pa: !tile.ptr<f16>, %pb: !tile.ptr<f16>, %pc: !tile.ptr<f32>) attributes {tilegpu.num_warps = 4 : i32} {
   %as = tile.splat %pa : tensor<16x32x!tile.ptr<f16>>
   %a = tile.load %as : tensor<16x32x!tile.ptr<f16>>

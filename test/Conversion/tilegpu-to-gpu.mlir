@@ -1,4 +1,5 @@
-// RUN: tile-opt %s --convert-tile-to-tilegpu --convert-tilegpu-to-gpu | FileCheck %s
+// RUN: tile-opt %s --convert-tile-to-tilegpu=use-mma=false --convert-tilegpu-to-gpu | FileCheck %s
+// RUN: tile-opt %s --convert-tile-to-tilegpu --convert-tilegpu-to-gpu | FileCheck %s --check-prefix=MMA
 // RUN: tile-opt %s --convert-tile-to-tilegpu | FileCheck %s --check-prefix=LAYOUT
 
 // The input gets its layouts from --convert-tile-to-tilegpu: blocked
@@ -187,7 +188,13 @@ func.func @reduce_axis0(%x: !tile.ptr<i32>) attributes {tilegpu.num_warps = 1 : 
   return
 }
 
-// dot stores A and B to shared memory and accumulates each thread's C
+// With mma.sync (the default), an f32 dot in tf32 precision is m16n8k8 on
+// operands rounded with cvt.rna.tf32.f32.
+// MMA-LABEL: gpu.func @dot(
+// MMA: cvt.rna.tf32.f32
+// MMA: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+
+// Without mma.sync (use-mma=false), dot stores A and B to shared memory and accumulates each thread's C
 // elements over K (8) with FMAs; the 16 x 16 result gives every thread 8.
 // CHECK-LABEL: gpu.func @dot
 // CHECK: gpu.barrier
@@ -202,6 +209,24 @@ func.func @dot(%a: f32, %b: f32, %y: !tile.ptr<f32>) attributes {tilegpu.num_war
   %bs = tile.splat %b : tensor<8x16xf32>
   %zero = arith.constant dense<0.0> : tensor<16x16xf32>
   %d = tile.dot %as, %bs, %zero : tensor<16x8xf32> * tensor<8x16xf32> -> tensor<16x16xf32>
+  %ys = tile.splat %y : tensor<16x16x!tile.ptr<f32>>
+  tile.store %ys, %d : tensor<16x16x!tile.ptr<f32>>
+  return
+}
+
+// With mma.sync a 16 x 16 x 16 f16 product on one warp is two m16n8k16
+// instructions (one per 8-column half of C); each takes four 32-bit A
+// registers (8 halves), two B registers and four f32 accumulators, and the
+// accumulator of both starts as the zero constant.
+// MMA-LABEL: gpu.func @dot_mma
+// MMA-COUNT-2: llvm.inline_asm asm_dialect = att "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13};", "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3" {{.*}} : (i32, i32, i32, i32, i32, i32, f32, f32, f32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+// MMA-NOT: mma.sync
+// MMA: gpu.return
+func.func @dot_mma(%a: f16, %b: f16, %y: !tile.ptr<f32>) attributes {tilegpu.num_warps = 1 : i32} {
+  %as = tile.splat %a : tensor<16x16xf16>
+  %bs = tile.splat %b : tensor<16x16xf16>
+  %zero = arith.constant dense<0.0> : tensor<16x16xf32>
+  %d = tile.dot %as, %bs, %zero : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
   %ys = tile.splat %y : tensor<16x16x!tile.ptr<f32>>
   tile.store %ys, %d : tensor<16x16x!tile.ptr<f32>>
   return

@@ -16,6 +16,10 @@ def ConvertTileToTileGPU : Pass<"convert-tile-to-tilegpu", "ModuleOp"> {
     layout than its producer gave, a `tilegpu.convert_layout` is inserted.
   }];
   let dependentDialects = ["tilegpu::TileGPUDialect"];
+  let options = [
+    Option<"useMma", "use-mma", "bool", /*default=*/"true",
+           "Give dots with 16-bit or tf32 operands tensor-core layouts">
+  ];
 }
 
 def ConvertTileGPUToGPU : Pass<"convert-tilegpu-to-gpu", "ModuleOp"> {

@@ -12,6 +12,7 @@
 #include "tile/Dialect/TileGPU/Scratch.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include <map>
 
@@ -31,11 +32,151 @@ static void spill(OpBuilder &b, Location loc, ValueRange values,
   }
 }
 
+/// Registers of a layout indexed by their static coordinates.
+static std::map<std::pair<int32_t, int32_t>, unsigned>
+registersByCoordinate(const tilegpu::LinearLayout &layout) {
+  std::map<std::pair<int32_t, int32_t>, unsigned> regs;
+  for (unsigned r = 0; r < layout.getNumRegs(); ++r) {
+    auto c = layout.regCoord(r);
+    regs.emplace(std::make_pair(c[0], c[1]), r);
+  }
+  return regs;
+}
+
+/// Two 16-bit values packed into one 32-bit register (low half first).
+static Value pack16(OpBuilder &b, Location loc, Value lo, Value hi) {
+  auto vecType = VectorType::get({2}, lo.getType());
+  Value v = LLVM::UndefOp::create(b, loc, vecType);
+  v = LLVM::InsertElementOp::create(b, loc, v, lo, i32Constant(b, loc, 0));
+  v = LLVM::InsertElementOp::create(b, loc, v, hi, i32Constant(b, loc, 1));
+  return LLVM::BitcastOp::create(b, loc, b.getI32Type(), v);
+}
+
+/// An fp32 value rounded to tf32 (round to nearest, ties away), as the
+/// 32-bit register mma.sync reads.
+static Value toTF32(OpBuilder &b, Location loc, Value f) {
+  Value bits = LLVM::InlineAsmOp::create(
+                   b, loc, b.getI32Type(), ValueRange{f},
+                   "cvt.rna.tf32.f32 $0, $1;", "=r,f",
+                   /*has_side_effects=*/false, /*is_align_stack=*/false,
+                   LLVM::tailcallkind::TailCallKind::None,
+                   LLVM::AsmDialectAttr::get(b.getContext(),
+                                             LLVM::AsmDialect::AD_ATT),
+                   ArrayAttr())
+                   .getResult(0);
+  return bits;
+}
+
+/// d = a @ b + c with mma.sync: one instruction per 16 x 8 tile of C per
+/// k-step, with the operand registers taken from the dot-operand layouts.
+static LogicalResult lowerWithMma(DotOp op, ValueRange a, ValueRange bRegs,
+                                  ValueRange c,
+                                  ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  auto aType = op.getA().getType(), bType = op.getB().getType();
+  auto mma = cast<tilegpu::MmaEncodingAttr>(op.getType().getEncoding());
+  Type inElem = aType.getElementType();
+  bool tf32 = inElem.isF32();
+  int64_t M = aType.getDimSize(0), K = aType.getDimSize(1),
+          N = bType.getDimSize(1);
+  unsigned wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
+  int64_t kStep = tf32 ? 8 : 16;
+  auto aRegs = registersByCoordinate(layoutOf(aType));
+  auto bRegsAt = registersByCoordinate(layoutOf(bType));
+  auto cRegs = registersByCoordinate(layoutOf(op.getType()));
+  auto find = [&](auto &regs, int64_t r, int64_t col) -> std::optional<unsigned> {
+    auto it = regs.find({static_cast<int32_t>(r), static_cast<int32_t>(col)});
+    if (it == regs.end())
+      return std::nullopt;
+    return it->second;
+  };
+  std::string type = inElem.isBF16() ? "bf16" : tf32 ? "tf32" : "f16";
+  std::string asmText = "mma.sync.aligned.m16n8k" + std::to_string(kStep) +
+                        ".row.col.f32." + type + "." + type +
+                        ".f32 {$0, $1, $2, $3}, " +
+                        (tf32 ? "{$4, $5, $6, $7}, {$8, $9}, "
+                              "{$10, $11, $12, $13};"
+                              : "{$4, $5, $6, $7}, {$8, $9}, "
+                                "{$10, $11, $12, $13};");
+  std::string constraints = "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3";
+  auto structType = LLVM::LLVMStructType::getLiteral(
+      rewriter.getContext(), SmallVector<Type>(4, rewriter.getF32Type()));
+
+  SmallVector<Value> acc(c.begin(), c.end());
+  int64_t mTiles = std::max<int64_t>(1, M / (16 * wm));
+  int64_t nTiles = std::max<int64_t>(1, N / (8 * wn));
+  for (int64_t mt = 0; mt < mTiles; ++mt)
+    for (int64_t nt = 0; nt < nTiles; ++nt) {
+      int64_t m0 = 16 * wm * mt, n0 = 8 * wn * nt;
+      unsigned cIdx[4];
+      int64_t cOff[4][2] = {{0, 0}, {0, 1}, {8, 0}, {8, 1}};
+      for (int i = 0; i < 4; ++i) {
+        auto r = find(cRegs, m0 + cOff[i][0], n0 + cOff[i][1]);
+        if (!r)
+          return op.emitOpError("internal error: accumulator register missing");
+        cIdx[i] = *r;
+      }
+      for (int64_t k0 = 0; k0 < K; k0 += kStep) {
+        SmallVector<Value> operands;
+        if (tf32) {
+          int64_t aOff[4][2] = {{0, 0}, {8, 0}, {0, 4}, {8, 4}};
+          for (auto &o : aOff) {
+            auto r = find(aRegs, m0 + o[0], k0 + o[1]);
+            if (!r)
+              return op.emitOpError("internal error: operand register missing");
+            operands.push_back(toTF32(rewriter, loc, a[*r]));
+          }
+          int64_t bOff[2][2] = {{0, 0}, {4, 0}};
+          for (auto &o : bOff) {
+            auto r = find(bRegsAt, k0 + o[0], n0 + o[1]);
+            if (!r)
+              return op.emitOpError("internal error: operand register missing");
+            operands.push_back(toTF32(rewriter, loc, bRegs[*r]));
+          }
+        } else {
+          int64_t aOff[4][2] = {{0, 0}, {8, 0}, {0, 8}, {8, 8}};
+          for (auto &o : aOff) {
+            auto lo = find(aRegs, m0 + o[0], k0 + o[1]);
+            auto hi = find(aRegs, m0 + o[0], k0 + o[1] + 1);
+            if (!lo || !hi)
+              return op.emitOpError("internal error: operand register missing");
+            operands.push_back(pack16(rewriter, loc, a[*lo], a[*hi]));
+          }
+          int64_t bOff[2] = {0, 8};
+          for (int64_t o : bOff) {
+            auto lo = find(bRegsAt, k0 + o, n0);
+            auto hi = find(bRegsAt, k0 + o + 1, n0);
+            if (!lo || !hi)
+              return op.emitOpError("internal error: operand register missing");
+            operands.push_back(pack16(rewriter, loc, bRegs[*lo], bRegs[*hi]));
+          }
+        }
+        for (unsigned i : cIdx)
+          operands.push_back(acc[i]);
+        auto mmaOp = LLVM::InlineAsmOp::create(
+            rewriter, loc, structType, operands, asmText, constraints,
+            /*has_side_effects=*/false, /*is_align_stack=*/false,
+            LLVM::tailcallkind::TailCallKind::None,
+            LLVM::AsmDialectAttr::get(rewriter.getContext(),
+                                      LLVM::AsmDialect::AD_ATT),
+            ArrayAttr());
+        for (int i = 0; i < 4; ++i)
+          acc[cIdx[i]] = LLVM::ExtractValueOp::create(
+              rewriter, loc, mmaOp.getResult(0), ArrayRef<int64_t>{i});
+      }
+    }
+  rewriter.replaceOpWithMultiple(op, SmallVector<SmallVector<Value>>{acc});
+  return success();
+}
+
 struct DotLowering : public OpConversionPattern<DotOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(DotOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (isa<tilegpu::MmaEncodingAttr>(op.getType().getEncoding()))
+      return lowerWithMma(op, adaptor.getA(), adaptor.getB(), adaptor.getC(),
+                          rewriter);
     Location loc = op.getLoc();
     auto aType = op.getA().getType(), bType = op.getB().getType();
     auto cType = op.getType();

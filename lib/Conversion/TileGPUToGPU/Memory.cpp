@@ -137,6 +137,149 @@ static void emitGlobalStore(OpBuilder &b, Location loc, Value addr,
     inlineAsm(b, loc, Type(), {addr, v}, access, "l," + c);
 }
 
+/// How `vec` elements of `elem` (at least 32 bits together) move as
+/// 32- or 64-bit words.
+struct VectorAccess {
+  unsigned words;
+  Type wordType;
+  char constraint;
+  std::string suffix; // ".v4.b32", ".b64", ...
+};
+
+static VectorAccess vectorAccessFor(OpBuilder &b, Type elem, unsigned vec) {
+  unsigned bits = elem.getIntOrFloatBitWidth() * vec;
+  VectorAccess a;
+  if (bits == 64 && elem.getIntOrFloatBitWidth() == 64) {
+    a = {1, b.getI64Type(), 'l', ".b64"};
+  } else if (bits % 64 == 0 && elem.getIntOrFloatBitWidth() == 64) {
+    a = {bits / 64, b.getI64Type(), 'l', ".v" + std::to_string(bits / 64) + ".b64"};
+  } else {
+    unsigned words = bits / 32;
+    a = {words, b.getI32Type(), 'r',
+         words == 1 ? ".b32" : ".v" + std::to_string(words) + ".b32"};
+  }
+  return a;
+}
+
+/// `vec` elements packed into words (through an LLVM vector bitcast).
+static SmallVector<Value> packWords(OpBuilder &b, Location loc,
+                                    ArrayRef<Value> elems,
+                                    const VectorAccess &a) {
+  Type elem = elems[0].getType();
+  Value v = LLVM::UndefOp::create(
+      b, loc, VectorType::get({(int64_t)elems.size()}, elem));
+  for (auto [i, e] : llvm::enumerate(elems))
+    v = LLVM::InsertElementOp::create(b, loc, v, e, i32Constant(b, loc, i));
+  Value words = LLVM::BitcastOp::create(
+      b, loc, VectorType::get({(int64_t)a.words}, a.wordType), v);
+  SmallVector<Value> out;
+  for (unsigned i = 0; i < a.words; ++i)
+    out.push_back(
+        LLVM::ExtractElementOp::create(b, loc, words, i32Constant(b, loc, i)));
+  return out;
+}
+
+/// Words unpacked into `vec` elements of `elem`.
+static SmallVector<Value> unpackWords(OpBuilder &b, Location loc,
+                                      ArrayRef<Value> words, Type elem,
+                                      unsigned vec) {
+  Value w = LLVM::UndefOp::create(
+      b, loc, VectorType::get({(int64_t)words.size()}, words[0].getType()));
+  for (auto [i, x] : llvm::enumerate(words))
+    w = LLVM::InsertElementOp::create(b, loc, w, x, i32Constant(b, loc, i));
+  Value v = LLVM::BitcastOp::create(b, loc, VectorType::get({vec}, elem), w);
+  SmallVector<Value> out;
+  for (unsigned i = 0; i < vec; ++i)
+    out.push_back(
+        LLVM::ExtractElementOp::create(b, loc, v, i32Constant(b, loc, i)));
+  return out;
+}
+
+/// A vector load of `vec` contiguous elements at `addr` (one predicate for
+/// all): masked-off, it reads nothing and yields `others`.
+static SmallVector<Value> emitVectorLoad(OpBuilder &b, Location loc, Type elem,
+                                         unsigned vec, Value addr, Value pred,
+                                         ArrayRef<Value> others, LoadOp op) {
+  VectorAccess a = vectorAccessFor(b, elem, vec);
+  std::string ld = op.getIsVolatile()
+                       ? "ld.volatile.global"
+                       : "ld.global" + cacheSuffix(op.getCache(), op.getEvict(),
+                                                   /*isLoad=*/true);
+  std::string outs, constraints;
+  for (unsigned i = 0; i < a.words; ++i) {
+    outs += (i ? ", $" : "$") + std::to_string(i);
+    constraints += (i ? ",=" : "=") + std::string(1, a.constraint);
+  }
+  std::string dst = a.words == 1 ? outs : "{" + outs + "}";
+  std::string n = std::to_string(a.words);
+  std::string access = ld + a.suffix + " " + dst + ", [ $" + n + " + 0 ];";
+  SmallVector<Value> operands{addr};
+  constraints += ",l";
+  std::string text;
+  if (pred) {
+    SmallVector<Value> init = packWords(b, loc, others, a);
+    operands.push_back(pred);
+    constraints += ",b";
+    for (unsigned i = 0; i < a.words; ++i) {
+      text += "mov.b" + std::to_string(a.wordType.getIntOrFloatBitWidth()) +
+              " $" + std::to_string(i) + ", $" +
+              std::to_string(a.words + 2 + i) + ";\n\t";
+      operands.push_back(init[i]);
+      constraints += "," + std::string(1, a.constraint);
+    }
+    text += "@$" + std::to_string(a.words + 1) + " " + access;
+  } else {
+    text = access;
+  }
+  Type result = a.words == 1
+                    ? a.wordType
+                    : (Type)LLVM::LLVMStructType::getLiteral(
+                          b.getContext(), SmallVector<Type>(a.words, a.wordType));
+  Value r = inlineAsm(b, loc, result, operands, text, constraints);
+  SmallVector<Value> words;
+  if (a.words == 1)
+    words.push_back(r);
+  else
+    for (unsigned i = 0; i < a.words; ++i)
+      words.push_back(LLVM::ExtractValueOp::create(b, loc, r,
+                                                   ArrayRef<int64_t>{i}));
+  return unpackWords(b, loc, words, elem, vec);
+}
+
+static void emitVectorStore(OpBuilder &b, Location loc, Value addr,
+                            ArrayRef<Value> values, Value pred,
+                            CacheModifier cache, EvictionPolicy evict) {
+  VectorAccess a = vectorAccessFor(b, values[0].getType(), values.size());
+  SmallVector<Value> words = packWords(b, loc, values, a);
+  std::string list, constraints = "l";
+  for (unsigned i = 0; i < a.words; ++i) {
+    list += (i ? ", $" : "$") + std::to_string(i + 1);
+    constraints += "," + std::string(1, a.constraint);
+  }
+  std::string src = a.words == 1 ? list : "{" + list + "}";
+  std::string text = "st.global" + cacheSuffix(cache, evict, false) + a.suffix +
+                     " [ $0 + 0 ], " + src + ";";
+  SmallVector<Value> operands{addr};
+  operands.append(words);
+  if (pred) {
+    text = "@$" + std::to_string(a.words + 1) + " " + text;
+    operands.push_back(pred);
+    constraints += ",b";
+  }
+  inlineAsm(b, loc, Type(), operands, text, constraints);
+}
+
+/// Elements per access of a load or store (its `tilegpu.vec`, when the
+/// elements are wide enough to fill 32-bit words).
+static unsigned vectorWidth(Operation *op, Type elem) {
+  auto attr = op->getAttrOfType<IntegerAttr>("tilegpu.vec");
+  if (!attr || elem.isInteger(1))
+    return 1;
+  unsigned vec = attr.getInt();
+  unsigned bits = elem.getIntOrFloatBitWidth() * vec;
+  return bits >= 32 && bits % 32 == 0 && bits <= 128 ? vec : 1;
+}
+
 static Value andPredicates(OpBuilder &b, Location loc, Value a, Value c) {
   if (!a)
     return c;
@@ -195,11 +338,21 @@ struct LoadLowering : public OpConversionPattern<LoadOp> {
     if (!masks.empty() && others.empty())
       zero = arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(elem));
     SmallVector<Value> results;
-    for (size_t i = 0; i < ptrs.size(); ++i) {
+    unsigned vec = vectorWidth(op, elem);
+    for (size_t i = 0; i < ptrs.size(); i += vec) {
       Value pred = masks.empty() ? Value() : masks[i];
-      Value other = others.empty() ? zero : others[i];
-      results.push_back(
-          emitGlobalLoad(rewriter, loc, elem, ptrs[i], pred, other, op));
+      if (vec == 1) {
+        Value other = others.empty() ? zero : others[i];
+        results.push_back(
+            emitGlobalLoad(rewriter, loc, elem, ptrs[i], pred, other, op));
+        continue;
+      }
+      SmallVector<Value> chunkOthers;
+      for (unsigned j = 0; j < vec; ++j)
+        chunkOthers.push_back(others.empty() ? zero : others[i + j]);
+      llvm::append_range(results, emitVectorLoad(rewriter, loc, elem, vec,
+                                                 ptrs[i], pred, chunkOthers,
+                                                 op));
     }
     rewriter.replaceOpWithMultiple(op, SmallVector<SmallVector<Value>>{results});
     return success();
@@ -215,10 +368,18 @@ struct StoreLowering : public OpConversionPattern<StoreOp> {
     Value owner = ownerOf(rewriter, loc, op.getPtr().getType());
     ValueRange ptrs = adaptor.getPtr(), values = adaptor.getValue();
     ValueRange masks = adaptor.getMask();
-    for (size_t i = 0; i < ptrs.size(); ++i) {
+    unsigned vec =
+        vectorWidth(op, getElementTypeOrSelf(op.getValue().getType()));
+    for (size_t i = 0; i < ptrs.size(); i += vec) {
       Value pred = andPredicates(rewriter, loc, owner,
                                  masks.empty() ? Value() : masks[i]);
-      emitGlobalStore(rewriter, loc, ptrs[i], values[i], pred, op.getCache(),
+      if (vec == 1) {
+        emitGlobalStore(rewriter, loc, ptrs[i], values[i], pred,
+                        op.getCache(), op.getEvict());
+        continue;
+      }
+      SmallVector<Value> chunk(values.begin() + i, values.begin() + i + vec);
+      emitVectorStore(rewriter, loc, ptrs[i], chunk, pred, op.getCache(),
                       op.getEvict());
     }
     rewriter.eraseOp(op);

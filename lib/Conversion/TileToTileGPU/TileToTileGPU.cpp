@@ -1,18 +1,24 @@
 //===- TileToTileGPU.cpp - Assign layouts to every tensor -----------------===//
 //
-// Walks each kernel in program order and gives every tensor result a layout
-// encoding. Values keep the layout their producer chose where a consumer can
-// use it (elementwise ops take their first operand's layout); where a
-// consumer needs a different one, a tilegpu.convert_layout is inserted, and
-// later passes remove the conversions that are not needed.
+// Gives every tensor of each kernel a layout encoding: cheap index
+// computations are first duplicated per use, a layout plan groups values
+// that should share a layout and picks one per group (coalesced accesses,
+// tensor-core accumulators and operands), and a walk in program order sets
+// the types and inserts tilegpu.convert_layout where an op needs an operand
+// in another layout. Loads and stores are annotated with the width of each
+// thread's accesses.
 //
 //===----------------------------------------------------------------------===//
 
+#include "LayoutPlan.h"
 #include "tile/Conversion/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::tile {
@@ -26,10 +32,12 @@ using namespace mlir::tilegpu;
 
 namespace {
 
+/// Gives every tensor the layout of its plan, in program order, and inserts
+/// conversions where an op needs an operand in another layout.
 class LayoutAssigner {
 public:
-  LayoutAssigner(MLIRContext *ctx, unsigned numWarps)
-      : ctx(ctx), numWarps(numWarps), builder(ctx) {}
+  LayoutAssigner(MLIRContext *ctx, const LayoutPlan &plan)
+      : ctx(ctx), plan(plan), builder(ctx) {}
 
   void processBlock(Block &block) {
     for (Operation &op : llvm::make_early_inc_range(block))
@@ -37,16 +45,14 @@ public:
   }
 
 private:
-  Attribute defaultLayout(ArrayRef<int64_t> shape) {
-    return BlockedEncodingAttr::getDefault(ctx, shape, numWarps);
-  }
-
-  /// `type` with the default layout (non-tensors unchanged).
-  Type withDefault(Type type) {
-    auto tensor = dyn_cast<RankedTensorType>(type);
+  /// `type` with the planned layout of `v`.
+  Type planned(Value v) {
+    auto tensor = dyn_cast<RankedTensorType>(v.getType());
     if (!tensor)
-      return type;
-    return withLayout(tensor, defaultLayout(tensor.getShape()));
+      return v.getType();
+    Attribute layout = plan.getLayout(v);
+    assert(layout && "every tensor has a planned layout");
+    return withLayout(tensor, layout);
   }
 
   /// Make operand `index` of `op` have `type`, converting if needed.
@@ -59,9 +65,10 @@ private:
     op->setOperand(index, cvt);
   }
 
-  void setResultTypes(Operation *op, TypeRange types) {
-    for (auto [r, t] : llvm::zip(op->getResults(), types))
-      r.setType(t);
+  /// Convert tensor operand `index` to `layout` (keeping its shape).
+  void convertOperandTo(Operation *op, unsigned index, Attribute layout) {
+    if (auto t = dyn_cast<RankedTensorType>(op->getOperand(index).getType()))
+      convertOperand(op, index, withLayout(t, layout));
   }
 
   void processOp(Operation *op) {
@@ -80,26 +87,14 @@ private:
       return processExpandDims(expand);
     if (auto trans = dyn_cast<TransOp>(op))
       return processTrans(trans);
-    if (auto bcast = dyn_cast<BroadcastOp>(op)) {
-      Type result = withDefault(bcast.getType());
-      bcast->getResult(0).setType(result);
-      auto srcType = bcast.getSrc().getType();
-      convertOperand(op, 0,
-                     withLayout(srcType, getLayout(result)));
-      return;
-    }
-    if (auto dot = dyn_cast<DotOp>(op)) {
-      Type result = withDefault(dot.getType());
-      dot->getResult(0).setType(result);
-      convertOperand(op, 2, result);
-      return;
-    }
+    if (auto dot = dyn_cast<DotOp>(op))
+      return processDot(dot);
     if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
       auto type = dyn_cast<RankedTensorType>(cst.getType());
       auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
       if (!type || !dense)
         return;
-      auto newType = cast<RankedTensorType>(withDefault(type));
+      auto newType = cast<RankedTensorType>(planned(cst.getResult()));
       cst.setValueAttr(dense.isSplat()
                            ? DenseElementsAttr::get(
                                  newType, dense.getSplatValue<Attribute>())
@@ -109,40 +104,37 @@ private:
       return;
     }
     if (isa<ReshapeOp, PrintOp, AssertOp>(op)) {
-      setResultTypes(op, llvm::map_to_vector(op->getResultTypes(),
-                                             [&](Type t) { return withDefault(t); }));
+      for (Value r : op->getResults())
+        r.setType(planned(r));
       return;
     }
-    // Elementwise-like ops: results take the layout of the first tensor
-    // operand; the other tensor operands are converted to it.
+    if (auto store = dyn_cast<StoreOp>(op)) {
+      if (Attribute layout = plan.getLayout(store.getPtr()))
+        for (unsigned i = 0; i < op->getNumOperands(); ++i)
+          convertOperandTo(op, i, layout);
+      return;
+    }
+    // Everything else combines its operands element by element: results
+    // take their planned layout and tensor operands follow it (a broadcast's
+    // operand takes the same layout at its own shape).
     Attribute layout;
-    for (Value v : op->getOperands())
-      if (auto t = dyn_cast<RankedTensorType>(v.getType()))
-        if (t.getEncoding()) {
-          layout = t.getEncoding();
-          break;
-        }
-    for (unsigned i = 0, e = op->getNumOperands(); i < e; ++i) {
-      auto t = dyn_cast<RankedTensorType>(op->getOperand(i).getType());
-      if (!t)
-        continue;
-      Attribute want = layout ? layout : defaultLayout(t.getShape());
-      convertOperand(op, i, withLayout(t, want));
-    }
     for (Value r : op->getResults()) {
-      auto t = dyn_cast<RankedTensorType>(r.getType());
-      if (!t)
-        continue;
-      r.setType(withLayout(t, layout ? layout : defaultLayout(t.getShape())));
+      r.setType(planned(r));
+      if (!layout)
+        layout = plan.getLayout(r);
     }
+    if (!layout)
+      return;
+    for (unsigned i = 0; i < op->getNumOperands(); ++i)
+      convertOperandTo(op, i, layout);
   }
 
   void processFor(scf::ForOp forOp) {
-    for (auto [init, arg, result] :
-         llvm::zip(forOp.getInitArgs(), forOp.getRegionIterArgs(),
-                   forOp.getResults())) {
-      arg.setType(init.getType());
-      result.setType(init.getType());
+    for (auto [i, arg] : llvm::enumerate(forOp.getRegionIterArgs())) {
+      Type t = planned(arg);
+      arg.setType(t);
+      forOp.getResult(i).setType(t);
+      convertOperand(forOp, forOp.getNumControlOperands() + i, t);
     }
     processBlock(*forOp.getBody());
     auto yield = cast<scf::YieldOp>(forOp.getBody()->getTerminator());
@@ -151,34 +143,35 @@ private:
   }
 
   void processIf(scf::IfOp ifOp) {
+    for (Value r : ifOp.getResults())
+      r.setType(planned(r));
     processBlock(*ifOp.thenBlock());
-    if (ifOp.getNumResults() == 0) {
-      if (Block *e = ifOp.elseBlock())
-        processBlock(*e);
+    if (Block *e = ifOp.elseBlock())
+      processBlock(*e);
+    if (ifOp.getNumResults() == 0)
       return;
-    }
-    auto thenYield = ifOp.thenYield();
-    processBlock(*ifOp.elseBlock());
-    auto elseYield = ifOp.elseYield();
     for (auto [i, result] : llvm::enumerate(ifOp.getResults())) {
-      Type t = thenYield.getOperand(i).getType();
-      result.setType(t);
-      convertOperand(elseYield, i, t);
+      convertOperand(ifOp.thenYield(), i, result.getType());
+      convertOperand(ifOp.elseYield(), i, result.getType());
     }
   }
 
   void processWhile(scf::WhileOp whileOp) {
     Block &before = whileOp.getBefore().front();
-    for (auto [init, arg] : llvm::zip(whileOp.getInits(), before.getArguments()))
-      arg.setType(init.getType());
+    Block &after = whileOp.getAfter().front();
+    for (auto [i, arg] : llvm::enumerate(before.getArguments())) {
+      arg.setType(planned(arg));
+      convertOperand(whileOp, i, arg.getType());
+    }
+    for (auto [arg, result] :
+         llvm::zip(after.getArguments(), whileOp.getResults())) {
+      arg.setType(planned(arg));
+      result.setType(arg.getType());
+    }
     processBlock(before);
     auto cond = whileOp.getConditionOp();
-    Block &after = whileOp.getAfter().front();
-    for (auto [value, arg, result] :
-         llvm::zip(cond.getArgs(), after.getArguments(), whileOp.getResults())) {
-      arg.setType(value.getType());
-      result.setType(value.getType());
-    }
+    for (auto [i, arg] : llvm::enumerate(after.getArguments()))
+      convertOperand(cond, i + 1, arg.getType());
     processBlock(after);
     auto yield = cast<scf::YieldOp>(after.getTerminator());
     for (auto [i, arg] : llvm::enumerate(before.getArguments()))
@@ -187,15 +180,9 @@ private:
 
   void processReduce(ReduceOp reduce) {
     // All operands share the first one's layout; results take its slice.
-    auto first = cast<RankedTensorType>(reduce.getSrcs()[0].getType());
-    Attribute layout = first.getEncoding();
-    if (!layout) {
-      layout = defaultLayout(first.getShape());
-    }
-    for (unsigned i = 0, e = reduce.getNumOperands(); i < e; ++i) {
-      auto t = cast<RankedTensorType>(reduce->getOperand(i).getType());
-      convertOperand(reduce, i, withLayout(t, layout));
-    }
+    Attribute layout = plan.getLayout(reduce.getSrcs()[0]);
+    for (unsigned i = 0, e = reduce.getNumOperands(); i < e; ++i)
+      convertOperandTo(reduce, i, layout);
     auto slice = SliceEncodingAttr::get(ctx, reduce.getAxis(),
                                         cast<DistributedLayoutAttr>(layout));
     for (Value r : reduce.getResults())
@@ -204,29 +191,23 @@ private:
   }
 
   void processExpandDims(ExpandDimsOp expand) {
-    auto srcType = expand.getSrc().getType();
-    auto resultType = expand.getType();
-    auto slice = dyn_cast_or_null<SliceEncodingAttr>(srcType.getEncoding());
-    Attribute result;
-    if (slice && slice.getDim() == static_cast<unsigned>(expand.getAxis()))
-      result = slice.getParent();
-    else
-      result = defaultLayout(resultType.getShape());
-    expand.getResult().setType(withLayout(resultType, result));
-    auto want = SliceEncodingAttr::get(ctx, expand.getAxis(),
-                                       cast<DistributedLayoutAttr>(result));
-    convertOperand(expand, 0, withLayout(srcType, want));
+    auto resultType = cast<RankedTensorType>(planned(expand.getResult()));
+    expand.getResult().setType(resultType);
+    auto want = SliceEncodingAttr::get(
+        ctx, expand.getAxisAttr().getInt(),
+        cast<DistributedLayoutAttr>(resultType.getEncoding()));
+    convertOperandTo(expand, 0, want);
   }
 
   void processTrans(TransOp trans) {
     auto srcType = trans.getSrc().getType();
     auto blocked = dyn_cast_or_null<BlockedEncodingAttr>(srcType.getEncoding());
     if (!blocked) {
-      trans->getResult(0).setType(withDefault(trans.getType()));
+      trans->getResult(0).setType(planned(trans.getResult()));
       return;
     }
     // The transposed layout: dimension i of the result is dimension
-    // order[i] of the source.
+    // order[i] of the source, so no data moves.
     ArrayRef<int32_t> order = trans.getOrder();
     SmallVector<unsigned> spt, tpw, wpc, newOrder;
     SmallVector<unsigned> inverse(order.size());
@@ -243,10 +224,53 @@ private:
     trans.getResult().setType(withLayout(trans.getType(), layout));
   }
 
+  void processDot(DotOp dot) {
+    Type result = planned(dot.getD());
+    dot->getResult(0).setType(result);
+    convertOperand(dot, 2, result);
+    MmaEncodingAttr mma = plan.getMmaLayout(dot);
+    if (!mma)
+      return;
+    unsigned kWidth = dot.getA().getType().getElementType().isF32() ? 1 : 2;
+    for (unsigned i = 0; i < 2; ++i)
+      convertOperandTo(dot, i,
+                       DotOperandEncodingAttr::get(ctx, i, mma, kWidth));
+  }
+
   MLIRContext *ctx;
-  unsigned numWarps;
+  const LayoutPlan &plan;
   OpBuilder builder;
 };
+
+/// Record on each load and store how many contiguous elements along its
+/// layout's fastest dimension a thread accesses at once.
+static void annotateVectorWidths(func::FuncOp func,
+                                 const AxisInfoAnalysis &axis) {
+  func.walk([&](Operation *op) {
+    Value ptr, mask;
+    if (auto load = dyn_cast<LoadOp>(op)) {
+      ptr = load.getPtr();
+      mask = load.getMask();
+    } else if (auto store = dyn_cast<StoreOp>(op)) {
+      ptr = store.getPtr();
+      mask = store.getMask();
+    } else {
+      return;
+    }
+    auto type = dyn_cast<RankedTensorType>(ptr.getType());
+    auto blocked =
+        type ? dyn_cast<BlockedEncodingAttr>(type.getEncoding()) : nullptr;
+    if (!blocked)
+      return;
+    unsigned dim = blocked.getOrder()[0];
+    unsigned vec = std::min<unsigned>(blocked.getSizePerThread()[dim],
+                                      axis.getVectorWidth(ptr, mask, dim));
+    if (vec > 1)
+      op->setAttr("tilegpu.vec", IntegerAttr::get(
+                                     IntegerType::get(op->getContext(), 32),
+                                     vec));
+  });
+}
 
 /// Each thread holds every register of its tensors at once; past this many
 /// per tensor, compilation would crawl and the kernel spill massively.
@@ -276,6 +300,7 @@ static LogicalResult checkRegisterCounts(func::FuncOp func) {
 
 struct ConvertTileToTileGPUPass
     : public mlir::tile::impl::ConvertTileToTileGPUBase<ConvertTileToTileGPUPass> {
+  using ConvertTileToTileGPUBase::ConvertTileToTileGPUBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     for (auto func : module.getOps<func::FuncOp>()) {
@@ -291,9 +316,16 @@ struct ConvertTileToTileGPUPass
         func.emitError("kernels return no values");
         return signalPassFailure();
       }
-      LayoutAssigner assigner(&getContext(), numWarps);
+      rematerializeCheapValues(func);
+      AxisInfoAnalysis axis(func);
+      LayoutPlanOptions planOptions;
+      planOptions.numWarps = numWarps;
+      planOptions.useMma = useMma;
+      LayoutPlan plan(func, axis, planOptions);
+      LayoutAssigner assigner(&getContext(), plan);
       for (Block &block : func.getBody())
         assigner.processBlock(block);
+      annotateVectorWidths(func, axis);
       if (failed(checkRegisterCounts(func)))
         return signalPassFailure();
     }
@@ -301,7 +333,12 @@ struct ConvertTileToTileGPUPass
     RewritePatternSet patterns(&getContext());
     ConvertLayoutOp::getCanonicalizationPatterns(patterns, &getContext());
     if (failed(applyPatternsGreedily(module, std::move(patterns))))
-      signalPassFailure();
+      return signalPassFailure();
+    // Rematerialized copies that ended up with the same layout as the
+    // original are merged back.
+    IRRewriter rewriter(&getContext());
+    DominanceInfo dominance(module);
+    eliminateCommonSubExpressions(rewriter, dominance, module);
   }
 };
 

@@ -163,6 +163,141 @@ LinearLayout SliceEncodingAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
 }
 
 //===----------------------------------------------------------------------===//
+// MmaEncodingAttr and DotOperandEncodingAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+MmaEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                        unsigned version, ArrayRef<unsigned> warpsPerCTA,
+                        ArrayRef<unsigned> instrShape) {
+  if (version != 2)
+    return emitError() << "only mma version 2 (mma.sync) is supported";
+  if (warpsPerCTA.size() != 2 || instrShape.size() != 2)
+    return emitError() << "mma layouts are 2-D";
+  for (unsigned w : warpsPerCTA)
+    if (!llvm::isPowerOf2_32(w))
+      return emitError() << "warpsPerCTA must be powers of two";
+  if (instrShape[0] != 16 || instrShape[1] != 8)
+    return emitError() << "the mma.sync instruction shape is 16 x 8";
+  return success();
+}
+
+unsigned MmaEncodingAttr::getNumWarps() const {
+  return getWarpsPerCTA()[0] * getWarpsPerCTA()[1];
+}
+
+namespace {
+/// Builds a 2-D linear layout basis by basis.
+struct LayoutBuilder {
+  LinearLayout layout;
+  explicit LayoutBuilder(ArrayRef<int64_t> shape) : layout(shape) {}
+  static LinearLayout::Coord at(int32_t r, int32_t c) { return {r, c}; }
+  void regs(std::initializer_list<LinearLayout::Coord> bases) {
+    for (const auto &b : bases)
+      layout.addRegBasis(b);
+  }
+  void lanes(std::initializer_list<LinearLayout::Coord> bases) {
+    for (const auto &b : bases)
+      layout.addLaneBasis(b);
+  }
+  /// `count` (a power of two) copies along a dimension, `step` apart, as
+  /// bases of one kind.
+  template <typename Add>
+  void repeat(unsigned dim, int64_t step, int64_t count, Add add) {
+    for (int64_t k = 1; k < count; k *= 2)
+      add(dim == 0 ? at(step * k, 0) : at(0, step * k));
+  }
+  void regRepeat(unsigned dim, int64_t step, int64_t extent) {
+    // Repeat until the shape is covered (at least once: zero-size repeats
+    // of a too-small shape are dropped by wrapToShape).
+    int64_t count = std::max<int64_t>(1, extent / step);
+    repeat(dim, step, count,
+           [&](LinearLayout::Coord c) { layout.addRegBasis(c); });
+  }
+  void warpRepeat(unsigned dim, int64_t step, int64_t count) {
+    repeat(dim, step, count,
+           [&](LinearLayout::Coord c) { layout.addWarpBasis(c); });
+  }
+  void warpCopies(int64_t count) {
+    for (int64_t k = 1; k < count; k *= 2)
+      layout.addWarpBasis(at(0, 0));
+  }
+  LinearLayout finish() {
+    layout.wrapToShape();
+    return layout;
+  }
+};
+} // namespace
+
+LinearLayout MmaEncodingAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
+  assert(shape.size() == 2 && "mma layouts are 2-D");
+  unsigned wm = getWarpsPerCTA()[0], wn = getWarpsPerCTA()[1];
+  LayoutBuilder b(shape);
+  // One 16 x 8 tile: c0, c1 at (g, 2t + {0, 1}); c2, c3 at row g + 8.
+  b.regs({b.at(0, 1), b.at(8, 0)});
+  b.lanes({b.at(0, 2), b.at(0, 4), b.at(1, 0), b.at(2, 0), b.at(4, 0)});
+  b.warpRepeat(0, 16, wm);
+  b.warpRepeat(1, 8, wn);
+  b.regRepeat(1, 8 * wn, shape[1]);
+  b.regRepeat(0, 16 * wm, shape[0]);
+  return b.finish();
+}
+
+LogicalResult DotOperandEncodingAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, unsigned opIdx,
+    MmaEncodingAttr parent, unsigned kWidth) {
+  if (opIdx > 1)
+    return emitError() << "opIdx must be 0 (A) or 1 (B)";
+  if (kWidth != 1 && kWidth != 2)
+    return emitError() << "kWidth must be 1 (tf32) or 2 (16-bit operands)";
+  return success();
+}
+
+unsigned DotOperandEncodingAttr::getNumWarps() const {
+  return getParent().getNumWarps();
+}
+
+LinearLayout
+DotOperandEncodingAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
+  assert(shape.size() == 2 && "dot operands are 2-D");
+  unsigned wm = getParent().getWarpsPerCTA()[0];
+  unsigned wn = getParent().getWarpsPerCTA()[1];
+  LayoutBuilder b(shape);
+  bool half = getKWidth() == 2;
+  if (getOpIdx() == 0) {
+    // A (M x K). m16n8k16: a0..a7 at (g, 2t+e), (g+8, 2t+e), (g, 2t+8+e),
+    // (g+8, 2t+8+e). m16n8k8 (tf32): a0..a3 at (g, t), (g+8, t), (g, t+4),
+    // (g+8, t+4).
+    if (half) {
+      b.regs({b.at(0, 1), b.at(8, 0), b.at(0, 8)});
+      b.lanes({b.at(0, 2), b.at(0, 4), b.at(1, 0), b.at(2, 0), b.at(4, 0)});
+    } else {
+      b.regs({b.at(8, 0), b.at(0, 4)});
+      b.lanes({b.at(0, 1), b.at(0, 2), b.at(1, 0), b.at(2, 0), b.at(4, 0)});
+    }
+    b.warpRepeat(0, 16, wm);
+    b.warpCopies(wn); // warps along N share A
+    b.regRepeat(1, half ? 16 : 8, shape[1]);
+    b.regRepeat(0, 16 * wm, shape[0]);
+  } else {
+    // B (K x N). m16n8k16: b0..b3 at (2t+e, g), (2t+8+e, g). m16n8k8:
+    // b0, b1 at (t, g), (t+4, g).
+    if (half) {
+      b.regs({b.at(1, 0), b.at(8, 0)});
+      b.lanes({b.at(2, 0), b.at(4, 0), b.at(0, 1), b.at(0, 2), b.at(0, 4)});
+    } else {
+      b.regs({b.at(4, 0)});
+      b.lanes({b.at(1, 0), b.at(2, 0), b.at(0, 1), b.at(0, 2), b.at(0, 4)});
+    }
+    b.warpCopies(wm); // warps along M share B
+    b.warpRepeat(1, 8, wn);
+    b.regRepeat(0, half ? 16 : 8, shape[0]);
+    b.regRepeat(1, 8 * wn, shape[1]);
+  }
+  return b.finish();
+}
+
+//===----------------------------------------------------------------------===//
 // ConvertLayoutOp
 //===----------------------------------------------------------------------===//
 

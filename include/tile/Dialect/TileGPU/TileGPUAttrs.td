@@ -75,4 +75,42 @@ def TileGPU_SliceEncodingAttr : TileGPU_Attr<"SliceEncoding", "slice",
   let assemblyFormat = "`<` struct(params) `>`";
 }
 
+def TileGPU_MmaEncodingAttr : TileGPU_Attr<"MmaEncoding", "mma",
+    [DeclareAttrInterfaceMethods<TileGPU_DistributedLayout>]> {
+  let summary = "Accumulator layout of the tensor-core mma.sync instruction";
+  let description = [{
+    Version 2 is `mma.sync` (sm_80 and later) with instruction shape
+    `instrShape` (M x N per warp: 16 x 8). Warps tile the result as
+    `warpsPerCTA` (along M, along N), and the warp tile repeats over the
+    rest of the block. Each thread holds, per 16 x 8 tile, the elements
+    (g, 2t), (g, 2t+1), (g+8, 2t), (g+8, 2t+1) with g = lane / 4 and
+    t = lane % 4.
+  }];
+  let parameters = (ins "unsigned":$version,
+                        ArrayRefParameter<"unsigned">:$warpsPerCTA,
+                        ArrayRefParameter<"unsigned">:$instrShape);
+  let assemblyFormat = [{
+    `<` `version` `=` $version `,` `warpsPerCTA` `=` `[` $warpsPerCTA `]` `,`
+        `instrShape` `=` `[` $instrShape `]` `>`
+  }];
+  let genVerifyDecl = 1;
+}
+
+def TileGPU_DotOperandEncodingAttr : TileGPU_Attr<"DotOperandEncoding", "dot_op",
+    [DeclareAttrInterfaceMethods<TileGPU_DistributedLayout>]> {
+  let summary = "Operand layout of the tensor-core instruction of `parent`";
+  let description = [{
+    Operand `opIdx` (0: A, M x K; 1: B, K x N) as the threads hold it for
+    `mma.sync` with the `parent` accumulator layout. `kWidth` is the number
+    of consecutive K elements a thread holds in one register pair: 2 for
+    16-bit operands (m16n8k16), 1 for tf32 (m16n8k8).
+  }];
+  let parameters = (ins "unsigned":$opIdx, "MmaEncodingAttr":$parent,
+                        "unsigned":$kWidth);
+  let assemblyFormat = [{
+    `<` `opIdx` `=` $opIdx `,` `parent` `=` $parent `,` `kWidth` `=` $kWidth `>`
+  }];
+  let genVerifyDecl = 1;
+}
+
 #endif // TILEGPU_ATTRS_TD

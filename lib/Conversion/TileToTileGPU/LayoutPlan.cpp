@@ -1,0 +1,329 @@
+//===- LayoutPlan.cpp - Choosing a layout for every tensor ----------------===//
+
+#include "LayoutPlan.h"
+
+#include "tile/Dialect/Tile/TileDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tilegpu;
+
+namespace {
+enum Priority { kNone = 0, kStore = 1, kLoad = 2, kDot = 3 };
+
+bool isTensor(Value v) { return isa<RankedTensorType>(v.getType()); }
+
+/// Ops whose tensor operands and results are combined element by element.
+bool isElementwise(Operation *op) {
+  return isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) &&
+         op->getNumRegions() == 0 && !isa<arith::ConstantOp>(op);
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Rematerialization of cheap values
+//===----------------------------------------------------------------------===//
+
+/// Whether `v` is computed only from cheap ops in `block`, with at most
+/// `budget` ops.
+static bool isCheapTree(Value v, Block *block, int &budget) {
+  Operation *def = v.getDefiningOp();
+  if (!def || !isTensor(v))
+    return !isTensor(v); // scalars and block arguments are just reused
+  if (def->getBlock() != block || --budget < 0)
+    return false;
+  bool cheapOp = isa<MakeRangeOp, SplatOp, arith::ConstantOp, ExpandDimsOp,
+                     BroadcastOp, AddPtrOp, arith::AddIOp, arith::SubIOp,
+                     arith::MulIOp, arith::DivSIOp, arith::RemSIOp,
+                     arith::DivUIOp, arith::RemUIOp, arith::AndIOp,
+                     arith::OrIOp, arith::XOrIOp, arith::ShLIOp,
+                     arith::ShRSIOp, arith::ShRUIOp, arith::CmpIOp,
+                     arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp,
+                     arith::SelectOp, arith::MaxSIOp, arith::MinSIOp,
+                     HintOp>(def);
+  if (!cheapOp)
+    return false;
+  for (Value operand : def->getOperands())
+    if (!isCheapTree(operand, block, budget))
+      return false;
+  return true;
+}
+
+/// Clone the cheap tree of `v` before `before`.
+static Value cloneTree(Value v, OpBuilder &b, IRMapping &mapping) {
+  if (mapping.contains(v))
+    return mapping.lookup(v);
+  Operation *def = v.getDefiningOp();
+  if (!def || !isTensor(v))
+    return v;
+  for (Value operand : def->getOperands())
+    cloneTree(operand, b, mapping);
+  Operation *copy = b.clone(*def, mapping);
+  return copy->getResult(cast<OpResult>(v).getResultNumber());
+}
+
+void mlir::tile::rematerializeCheapValues(func::FuncOp func) {
+  SmallVector<OpOperand *> uses;
+  func.walk([&](Operation *op) {
+    for (OpOperand &operand : op->getOpOperands()) {
+      Value v = operand.get();
+      if (isTensor(v) && v.getDefiningOp() && !v.hasOneUse())
+        uses.push_back(&operand);
+    }
+  });
+  llvm::DenseSet<Value> keptFirst;
+  for (OpOperand *use : uses) {
+    Value v = use->get();
+    if (keptFirst.insert(v).second)
+      continue; // the first use keeps the original
+    Operation *user = use->getOwner();
+    int budget = 32;
+    if (!isCheapTree(v, user->getBlock(), budget))
+      continue;
+    OpBuilder b(user);
+    IRMapping mapping;
+    use->set(cloneTree(v, b, mapping));
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Planning
+//===----------------------------------------------------------------------===//
+
+Value LayoutPlan::find(Value v) const {
+  auto it = parent.find(v);
+  if (it == parent.end() || it->second == v)
+    return v;
+  Value root = find(it->second);
+  parent[v] = root;
+  return root;
+}
+
+void LayoutPlan::unite(Value a, Value b) {
+  if (!isTensor(a) || !isTensor(b))
+    return;
+  Value ra = find(a), rb = find(b);
+  if (ra != rb)
+    parent[ra] = rb;
+}
+
+void LayoutPlan::anchor(Value v, Attribute layout, int priority) {
+  Value root = find(v);
+  if (priority <= classPriority.lookup(root))
+    return;
+  classPriority[root] = priority;
+  classLayout[root] = layout;
+}
+
+Attribute LayoutPlan::defaultLayout(ArrayRef<int64_t> shape) const {
+  return BlockedEncodingAttr::getDefault(ctx, shape, options.numWarps);
+}
+
+Attribute LayoutPlan::coalescedLayout(Value ptr) const {
+  auto type = cast<RankedTensorType>(ptr.getType());
+  ArrayRef<int64_t> shape = type.getShape();
+  unsigned rank = shape.size();
+  AxisInfo info = axis.get(ptr);
+  // Dimensions by decreasing contiguity; among equals the last is fastest.
+  SmallVector<unsigned> order;
+  for (unsigned d = 0; d < rank; ++d)
+    order.push_back(rank - 1 - d);
+  llvm::stable_sort(order, [&](unsigned a, unsigned b) {
+    return info.contiguity[a] > info.contiguity[b];
+  });
+  int64_t threads = 32 * options.numWarps;
+  int64_t perThread = std::max<int64_t>(1, type.getNumElements() / threads);
+  // Each thread takes a run of up to 16 bytes along the most contiguous
+  // dimension. Alignment and masks only limit the width of the vector
+  // instructions later: two accesses with the same contiguity but different
+  // alignment then still share a layout and need no conversion between them.
+  auto ptrType = cast<PointerType>(type.getElementType());
+  int64_t bytes = std::max<unsigned>(
+      1, ptrType.getPointeeType().getIntOrFloatBitWidth() / 8);
+  int64_t vec = std::min<int64_t>(
+      {16 / bytes, info.contiguity[order[0]], perThread, shape[order[0]]});
+  vec = llvm::bit_floor(static_cast<uint64_t>(std::max<int64_t>(1, vec)));
+  SmallVector<unsigned> sizePerThread(rank, 1);
+  sizePerThread[order[0]] = vec;
+  return BlockedEncodingAttr::get(ctx, shape, sizePerThread, order,
+                                  options.numWarps);
+}
+
+MmaEncodingAttr LayoutPlan::chooseMma(DotOp dot) const {
+  if (!options.useMma)
+    return {};
+  auto aType = dot.getA().getType();
+  Type in = aType.getElementType();
+  Type out = dot.getType().getElementType();
+  bool tf32 = in.isF32() && dot.getInputPrecision() != InputPrecision::ieee;
+  if (!out.isF32() || !(in.isF16() || in.isBF16() || tf32))
+    return {};
+  int64_t M = aType.getDimSize(0), K = aType.getDimSize(1),
+          N = dot.getB().getType().getDimSize(1);
+  if (M < 16 || N < 8 || K < (tf32 ? 8 : 16))
+    return {};
+  // Give warps to M and N so that each warp's tile stays square-ish.
+  unsigned wm = 1, wn = 1;
+  while (wm * wn < options.numWarps) {
+    if (M / 16 / wm >= N / (8 * wn) && wm < M / 16)
+      wm *= 2;
+    else
+      wn *= 2;
+  }
+  return MmaEncodingAttr::get(ctx, 2, {wm, wn}, {16, 8});
+}
+
+void LayoutPlan::collect(Region &region) {
+  for (Block &block : region) {
+    for (BlockArgument arg : block.getArguments())
+      if (isTensor(arg))
+        members.push_back(arg);
+    for (Operation &op : block) {
+      for (Value r : op.getResults())
+        if (isTensor(r))
+          members.push_back(r);
+      auto uniteAll = [&](ValueRange values) {
+        Value first;
+        for (Value v : values)
+          if (isTensor(v)) {
+            if (first)
+              unite(first, v);
+            else
+              first = v;
+          }
+      };
+      if (isElementwise(&op) || isa<HintOp, BroadcastOp>(op)) {
+        SmallVector<Value> all(op.getOperands());
+        all.append(op.getResults().begin(), op.getResults().end());
+        uniteAll(all);
+      } else if (auto add = dyn_cast<AddPtrOp>(op)) {
+        uniteAll({add.getPtr(), add.getOffset(), add.getResult()});
+      } else if (auto load = dyn_cast<LoadOp>(op)) {
+        SmallVector<Value> all{load.getPtr(), load.getResult()};
+        if (load.getMask())
+          all.push_back(load.getMask());
+        if (load.getOther())
+          all.push_back(load.getOther());
+        uniteAll(all);
+      } else if (auto store = dyn_cast<StoreOp>(op)) {
+        if (store.getMask())
+          uniteAll({store.getPtr(), store.getMask()});
+      } else if (auto atomic = dyn_cast<AtomicRMWOp>(op)) {
+        SmallVector<Value> all{atomic.getPtr(), atomic.getVal(),
+                               atomic.getResult()};
+        if (atomic.getMask())
+          all.push_back(atomic.getMask());
+        uniteAll(all);
+      } else if (auto dot = dyn_cast<DotOp>(op)) {
+        uniteAll({dot.getC(), dot.getD()});
+      } else if (auto forOp = dyn_cast<scf::ForOp>(op)) {
+        auto yield = cast<scf::YieldOp>(forOp.getBody()->getTerminator());
+        for (unsigned i = 0; i < forOp.getNumResults(); ++i)
+          uniteAll({forOp.getInitArgs()[i], forOp.getRegionIterArgs()[i],
+                    yield.getOperand(i), forOp.getResult(i)});
+      } else if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+        for (unsigned i = 0; i < ifOp.getNumResults(); ++i)
+          uniteAll({ifOp.thenYield().getOperand(i),
+                    ifOp.elseYield().getOperand(i), ifOp.getResult(i)});
+      } else if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
+        Block &before = whileOp.getBefore().front();
+        Block &after = whileOp.getAfter().front();
+        auto yield = cast<scf::YieldOp>(after.getTerminator());
+        auto cond = whileOp.getConditionOp();
+        for (unsigned i = 0; i < before.getNumArguments(); ++i)
+          uniteAll({whileOp.getInits()[i], before.getArgument(i),
+                    yield.getOperand(i)});
+        for (unsigned i = 0; i < after.getNumArguments(); ++i)
+          uniteAll({cond.getArgs()[i], after.getArgument(i),
+                    whileOp.getResult(i)});
+      }
+      for (Region &r : op.getRegions())
+        collect(r);
+    }
+  }
+}
+
+void LayoutPlan::derive(func::FuncOp func) {
+  // Layouts flow through ops that change shapes, from classes that have
+  // one to classes that do not, until nothing changes.
+  bool changed = true;
+  auto layoutOf = [&](Value v) { return classLayout.lookup(find(v)); };
+  auto setIfMissing = [&](Value v, Attribute layout) {
+    Value root = find(v);
+    if (!layout || classLayout.count(root))
+      return;
+    classLayout[root] = layout;
+    changed = true;
+  };
+  while (changed) {
+    changed = false;
+    func.walk([&](Operation *op) {
+      if (auto reduce = dyn_cast<ReduceOp>(op)) {
+        if (auto l = dyn_cast_or_null<DistributedLayoutAttr>(
+                layoutOf(reduce.getSrcs()[0])))
+          for (Value r : reduce.getResults())
+            if (isTensor(r))
+              setIfMissing(r, SliceEncodingAttr::get(ctx, reduce.getAxis(), l));
+      } else if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
+        unsigned axisIdx = expand.getAxisAttr().getInt();
+        if (auto l = dyn_cast_or_null<DistributedLayoutAttr>(
+                layoutOf(expand.getResult())))
+          setIfMissing(expand.getSrc(), SliceEncodingAttr::get(ctx, axisIdx, l));
+        if (auto s = dyn_cast_or_null<SliceEncodingAttr>(
+                layoutOf(expand.getSrc())))
+          if (s.getDim() == axisIdx)
+            setIfMissing(expand.getResult(), s.getParent());
+      }
+    });
+  }
+  // Everything else takes the default for the largest shape in its class.
+  llvm::DenseMap<Value, RankedTensorType> largest;
+  for (Value v : members) {
+    auto t = cast<RankedTensorType>(v.getType());
+    Value root = find(v);
+    auto it = largest.find(root);
+    if (it == largest.end() || t.getNumElements() > it->second.getNumElements())
+      largest[root] = t;
+  }
+  for (auto &[root, type] : largest)
+    if (!classLayout.count(root))
+      classLayout[root] = defaultLayout(type.getShape());
+}
+
+LayoutPlan::LayoutPlan(func::FuncOp func, const AxisInfoAnalysis &axis,
+                       const LayoutPlanOptions &options)
+    : ctx(func.getContext()), axis(axis), options(options) {
+  collect(func.getBody());
+  func.walk([&](Operation *op) {
+    if (auto dot = dyn_cast<DotOp>(op)) {
+      if (MmaEncodingAttr mma = chooseMma(dot)) {
+        mmaLayouts[dot] = mma;
+        anchor(dot.getD(), mma, kDot);
+      }
+    } else if (auto load = dyn_cast<LoadOp>(op)) {
+      if (isTensor(load.getPtr()))
+        anchor(load.getPtr(), coalescedLayout(load.getPtr()),
+               kLoad);
+    } else if (auto atomic = dyn_cast<AtomicRMWOp>(op)) {
+      if (isTensor(atomic.getPtr()))
+        anchor(atomic.getPtr(), coalescedLayout(atomic.getPtr()), kLoad);
+    } else if (auto store = dyn_cast<StoreOp>(op)) {
+      if (isTensor(store.getPtr()))
+        anchor(store.getPtr(), coalescedLayout(store.getPtr()), kStore);
+    }
+  });
+  derive(func);
+}
+
+Attribute LayoutPlan::getLayout(Value v) const {
+  if (!isTensor(v))
+    return {};
+  return classLayout.lookup(find(v));
+}

@@ -1,0 +1,73 @@
+//===- LayoutPlan.h - Choosing a layout for every tensor --------*- C++ -*-===//
+//
+// Values that an op combines element by element (operands and results of
+// arith ops, a load's pointers, mask and result, the values a loop carries)
+// should share a layout, so they are grouped into classes. Some classes
+// have a preferred layout (an anchor): tensor-core accumulators take the
+// mma layout, loads and stores a blocked layout that lets each thread
+// access 16 contiguous bytes. Classes without anchors derive their layout
+// from their neighbours through reductions, expand_dims and transposes, or
+// take the default. Where two classes meet with different layouts, the
+// assignment inserts a convert_layout.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_LIB_CONVERSION_TILETOTILEGPU_LAYOUTPLAN_H
+#define TILE_LIB_CONVERSION_TILETOTILEGPU_LAYOUTPLAN_H
+
+#include "tile/Analysis/AxisInfo.h"
+#include "tile/Dialect/TileGPU/TileGPUDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace mlir::tile {
+
+struct LayoutPlanOptions {
+  unsigned numWarps = 4;
+  /// Use mma.sync for dots with 16-bit (or tf32) operands.
+  bool useMma = true;
+};
+
+class LayoutPlan {
+public:
+  LayoutPlan(func::FuncOp func, const AxisInfoAnalysis &axis,
+             const LayoutPlanOptions &options);
+
+  /// The layout chosen for tensor value `v` (null if none was planned).
+  Attribute getLayout(Value v) const;
+
+  /// The mma layout for a dot, when it uses tensor cores.
+  tilegpu::MmaEncodingAttr getMmaLayout(DotOp dot) const {
+    return mmaLayouts.lookup(dot);
+  }
+
+private:
+  Value find(Value v) const;
+  void unite(Value a, Value b);
+  void collect(Region &region);
+  void anchor(Value v, Attribute layout, int priority);
+  void derive(func::FuncOp func);
+
+  Attribute defaultLayout(ArrayRef<int64_t> shape) const;
+  Attribute coalescedLayout(Value ptr) const;
+  tilegpu::MmaEncodingAttr chooseMma(DotOp dot) const;
+
+  MLIRContext *ctx;
+  const AxisInfoAnalysis &axis;
+  LayoutPlanOptions options;
+  mutable llvm::DenseMap<Value, Value> parent;
+  llvm::DenseMap<Value, Attribute> classLayout;  // by class root
+  llvm::DenseMap<Value, int> classPriority;      // by class root
+  llvm::DenseMap<Operation *, tilegpu::MmaEncodingAttr> mmaLayouts;
+  llvm::SmallVector<Value> members; // every tensor value, in program order
+};
+
+/// Clone cheap index computations (ranges, splats, constants, integer
+/// arithmetic on them, expand_dims and broadcast) so that each use in the
+/// same block has its own copy and can take its own layout.
+void rematerializeCheapValues(func::FuncOp func);
+
+} // namespace mlir::tile
+
+#endif // TILE_LIB_CONVERSION_TILETOTILEGPU_LAYOUTPLAN_H
