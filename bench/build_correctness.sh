@@ -13,9 +13,13 @@ rm -rf "$OUT" && mkdir -p "$OUT"
 # Every autotune config of the matmul, fp16 and fp32 inputs. The fp32
 # variant is the same kernel with fp32 pointers.
 "$TILEC" examples/matmul.tile --all-configs -o "$OUT/matmul_fp16.ptx"
-sed 's/\*fp16:16/*fp32:16/g; s/tl.float16/c_ptr.dtype.element_ty/' \
-  examples/matmul.tile > "$OUT/matmul_fp32.tile"
-"$TILEC" "$OUT/matmul_fp32.tile" --all-configs -o "$OUT/matmul_fp32.ptx"
+for precision in tf32 tf32x3 ieee; do
+  sed "s/\*fp16:16/*fp32:16/g; s/tl.float16/c_ptr.dtype.element_ty/;
+       s/tl.dot(a, b, accumulator)/tl.dot(a, b, accumulator, input_precision=\"$precision\")/" \
+    examples/matmul.tile > "$OUT/matmul_fp32_$precision.tile"
+  "$TILEC" "$OUT/matmul_fp32_$precision.tile" --all-configs \
+    -o "$OUT/matmul_fp32_$precision.ptx"
+done
 "$TILEC" examples/matmul.tile -D BLOCK_M=64 -D BLOCK_N=64 -D BLOCK_K=32 \
   -D ACTIVATION=leaky_relu --num-warps 4 -o "$OUT/matmul_leaky.ptx"
 "$TILEC" examples/matmul_block_ptr.tile --all-configs -o "$OUT/matmul_block_ptr.ptx"

@@ -112,8 +112,14 @@ def check_vector_add():
         record("vector_add", f"n={n}", rel_error(z, ref), 1e-6, ms)
 
 
+def tf32(x):
+    """x rounded to tf32 as cvt.rna.tf32.f32 does (nearest, ties away)."""
+    bits = x.contiguous().view(torch.int32)
+    return ((bits + 0x1000) & -0x2000).view(torch.float32)
+
+
 def matmul_case(k, dtype, M, N, K, transpose_b=False, act=None, tol=2e-3,
-                timed=False, label=None):
+                timed=False, label=None, operands=lambda x: x):
     a = torch.randn(M, K, device="cuda", dtype=dtype)
     if transpose_b:
         b = torch.randn(N, K, device="cuda", dtype=dtype).t()
@@ -124,7 +130,7 @@ def matmul_case(k, dtype, M, N, K, transpose_b=False, act=None, tol=2e-3,
             b.stride(1), c.stride(0), c.stride(1))
     k(*args)
     torch.cuda.synchronize()
-    ref = a.double() @ b.double()
+    ref = operands(a).double() @ operands(b).double()
     if act == "leaky_relu":
         ref = torch.where(ref >= 0, ref, 0.01 * ref)
     ms = median_ms(lambda: k(*args), reps=5) if timed else None
@@ -148,13 +154,21 @@ def check_matmul():
                         label=label)
         matmul_case(k, torch.float16, 512, 384, 320, transpose_b=True,
                     label=label)
-    for i, cfg in enumerate(json.load(open(f"{DIR}/matmul_fp32.json"))):
-        k = Kernel("matmul_fp32", i)
-        c = cfg["constexprs"]
-        label = f"matmul fp32 {c['BLOCK_M']}x{c['BLOCK_N']}x{c['BLOCK_K']}"
-        for (M, N, K) in SHAPES:
-            matmul_case(k, torch.float32, M, N, K, tol=1e-5,
-                        timed=(M == 4096), label=label)
+    # fp32 inputs: the default "tf32" precision is checked against a
+    # reference on tf32-rounded operands (so a kernel that skipped the
+    # rounding, or rounded differently, would fail at 1e-5); "tf32x3" and
+    # "ieee" against the plain fp32 operands.
+    for precision, operands in [("tf32", tf32), ("tf32x3", lambda x: x),
+                                ("ieee", lambda x: x)]:
+        name = f"matmul_fp32_{precision}"
+        for i, cfg in enumerate(json.load(open(f"{DIR}/{name}.json"))):
+            k = Kernel(name, i)
+            c = cfg["constexprs"]
+            label = (f"matmul fp32 {precision} "
+                     f"{c['BLOCK_M']}x{c['BLOCK_N']}x{c['BLOCK_K']}")
+            for (M, N, K) in SHAPES:
+                matmul_case(k, torch.float32, M, N, K, tol=1e-5,
+                            timed=(M == 4096), label=label, operands=operands)
     k = Kernel("matmul_leaky")
     for (M, N, K) in [(512, 512, 512), (1000, 1000, 1000)]:
         matmul_case(k, torch.float16, M, N, K, act="leaky_relu",

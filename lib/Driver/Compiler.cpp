@@ -230,7 +230,8 @@ std::vector<KernelMetadata> CompilerSession::getMetadata() const {
     md.numWarps = inst.numWarps;
     md.numStages = inst.numStages;
     for (auto &[name, type] : inst.params)
-      md.params.push_back({name, formatParamType(type), type.divisibility});
+      md.params.push_back(
+          {name, formatParamType(type), type.divisibility, type.equalsOne});
     md.constexprs = inst.constexprs;
     md.grid = k.grid;
     if (module) {

@@ -56,6 +56,11 @@ static void writeKernel(llvm::json::OStream &j, const KernelMetadata &k) {
         j.object([&] {
           j.attribute("name", p.name);
           j.attribute("type", p.type);
+          // Beyond the contract's two keys: what the launcher must honour.
+          if (p.divisibility > 1)
+            j.attribute("divisibility", p.divisibility);
+          if (p.equalsOne)
+            j.attribute("value", 1);
         });
     });
     j.attributeObject("constexprs", [&] {

@@ -378,7 +378,7 @@ static void printParamType(const ParamType &type, llvm::raw_ostream &os) {
     [[fallthrough]];
   case ParamType::Kind::Scalar:
     os << getName(type.elementType);
-    if (type.divisibility > 1)
+    if (type.divisibility > 1 || type.equalsOne)
       os << ":" << type.divisibility;
     return;
   }

@@ -103,8 +103,13 @@ LogicalResult Generator::emitKernel(const KernelInstance &inst) {
       continue;
     }
     const ParamType &type = inst.params[argIndex].second;
-    frame().vars[param.name] =
-        Val::runtime(body->getArgument(argIndex), paramTileType(type));
+    Value arg = body->getArgument(argIndex);
+    if (type.equalsOne) {
+      func.setArgAttr(argIndex, kValueAttr, builder.getI32IntegerAttr(1));
+      arg = arith::ConstantOp::create(
+          builder, loc(param.loc), IntegerAttr::get(arg.getType(), 1));
+    }
+    frame().vars[param.name] = Val::runtime(arg, paramTileType(type));
     ++argIndex;
   }
 

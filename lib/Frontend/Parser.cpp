@@ -304,6 +304,7 @@ std::optional<ParamType> Parser::parseParamType() {
       return std::nullopt;
     }
     type.divisibility = div.intValue;
+    type.equalsOne = !isPointer && div.intValue == 1;
   }
   return type;
 }

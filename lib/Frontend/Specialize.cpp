@@ -74,6 +74,14 @@ std::optional<ParamType> tilec::parseTypeString(llvm::StringRef text,
       return std::nullopt;
     }
     type.divisibility = d;
+    if (!pointer && d == 1) {
+      if (!isInteger(*scalar)) {
+        error = "the value specialization ':1' in '" + text.trim().str() +
+                "' applies only to integers";
+        return std::nullopt;
+      }
+      type.equalsOne = true;
+    }
   }
   return type;
 }
@@ -517,6 +525,8 @@ tilec::planKernels(const Module &ast, const SpecializeOptions &options,
         ParamType t = sig->second;
         if (p.type)
           t.divisibility = std::max(t.divisibility, p.type->divisibility);
+        if (p.type)
+          t.equalsOne |= p.type->equalsOne;
         params.emplace_back(p.name, t);
       } else if (p.type) {
         params.emplace_back(p.name, *p.type);

@@ -34,14 +34,15 @@ inline FloatFormat formatOf(mlir::Type t) {
 /// exponents down to `minExponent` (subnormals below), and overflow to
 /// infinity above `maxFinite`.
 inline double roundToPrecision(double x, int precision, int minExponent,
-                               double maxFinite) {
+                               double maxFinite, bool tiesAway = false) {
   if (std::isnan(x) || std::isinf(x) || x == 0)
     return x;
   int e;
   std::frexp(x, &e); // x = m * 2^e, 0.5 <= |m| < 1
   int exponent = std::max(e - 1, minExponent);
   double quantum = std::ldexp(1.0, exponent - (precision - 1));
-  double r = std::nearbyint(x / quantum) * quantum;
+  double r = (tiesAway ? std::round(x / quantum) : std::nearbyint(x / quantum)) *
+             quantum;
   if (std::fabs(r) > maxFinite)
     return std::copysign(INFINITY, x);
   return r;
@@ -59,6 +60,13 @@ inline double roundTo(FloatFormat f, double x) {
     return x;
   }
   return x;
+}
+
+/// An fp32 value as tensor cores read it in tf32 precision: 11 significand
+/// bits, rounded to nearest with ties away from zero (cvt.rna.tf32.f32).
+inline double roundToTF32(double x) {
+  return roundToPrecision(x, 11, -126, 3.4028234663852886e38,
+                          /*tiesAway=*/true);
 }
 
 inline double roundTo(mlir::Type t, double x) { return roundTo(formatOf(t), x); }

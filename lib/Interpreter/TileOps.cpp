@@ -162,14 +162,18 @@ static LogicalResult reduceOp(Machine &m, tile::ReduceOp op) {
   return success();
 }
 
-/// d = a @ b + c with FMAs in k order (fp32 for 16-bit and fp32 inputs),
-/// as the GPU's portable dot computes it.
+/// d = a @ b + c with FMAs in k order (fp32 for 16-bit and fp32 inputs).
+/// fp32 operands in "tf32" precision are first rounded to tf32 as the
+/// tensor cores round them; "tf32x3" and "ieee" keep full fp32 operands.
 static void dotOp(Machine &m, tile::DotOp op) {
   const Tensor &a = *m.get(op.getA()), &b = *m.get(op.getB()),
                &c = *m.get(op.getC());
   int64_t M = a.shape[0], K = a.shape[1], N = b.shape[1];
   TensorRef d = makeLike(c, c.shape);
   if (c.isFloat()) {
+    bool tf32 = formatOf(a.elem) == FloatFormat::F32 &&
+                op.getInputPrecision() == tile::InputPrecision::tf32;
+    auto operand = [&](double x) { return tf32 ? roundToTF32(x) : x; };
     FloatFormat out = formatOf(c.elem);
     bool wide = out == FloatFormat::F64;
     for (int64_t i = 0; i < M; ++i)
@@ -181,8 +185,9 @@ static void dotOp(Machine &m, tile::DotOp op) {
         } else {
           float facc = static_cast<float>(acc);
           for (int64_t k = 0; k < K; ++k)
-            facc = std::fmaf(static_cast<float>(a.floats[i * K + k]),
-                             static_cast<float>(b.floats[k * N + j]), facc);
+            facc = std::fmaf(static_cast<float>(operand(a.floats[i * K + k])),
+                             static_cast<float>(operand(b.floats[k * N + j])),
+                             facc);
           acc = facc;
         }
         d->floats[i * N + j] = roundTo(out, acc);

@@ -33,11 +33,12 @@ struct KernelMetadata {
   unsigned numStages = 3;
   unsigned sharedBytes = 0;
   /// Run-time parameters in PTX order: name, type ("*fp16", "i32") and the
-  /// divisibility the kernel was specialized for.
+  /// divisibility or value (`i32:1`) the kernel was specialized for.
   struct Param {
     std::string name;
     std::string type;
     unsigned divisibility = 1;
+    bool equalsOne = false;
   };
   std::vector<Param> params;
   std::vector<std::pair<std::string, Val>> constexprs;

@@ -335,6 +335,10 @@ struct ParamType {
   Kind kind = Kind::Scalar;
   ScalarType elementType = ScalarType::I32;
   unsigned divisibility = 1; // the `:N` hint; 1 when absent
+  /// `i32:1` (Triton's AOT convention): the kernel is specialized for the
+  /// value 1, which folds away multiplications by unit strides and lets the
+  /// compiler prove contiguity. The argument stays in the ABI.
+  bool equalsOne = false;
   llvm::SMLoc loc;
 };
 

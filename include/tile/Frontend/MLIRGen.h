@@ -38,6 +38,8 @@ struct KernelInstance {
 constexpr llvm::StringLiteral kKernelAttr = "tile.kernel";
 constexpr llvm::StringLiteral kNumStagesAttr = "tile.num_stages";
 constexpr llvm::StringLiteral kDivisibilityAttr = "tile.divisibility";
+/// On a kernel argument specialized for a value (`i32:1`).
+constexpr llvm::StringLiteral kValueAttr = "tile.value";
 
 /// Emit `instance` as a func.func into `module`.
 mlir::LogicalResult emitKernel(mlir::ModuleOp module, const Module &ast,

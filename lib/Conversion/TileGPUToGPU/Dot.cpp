@@ -67,6 +67,13 @@ static Value toTF32(OpBuilder &b, Location loc, Value f) {
   return bits;
 }
 
+/// What rounding x to tf32 left over, itself rounded to tf32: x is close
+/// to toTF32(x) + tf32Residual(x) with 21 bits of mantissa between them.
+static Value tf32Residual(OpBuilder &b, Location loc, Value x) {
+  Value big = LLVM::BitcastOp::create(b, loc, b.getF32Type(), toTF32(b, loc, x));
+  return toTF32(b, loc, arith::SubFOp::create(b, loc, x, big));
+}
+
 /// d = a @ b + c with mma.sync: one instruction per 16 x 8 tile of C per
 /// k-step, with the operand registers taken from the dot-operand layouts.
 static LogicalResult lowerWithMma(DotOp op, ValueRange a, ValueRange bRegs,
@@ -77,6 +84,7 @@ static LogicalResult lowerWithMma(DotOp op, ValueRange a, ValueRange bRegs,
   auto mma = cast<tilegpu::MmaEncodingAttr>(op.getType().getEncoding());
   Type inElem = aType.getElementType();
   bool tf32 = inElem.isF32();
+  bool tf32x3 = tf32 && op.getInputPrecision() == InputPrecision::tf32x3;
   int64_t M = aType.getDimSize(0), K = aType.getDimSize(1),
           N = bType.getDimSize(1);
   unsigned wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
@@ -116,24 +124,59 @@ static LogicalResult lowerWithMma(DotOp op, ValueRange a, ValueRange bRegs,
           return op.emitOpError("internal error: accumulator register missing");
         cIdx[i] = *r;
       }
+      auto issue = [&](SmallVector<Value> operands) {
+        for (unsigned i : cIdx)
+          operands.push_back(acc[i]);
+        auto mmaOp = LLVM::InlineAsmOp::create(
+            rewriter, loc, structType, operands, asmText, constraints,
+            /*has_side_effects=*/false, /*is_align_stack=*/false,
+            LLVM::tailcallkind::TailCallKind::None,
+            LLVM::AsmDialectAttr::get(rewriter.getContext(),
+                                      LLVM::AsmDialect::AD_ATT),
+            ArrayAttr());
+        for (int i = 0; i < 4; ++i)
+          acc[cIdx[i]] = LLVM::ExtractValueOp::create(
+              rewriter, loc, mmaOp.getResult(0), ArrayRef<int64_t>{i});
+      };
       for (int64_t k0 = 0; k0 < K; k0 += kStep) {
-        SmallVector<Value> operands;
         if (tf32) {
+          SmallVector<Value> aVals, bVals;
           int64_t aOff[4][2] = {{0, 0}, {8, 0}, {0, 4}, {8, 4}};
           for (auto &o : aOff) {
             auto r = find(aRegs, m0 + o[0], k0 + o[1]);
             if (!r)
               return op.emitOpError("internal error: operand register missing");
-            operands.push_back(toTF32(rewriter, loc, a[*r]));
+            aVals.push_back(a[*r]);
           }
           int64_t bOff[2][2] = {{0, 0}, {4, 0}};
           for (auto &o : bOff) {
             auto r = find(bRegsAt, k0 + o[0], n0 + o[1]);
             if (!r)
               return op.emitOpError("internal error: operand register missing");
-            operands.push_back(toTF32(rewriter, loc, bRegs[*r]));
+            bVals.push_back(bRegs[*r]);
           }
+          auto split = [&](ArrayRef<Value> values, bool residual) {
+            SmallVector<Value> out;
+            for (Value v : values)
+              out.push_back(residual ? tf32Residual(rewriter, loc, v)
+                                     : toTF32(rewriter, loc, v));
+            return out;
+          };
+          auto concat = [](SmallVector<Value> x, ArrayRef<Value> y) {
+            x.append(y.begin(), y.end());
+            return x;
+          };
+          SmallVector<Value> aBig = split(aVals, false),
+                             bBig = split(bVals, false);
+          if (tf32x3) {
+            // The two cross terms of (aBig + aSmall)(bBig + bSmall) first,
+            // small before large, then the main term.
+            issue(concat(split(aVals, true), bBig));
+            issue(concat(aBig, split(bVals, true)));
+          }
+          issue(concat(aBig, bBig));
         } else {
+          SmallVector<Value> operands;
           int64_t aOff[4][2] = {{0, 0}, {8, 0}, {0, 8}, {8, 8}};
           for (auto &o : aOff) {
             auto lo = find(aRegs, m0 + o[0], k0 + o[1]);
@@ -150,19 +193,8 @@ static LogicalResult lowerWithMma(DotOp op, ValueRange a, ValueRange bRegs,
               return op.emitOpError("internal error: operand register missing");
             operands.push_back(pack16(rewriter, loc, bRegs[*lo], bRegs[*hi]));
           }
+          issue(std::move(operands));
         }
-        for (unsigned i : cIdx)
-          operands.push_back(acc[i]);
-        auto mmaOp = LLVM::InlineAsmOp::create(
-            rewriter, loc, structType, operands, asmText, constraints,
-            /*has_side_effects=*/false, /*is_align_stack=*/false,
-            LLVM::tailcallkind::TailCallKind::None,
-            LLVM::AsmDialectAttr::get(rewriter.getContext(),
-                                      LLVM::AsmDialect::AD_ATT),
-            ArrayAttr());
-        for (int i = 0; i < 4; ++i)
-          acc[cIdx[i]] = LLVM::ExtractValueOp::create(
-              rewriter, loc, mmaOp.getResult(0), ArrayRef<int64_t>{i});
       }
     }
   rewriter.replaceOpWithMultiple(op, SmallVector<SmallVector<Value>>{acc});

@@ -8,8 +8,14 @@ r = rng(2)
 SMALL = ["-D", "BLOCK_M=32", "-D", "BLOCK_N=32", "-D", "BLOCK_K=16"]
 
 
+def tf32(x):
+    """x rounded to tf32 as cvt.rna.tf32.f32 does (nearest, ties away)."""
+    bits = np.ascontiguousarray(x, dtype=np.float32).view(np.uint32)
+    return ((bits + np.uint32(0x1000)) & np.uint32(0xFFFFE000)).view(np.float32)
+
+
 def case(tile, name, M, N, K, dtype=np.float16, lda_pad=0, b_transposed=False,
-         activation=None, tol=2e-3, defines=()):
+         activation=None, tol=2e-3, defines=(), operands=lambda x: x):
     a_full = r.standard_normal((M, K + lda_pad)).astype(dtype)
     a = a_full[:, :K]
     if b_transposed:
@@ -29,7 +35,7 @@ def case(tile, name, M, N, K, dtype=np.float16, lda_pad=0, b_transposed=False,
     if activation:
         d.append(f"ACTIVATION={activation}")
     out = run(tile, args, defines=d)["c_ptr"]
-    ref = a.astype(np.float64) @ b.astype(np.float64)
+    ref = operands(a).astype(np.float64) @ operands(b).astype(np.float64)
     if activation == "leaky_relu":
         ref = np.where(ref >= 0, ref, 0.01 * ref)
     check(f"{name} {M}x{N}x{K}", out, ref, tol)
@@ -46,13 +52,22 @@ case(tile, "matmul fp16 leaky_relu", 50, 60, 40, activation="leaky_relu",
      defines=blocks)
 case(tile, "matmul fp16 first autotune config", 130, 260, 70)
 
-# The same kernel with fp32 pointers (fp32 accumulation, fp32 output).
+# The same kernel with fp32 pointers (fp32 accumulation, fp32 output). The
+# default precision rounds the operands to tf32 first, so the reference does
+# too (and fails at this tolerance if the interpreter does not); "ieee"
+# keeps full fp32 operands.
 source = open(tile).read().replace("*fp16:16", "*fp32:16").replace(
     "tl.float16", "c_ptr.dtype.element_ty")
 fp32 = f"{tmpdir}/matmul_fp32.tile"
 open(fp32, "w").write(source)
+ieee = f"{tmpdir}/matmul_fp32_ieee.tile"
+open(ieee, "w").write(source.replace(
+    "tl.dot(a, b, accumulator)",
+    'tl.dot(a, b, accumulator, input_precision="ieee")'))
 for (M, N, K) in [(1, 1, 1), (37, 19, 70), (100, 70, 33)]:
-    case(fp32, "matmul fp32", M, N, K, dtype=np.float32, tol=1e-6,
+    case(fp32, "matmul fp32 (tf32)", M, N, K, dtype=np.float32, tol=1e-6,
+         defines=blocks, operands=tf32)
+    case(ieee, "matmul fp32 (ieee)", M, N, K, dtype=np.float32, tol=1e-6,
          defines=blocks)
 
 tile = f"{examples}/matmul_block_ptr.tile"
