@@ -10,12 +10,11 @@ for information only.
 usage: python3 bench/gpu_correctness.py DIR [LOG]
 """
 import json
-import math
 import sys
 
-import cupy as cp
-import numpy as np
 import torch
+
+from tilelaunch import Kernel as _Kernel, median_ms, rel_error
 
 DIR = sys.argv[1]
 LOG = open(sys.argv[2], "w") if len(sys.argv) > 2 else None
@@ -23,72 +22,15 @@ torch.manual_seed(0)
 rows = []
 
 
+def Kernel(name, index=None):
+    return _Kernel(DIR, name, index)
+
+
 def log(msg):
     print(msg, flush=True)
     if LOG:
         LOG.write(msg + "\n")
         LOG.flush()
-
-
-def cdiv(a, b):
-    return -(-a // b)
-
-
-class Kernel:
-    def __init__(self, name, index=None):
-        md = json.load(open(f"{DIR}/{name}.json"))
-        self.md = md if isinstance(md, dict) else md[index]
-        self.module = cp.RawModule(path=f"{DIR}/{name}.ptx")
-        self.fn = self.module.get_function(self.md["kernel"])
-        shared = self.md["shared_bytes"]
-        if shared > 48 * 1024:
-            self.fn.max_dynamic_shared_size_bytes = shared
-
-    def grid(self, args):
-        env = {"cdiv": cdiv, "min": min, "max": max}
-        for p, a in zip(self.md["params"], args):
-            env[p["name"]] = a
-        return tuple(int(eval(g, env)) for g in self.md["grid"])
-
-    def __call__(self, *args):
-        converted = []
-        for p, a in zip(self.md["params"], args):
-            t = p["type"]
-            if t.startswith("*"):
-                converted.append(cp.from_dlpack(a))
-            elif t == "i32":
-                converted.append(np.int32(a))
-            elif t == "i64":
-                converted.append(np.int64(a))
-            elif t == "fp32":
-                converted.append(np.float32(a))
-            else:
-                raise ValueError(t)
-        assert len(converted) == len(self.md["params"])
-        self.fn(self.grid(args), (self.md["threads_per_block"], 1, 1),
-                tuple(converted), shared_mem=self.md["shared_bytes"])
-
-
-def median_ms(fn, reps=10):
-    fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(reps):
-        start, end = torch.cuda.Event(True), torch.cuda.Event(True)
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end))
-    return sorted(times)[len(times) // 2]
-
-
-def rel_error(out, ref):
-    out = out.double()
-    if torch.isnan(out).any():
-        return float("nan")
-    denom = ref.norm().item()
-    return (out - ref).norm().item() / (denom if denom else 1.0)
 
 
 def record(test, shape, err, tol, ms=None, extra=""):

@@ -185,6 +185,10 @@ bool CompilerSession::lowerToGPU() {
         pm.addPass(mlir::createCSEPass());
         pm.addPass(mlir::tile::createConvertTileToTileGPU());
         pm.addPass(mlir::createCanonicalizerPass());
+        pm.addPass(mlir::tile::createTileGPUSharedDotOperands());
+        pm.addPass(mlir::tile::createTileGPUPipeline());
+        pm.addPass(mlir::createCanonicalizerPass());
+        pm.addPass(mlir::createCSEPass());
         pm.addPass(mlir::tile::createTileGPUAllocateShared(shared));
         pm.addPass(mlir::tile::createConvertTileGPUToGPU());
         pm.addPass(mlir::createCanonicalizerPass());

@@ -191,8 +191,8 @@ func.func @reduce_axis0(%x: !tile.ptr<i32>) attributes {tilegpu.num_warps = 1 : 
 // With mma.sync (the default), an f32 dot in tf32 precision is m16n8k8 on
 // operands rounded with cvt.rna.tf32.f32.
 // MMA-LABEL: gpu.func @dot(
-// MMA: cvt.rna.tf32.f32
-// MMA: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+// MMA: nvvm.convert.float.to.tf32 %{{.*}} {rnd = #nvvm.fp_rnd_mode<rna>}
+// MMA: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<tf32>, multiplicandBPtxType = #nvvm.mma_type<tf32>, shape = #nvvm.shape<m = 16, n = 8, k = 8>}
 
 // Without mma.sync (use-mma=false), dot stores A and B to shared memory and accumulates each thread's C
 // elements over K (8) with FMAs; the 16 x 16 result gives every thread 8.
@@ -219,7 +219,7 @@ func.func @dot(%a: f32, %b: f32, %y: !tile.ptr<f32>) attributes {tilegpu.num_war
 // registers (8 halves), two B registers and four f32 accumulators, and the
 // accumulator of both starts as the zero constant.
 // MMA-LABEL: gpu.func @dot_mma
-// MMA-COUNT-2: llvm.inline_asm asm_dialect = att "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13};", "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3" {{.*}} : (i32, i32, i32, i32, i32, i32, f32, f32, f32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+// MMA-COUNT-2: nvvm.mma.sync A[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] B[%{{.*}}, %{{.*}}] C[%cst, %cst, %cst, %cst] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (vector<2xf16>, vector<2xf16>, f32) -> !llvm.struct<(f32, f32, f32, f32)>
 // MMA-NOT: mma.sync
 // MMA: gpu.return
 func.func @dot_mma(%a: f16, %b: f16, %y: !tile.ptr<f32>) attributes {tilegpu.num_warps = 1 : i32} {

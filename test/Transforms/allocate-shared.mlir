@@ -1,13 +1,14 @@
-// RUN: tile-opt %s --convert-tile-to-tilegpu --tilegpu-allocate-shared | FileCheck %s
+// RUN: tile-opt %s --convert-tile-to-tilegpu=use-mma=false --tilegpu-allocate-shared | FileCheck %s
 // The largest kernel (@convert) needs exactly 8192 bytes: a limit equal to
 // the need is accepted, a smaller one is an error at the largest user.
-// RUN: tile-opt %s --convert-tile-to-tilegpu --tilegpu-allocate-shared=max-shared-bytes=8192 | FileCheck %s
-// RUN: not tile-opt %s --convert-tile-to-tilegpu --tilegpu-allocate-shared=max-shared-bytes=1000 2>&1 | FileCheck %s --check-prefix=LIMIT
+// RUN: tile-opt %s --convert-tile-to-tilegpu=use-mma=false --tilegpu-allocate-shared=max-shared-bytes=8192 | FileCheck %s
+// RUN: not tile-opt %s --convert-tile-to-tilegpu=use-mma=false --tilegpu-allocate-shared=max-shared-bytes=1000 2>&1 | FileCheck %s --check-prefix=LIMIT
 
-// The layouts come from --convert-tile-to-tilegpu: blocked encodings cannot
-// be written in .mlir input yet (their parser rejects every spelling).
-// Scratch sizes are the bytes of the tensors an op moves, rounded up to 16;
-// a kernel needs the largest.
+// The layouts come from --convert-tile-to-tilegpu (the portable dot, so that
+// dot has a scratch of its own). Scratch sizes are the bytes of the tensors
+// an op moves, rounded up to 16; each scratch lives only during its op, so
+// a kernel whose scratch users never overlap needs the largest of them.
+// (allocate-shared-liveness.mlir tests buffers that do overlap.)
 
 // A reduction stores its operand: 256 x f32.
 // CHECK-LABEL: func.func @reduce
@@ -17,7 +18,7 @@ func.func @reduce(%p: !tile.ptr<f32>, %q: !tile.ptr<f32>) attributes {tilegpu.nu
   %s = tile.splat %p : tensor<256x!tile.ptr<f32>>
   %a = tile.addptr %s, %r : tensor<256x!tile.ptr<f32>>, tensor<256xi32>
   %v = tile.load %a : tensor<256x!tile.ptr<f32>>
-  // LIMIT: :[[@LINE+1]]:8: error: this operation needs 1024 bytes of shared memory, more than the {{.*}} a program can use; use smaller blocks
+  // LIMIT: :[[@LINE+1]]:8: error: the kernel needs 1024 bytes of shared memory (this operation 1024), more than the 1000 a program can use; use smaller blocks or fewer stages
   %m = tile.reduce %v {axis = 0 : i32} : (tensor<256xf32>) -> f32 {
   ^bb0(%x: f32, %y: f32):
     %z = arith.maxnumf %x, %y : f32

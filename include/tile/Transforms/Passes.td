@@ -21,21 +21,64 @@ def TileLowerBlockPointers : Pass<"tile-lower-block-pointers", "ModuleOp"> {
 def TileCombine : Pass<"tile-combine", "ModuleOp"> {
   let summary = "Algebraic simplifications of tile ops";
   let description = [{
-    Folds `dot(a, b, 0) + c` into `dot(a, b, c)` (so `acc += dot(a, b)`
-    accumulates in place) and chains of `addptr` into one.
+    Folds `dot(a, b, 0) + c` into `dot(a, b, c)`, so that `acc += dot(a, b)`
+    accumulates in place.
   }];
   let dependentDialects = ["tile::TileDialect", "arith::ArithDialect"];
 }
 
-def TileGPUAllocateShared : Pass<"tilegpu-allocate-shared", "ModuleOp"> {
-  let summary = "Size each kernel's shared memory";
+def TileGPUSharedDotOperands : Pass<"tilegpu-shared-dot-operands", "ModuleOp"> {
+  let summary = "Stage mma.sync operands in swizzled shared memory";
   let description = [{
-    Every op that exchanges data between threads (layout conversions,
-    reductions, dot) uses a scratch buffer at the start of the dynamic shared
-    memory, fenced by barriers, so the kernel needs the largest of them. The
-    size goes into the kernel's `tilegpu.shared_bytes` attribute, which the
-    metadata reports and the launcher passes as dynamic shared memory.
-    A kernel that needs more than `max-shared-bytes` is an error.
+    For a `tile.dot` with an `#mma` result whose operands are converted from
+    blocked (load) layouts into `#dot_op` layouts, stores each operand once
+    into shared memory (`tilegpu.local_alloc`, with the XOR swizzle of
+    `#tilegpu.shared` chosen so that 16-byte stores and `ldmatrix` reads are
+    bank-conflict free) and splits the dot along K into instruction-deep
+    slices, each reading its operand windows back with `tilegpu.local_load`
+    right before its mma instructions. Only one k-slice of operands is then
+    live in registers at a time.
+  }];
+  let dependentDialects = ["tile::TileDialect", "tilegpu::TileGPUDialect"];
+}
+
+def TileGPUPipeline : Pass<"tilegpu-pipeline", "ModuleOp"> {
+  let summary = "Software-pipeline loads that feed dot through shared memory";
+  let description = [{
+    In an `scf.for` whose body loads tiles that go (only) into shared memory
+    for `dot`, replaces each such load by a `cp.async` copy
+    (`tilegpu.async_copy`) into a ring of `num_stages` buffers and pipelines
+    the loop: the prologue starts the copies of the first `num_stages - 1`
+    iterations, and each iteration waits for its own copies
+    (`tilegpu.async_wait` with `num_stages - 2` groups still pending),
+    computes, and starts the copies of iteration `i + num_stages - 1`
+    (predicated off past the end). The depth is the `num-stages` option when
+    set, otherwise the kernel's `tile.num_stages` attribute (from
+    `--num-stages`, `config(num_stages=...)`), or the loop's own
+    `tile.num_stages` (from `tl.range(..., num_stages=N)`). Loads with a
+    non-zero `other`, or narrower than 4 bytes per copy, stay as they are.
+  }];
+  let options = [
+    Option<"numStages", "num-stages", "unsigned", /*default=*/"0",
+           "Pipeline depth (0: from the kernel or loop attribute)">
+  ];
+  let dependentDialects = ["tile::TileDialect", "tilegpu::TileGPUDialect",
+                           "arith::ArithDialect", "scf::SCFDialect"];
+}
+
+def TileGPUAllocateShared : Pass<"tilegpu-allocate-shared", "ModuleOp"> {
+  let summary = "Place each kernel's shared-memory buffers";
+  let description = [{
+    Gives every shared-memory user a byte offset: tiles
+    (`tilegpu.local_alloc`, their `offset`) live from the allocation to the
+    last read of them (to the end of any loop that reads them), and the
+    scratch of ops that move data between threads (layout conversions,
+    reductions, the portable dot) lives only during the op
+    (`tilegpu.scratch_offset`, omitted when 0). Buffers alive at the same
+    time get disjoint ranges; the others share memory. The total goes into
+    the kernel's `tilegpu.shared_bytes`, which the metadata reports and the
+    launcher passes as dynamic shared memory. A kernel that needs more than
+    `max-shared-bytes` is an error.
   }];
   let options = [
     Option<"maxSharedBytes", "max-shared-bytes", "unsigned",

@@ -88,7 +88,8 @@ struct RearrangeLowering : public OpConversionPattern<OpT> {
       Location loc = op.getLoc();
       results = exchangeThroughScratch(
           rewriter, loc, src, layoutOf(srcType), srcType.getShape(),
-          layoutOf(dstType), sourceCoordinates(rewriter, loc, op), elem);
+          layoutOf(dstType), sourceCoordinates(rewriter, loc, op), elem,
+          tilegpu::getScratchOffset(op));
     }
     rewriter.replaceOpWithMultiple(op, SmallVector<SmallVector<Value>>{results});
     return success();

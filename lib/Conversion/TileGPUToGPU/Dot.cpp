@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include <map>
 
@@ -43,34 +44,35 @@ registersByCoordinate(const tilegpu::LinearLayout &layout) {
   return regs;
 }
 
-/// Two 16-bit values packed into one 32-bit register (low half first).
+/// Two 16-bit values as one mma.sync operand register: vector<2xf16> for
+/// f16, an i32 for bf16 (as the NVVM op takes them).
 static Value pack16(OpBuilder &b, Location loc, Value lo, Value hi) {
   auto vecType = VectorType::get({2}, lo.getType());
   Value v = LLVM::UndefOp::create(b, loc, vecType);
   v = LLVM::InsertElementOp::create(b, loc, v, lo, i32Constant(b, loc, 0));
   v = LLVM::InsertElementOp::create(b, loc, v, hi, i32Constant(b, loc, 1));
+  if (lo.getType().isF16())
+    return v;
   return LLVM::BitcastOp::create(b, loc, b.getI32Type(), v);
 }
 
 /// An fp32 value rounded to tf32 (round to nearest, ties away), as the
 /// 32-bit register mma.sync reads.
 static Value toTF32(OpBuilder &b, Location loc, Value f) {
-  Value bits = LLVM::InlineAsmOp::create(
-                   b, loc, b.getI32Type(), ValueRange{f},
-                   "cvt.rna.tf32.f32 $0, $1;", "=r,f",
-                   /*has_side_effects=*/false, /*is_align_stack=*/false,
-                   LLVM::tailcallkind::TailCallKind::None,
-                   LLVM::AsmDialectAttr::get(b.getContext(),
-                                             LLVM::AsmDialect::AD_ATT),
-                   ArrayAttr())
-                   .getResult(0);
-  return bits;
+  return NVVM::ConvertFloatToTF32Op::create(b, loc, b.getI32Type(), f,
+                                            NVVM::FPRoundingMode::RNA,
+                                            NVVM::SaturationMode::NONE,
+                                            /*relu=*/false);
 }
 
 /// What rounding x to tf32 left over, itself rounded to tf32: x is close
 /// to toTF32(x) + tf32Residual(x) with 21 bits of mantissa between them.
+/// (cvt leaves the 13 low bits of its result unspecified, so they are
+/// cleared before the subtraction.)
 static Value tf32Residual(OpBuilder &b, Location loc, Value x) {
-  Value big = LLVM::BitcastOp::create(b, loc, b.getF32Type(), toTF32(b, loc, x));
+  Value bits = arith::AndIOp::create(b, loc, toTF32(b, loc, x),
+                                     i32Constant(b, loc, 0xFFFFE000));
+  Value big = LLVM::BitcastOp::create(b, loc, b.getF32Type(), bits);
   return toTF32(b, loc, arith::SubFOp::create(b, loc, x, big));
 }
 
@@ -98,15 +100,9 @@ static LogicalResult lowerWithMma(DotOp op, ValueRange a, ValueRange bRegs,
       return std::nullopt;
     return it->second;
   };
-  std::string type = inElem.isBF16() ? "bf16" : tf32 ? "tf32" : "f16";
-  std::string asmText = "mma.sync.aligned.m16n8k" + std::to_string(kStep) +
-                        ".row.col.f32." + type + "." + type +
-                        ".f32 {$0, $1, $2, $3}, " +
-                        (tf32 ? "{$4, $5, $6, $7}, {$8, $9}, "
-                              "{$10, $11, $12, $13};"
-                              : "{$4, $5, $6, $7}, {$8, $9}, "
-                                "{$10, $11, $12, $13};");
-  std::string constraints = "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3";
+  NVVM::MMATypes ptxType = inElem.isBF16() ? NVVM::MMATypes::bf16
+                           : tf32          ? NVVM::MMATypes::tf32
+                                           : NVVM::MMATypes::f16;
   auto structType = LLVM::LLVMStructType::getLiteral(
       rewriter.getContext(), SmallVector<Type>(4, rewriter.getF32Type()));
 
@@ -125,18 +121,20 @@ static LogicalResult lowerWithMma(DotOp op, ValueRange a, ValueRange bRegs,
         cIdx[i] = *r;
       }
       auto issue = [&](SmallVector<Value> operands) {
+        // Four A registers then two B registers (both for every type).
+        SmallVector<Value> cOps;
         for (unsigned i : cIdx)
-          operands.push_back(acc[i]);
-        auto mmaOp = LLVM::InlineAsmOp::create(
-            rewriter, loc, structType, operands, asmText, constraints,
-            /*has_side_effects=*/false, /*is_align_stack=*/false,
-            LLVM::tailcallkind::TailCallKind::None,
-            LLVM::AsmDialectAttr::get(rewriter.getContext(),
-                                      LLVM::AsmDialect::AD_ATT),
-            ArrayAttr());
+          cOps.push_back(acc[i]);
+        auto mmaOp = NVVM::MmaOp::create(
+            rewriter, loc, structType, ArrayRef<Value>(operands).take_front(4),
+            ArrayRef<Value>(operands).drop_front(4), cOps,
+            ArrayRef<int64_t>{16, 8, kStep}, std::nullopt, std::nullopt,
+            std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+            std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                           NVVM::MMALayout::col});
         for (int i = 0; i < 4; ++i)
           acc[cIdx[i]] = LLVM::ExtractValueOp::create(
-              rewriter, loc, mmaOp.getResult(0), ArrayRef<int64_t>{i});
+              rewriter, loc, mmaOp.getResult(), ArrayRef<int64_t>{i});
       };
       for (int64_t k0 = 0; k0 < K; k0 += kStep) {
         if (tf32) {
@@ -221,11 +219,12 @@ struct DotLowering : public OpConversionPattern<DotOp> {
     Type accElem = isFloat && outElem.getIntOrFloatBitWidth() < 32
                        ? rewriter.getF32Type()
                        : outElem;
-    unsigned bBase = tilegpu::alignScratch(
-        M * K * tilegpu::getScratchElementBytes(inElem));
+    unsigned aBase = tilegpu::getScratchOffset(op);
+    unsigned bBase = aBase + tilegpu::alignScratch(
+                                 M * K * tilegpu::getScratchElementBytes(inElem));
 
     barrier(rewriter, loc);
-    spill(rewriter, loc, adaptor.getA(), aType, inElem, 0);
+    spill(rewriter, loc, adaptor.getA(), aType, inElem, aBase);
     spill(rewriter, loc, adaptor.getB(), bType, inElem, bBase);
     barrier(rewriter, loc);
 
@@ -274,7 +273,7 @@ struct DotLowering : public OpConversionPattern<DotOp> {
         Value off = arith::AddIOp::create(rewriter, loc, start, k);
         aVals.push_back(widen(
             rewriter, loadScratch(rewriter, loc,
-                                  scratchAddress(rewriter, loc, off, inElem, 0),
+                                  scratchAddress(rewriter, loc, off, inElem, aBase),
                                   inElem)));
       }
       Value kRow = arith::MulIOp::create(rewriter, loc, k,

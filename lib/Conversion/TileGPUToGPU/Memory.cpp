@@ -10,6 +10,8 @@
 
 #include "Utility.h"
 
+#include "tile/Dialect/TileGPU/Scratch.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -456,7 +458,8 @@ struct AtomicRMWLowering : public OpConversionPattern<AtomicRMWOp> {
         Value offset = tensor ? linearOffset(rewriter, loc, coords[i],
                                              tensor.getShape())
                               : i32Constant(rewriter, loc, 0);
-        Value addr = scratchAddress(rewriter, loc, offset, elem);
+        Value addr = scratchAddress(rewriter, loc, offset, elem,
+                                    tilegpu::getScratchOffset(op));
         auto ifOp = scf::IfOp::create(rewriter, loc, owner);
         OpBuilder::InsertionGuard guard(rewriter);
         rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
@@ -468,7 +471,10 @@ struct AtomicRMWLowering : public OpConversionPattern<AtomicRMWOp> {
                                              tensor.getShape())
                               : i32Constant(rewriter, loc, 0);
         shared.push_back(loadScratch(
-            rewriter, loc, scratchAddress(rewriter, loc, offset, elem), elem));
+            rewriter, loc,
+            scratchAddress(rewriter, loc, offset, elem,
+                           tilegpu::getScratchOffset(op)),
+            elem));
       }
       old = shared;
     }

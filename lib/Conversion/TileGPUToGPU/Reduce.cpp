@@ -34,7 +34,7 @@ struct ReduceLowering : public OpConversionPattern<ReduceOp> {
     // Operand k lives at byte offset bases[k] of the scratch.
     SmallVector<unsigned> bases;
     SmallVector<Type> elems;
-    unsigned offset = 0;
+    unsigned offset = tilegpu::getScratchOffset(op);
     for (Value src : op.getSrcs()) {
       auto t = cast<RankedTensorType>(src.getType());
       bases.push_back(offset);

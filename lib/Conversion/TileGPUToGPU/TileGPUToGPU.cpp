@@ -108,6 +108,7 @@ struct ConvertTileGPUToGPUPass
     populateMemoryPatterns(converter, patterns);
     populateReducePatterns(converter, patterns);
     populateDotPatterns(converter, patterns);
+    populateSharedMemoryPatterns(converter, patterns);
     populateDebugPatterns(converter, patterns);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       signalPassFailure();

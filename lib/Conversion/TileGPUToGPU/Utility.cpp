@@ -15,6 +15,9 @@ using tilegpu::LinearLayout;
 
 DistributedTypeConverter::DistributedTypeConverter(MLIRContext *ctx) {
   addConversion([](Type type) { return type; });
+  addConversion([ctx](tilegpu::MemDescType) -> Type {
+    return LLVM::LLVMPointerType::get(ctx, 3);
+  });
   addConversion([ctx](tile::PointerType) -> Type {
     return IntegerType::get(ctx, 64);
   });
@@ -62,7 +65,7 @@ Value mlir::tile::lowering::getWarpId(OpBuilder &b, Location loc) {
 /// The contribution of the bits of `index` to coordinate `dim`: runs of
 /// consecutive bits whose bases double become one shift-and-mask; the
 /// contributions combine with XOR.
-static Value emitBitsToCoordinate(OpBuilder &b, Location loc, Value index,
+Value mlir::tile::lowering::emitBitsToCoordinate(OpBuilder &b, Location loc, Value index,
                                   ArrayRef<LinearLayout::Coord> bases,
                                   unsigned dim) {
   Value result;
@@ -161,11 +164,23 @@ static unsigned scratchBytes(Type type) {
   return std::max(1u, type.getIntOrFloatBitWidth() / 8);
 }
 
+Value mlir::tile::lowering::sharedMemoryBase(OpBuilder &b, Location loc) {
+  auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  return LLVM::AddressOfOp::create(b, loc, ptrType, kSharedMemoryName);
+}
+
+Value mlir::tile::lowering::sharedAddress(OpBuilder &b, Location loc,
+                                          Value base, Value byteOffset) {
+  auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  return LLVM::GEPOp::create(b, loc, ptrType, b.getI8Type(), base,
+                             ArrayRef<LLVM::GEPArg>{byteOffset});
+}
+
 Value mlir::tile::lowering::scratchAddress(OpBuilder &b, Location loc,
                                            Value elementOffset, Type type,
                                            unsigned byteBase) {
   auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 3);
-  Value base = LLVM::AddressOfOp::create(b, loc, ptrType, kSharedMemoryName);
+  Value base = sharedMemoryBase(b, loc);
   Value bytes = arith::MulIOp::create(b, loc, elementOffset,
                                       i32Constant(b, loc, scratchBytes(type)));
   if (byteBase)
@@ -198,13 +213,13 @@ SmallVector<Value> mlir::tile::lowering::exchangeThroughScratch(
     OpBuilder &b, Location loc, ValueRange srcValues, const LinearLayout &src,
     ArrayRef<int64_t> srcShape, const LinearLayout &dst,
     const std::function<SmallVector<Value>(ArrayRef<Value>)> &mapCoords,
-    Type elementType) {
+    Type elementType, unsigned byteBase) {
   // The previous user of the scratch may still be reading it.
   barrier(b, loc);
   SmallVector<SmallVector<Value>> srcCoords = emitCoordinates(b, loc, src);
   for (auto [value, coords] : llvm::zip(srcValues, srcCoords)) {
     Value offset = linearOffset(b, loc, coords, srcShape);
-    storeScratch(b, loc, scratchAddress(b, loc, offset, elementType), value);
+    storeScratch(b, loc, scratchAddress(b, loc, offset, elementType, byteBase), value);
   }
   barrier(b, loc);
   SmallVector<Value> result;
@@ -212,7 +227,7 @@ SmallVector<Value> mlir::tile::lowering::exchangeThroughScratch(
     SmallVector<Value> at = mapCoords(coords);
     Value offset = linearOffset(b, loc, at, srcShape);
     result.push_back(loadScratch(
-        b, loc, scratchAddress(b, loc, offset, elementType), elementType));
+        b, loc, scratchAddress(b, loc, offset, elementType, byteBase), elementType));
   }
   return result;
 }

@@ -38,6 +38,12 @@ Value getThreadId(OpBuilder &b, Location loc);
 Value getLaneId(OpBuilder &b, Location loc);
 Value getWarpId(OpBuilder &b, Location loc);
 
+/// The contribution of the bits of `index` (a lane or warp id) to
+/// coordinate `dim` under `bases`; null when none of them moves along `dim`.
+Value emitBitsToCoordinate(OpBuilder &b, Location loc, Value index,
+                           ArrayRef<tilegpu::LinearLayout::Coord> bases,
+                           unsigned dim);
+
 /// For every register of `layout`, the coordinates (one i32 per tensor
 /// dimension) of the element this thread holds in it.
 SmallVector<SmallVector<Value>> emitCoordinates(OpBuilder &b, Location loc,
@@ -52,6 +58,11 @@ Value emitOwnerPredicate(OpBuilder &b, Location loc,
 /// Row-major element offset of `coords` in a tensor of `shape` (i32).
 Value linearOffset(OpBuilder &b, Location loc, ArrayRef<Value> coords,
                    ArrayRef<int64_t> shape);
+
+/// The start of the kernel's dynamic shared memory, and `base` plus a byte
+/// offset (i32), as !llvm.ptr<3>.
+Value sharedMemoryBase(OpBuilder &b, Location loc);
+Value sharedAddress(OpBuilder &b, Location loc, Value base, Value byteOffset);
 
 /// Shared-memory scratch access. `byteBase` is an offset into the kernel's
 /// scratch; element offsets are scaled by the element size.
@@ -69,7 +80,7 @@ SmallVector<Value> exchangeThroughScratch(
     const tilegpu::LinearLayout &src, ArrayRef<int64_t> srcShape,
     const tilegpu::LinearLayout &dst,
     const std::function<SmallVector<Value>(ArrayRef<Value>)> &mapCoords,
-    Type elementType);
+    Type elementType, unsigned byteBase);
 
 /// Emit `op`'s region body (a tile.reduce combine region) on scalar
 /// operands and return the values it yields.
@@ -87,6 +98,8 @@ void populateReducePatterns(DistributedTypeConverter &converter,
                             RewritePatternSet &patterns);
 void populateDotPatterns(DistributedTypeConverter &converter,
                          RewritePatternSet &patterns);
+void populateSharedMemoryPatterns(DistributedTypeConverter &converter,
+                                 RewritePatternSet &patterns);
 void populateDebugPatterns(DistributedTypeConverter &converter,
                            RewritePatternSet &patterns);
 

@@ -49,6 +49,12 @@ mlir::tilegpu::getRegisterRemap(Operation *op) {
       .Default([](Operation *) { return std::nullopt; });
 }
 
+unsigned mlir::tilegpu::getScratchOffset(Operation *op) {
+  if (auto attr = op->getAttrOfType<IntegerAttr>(kScratchOffsetAttr))
+    return attr.getInt();
+  return 0;
+}
+
 unsigned mlir::tilegpu::getScratchBytes(Operation *op) {
   return llvm::TypeSwitch<Operation *, unsigned>(op)
       .Case<ConvertLayoutOp, tile::ExpandDimsOp, tile::BroadcastOp,
@@ -71,7 +77,8 @@ unsigned mlir::tilegpu::getScratchBytes(Operation *op) {
         return total;
       })
       .Case<tile::DotOp>([&](tile::DotOp d) -> unsigned {
-        if (!getLayout(d.getType()))
+        // mma.sync reads its operands from registers.
+        if (!getLayout(d.getType()) || isa<MmaEncodingAttr>(d.getType().getEncoding()))
           return 0;
         return tensorBytes(d.getA()) + tensorBytes(d.getB());
       })

@@ -18,6 +18,9 @@ using namespace mlir::tilegpu;
 #define GET_ATTRDEF_CLASSES
 #include "tile/Dialect/TileGPU/TileGPUAttrs.cpp.inc"
 
+#define GET_TYPEDEF_CLASSES
+#include "tile/Dialect/TileGPU/TileGPUTypes.cpp.inc"
+
 #define GET_OP_CLASSES
 #include "tile/Dialect/TileGPU/TileGPUOps.cpp.inc"
 
@@ -27,6 +30,10 @@ void TileGPUDialect::initialize() {
   addAttributes<
 #define GET_ATTRDEF_LIST
 #include "tile/Dialect/TileGPU/TileGPUAttrs.cpp.inc"
+      >();
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "tile/Dialect/TileGPU/TileGPUTypes.cpp.inc"
       >();
   addOperations<
 #define GET_OP_LIST

@@ -27,6 +27,11 @@ std::optional<SmallVector<unsigned>> getRegisterRemap(Operation *op);
 /// Scratch bytes `op` needs (0 when it needs none).
 unsigned getScratchBytes(Operation *op);
 
+/// The byte offset of `op`'s scratch in the kernel's shared memory (its
+/// `tilegpu.scratch_offset`, set by tilegpu-allocate-shared; 0 if absent).
+unsigned getScratchOffset(Operation *op);
+constexpr llvm::StringLiteral kScratchOffsetAttr = "tilegpu.scratch_offset";
+
 /// Round up to the 16-byte alignment every scratch region keeps.
 inline unsigned alignScratch(unsigned bytes) { return (bytes + 15) & ~15u; }
 

@@ -113,4 +113,39 @@ def TileGPU_DotOperandEncodingAttr : TileGPU_Attr<"DotOperandEncoding", "dot_op"
   let genVerifyDecl = 1;
 }
 
+def TileGPU_SharedEncodingAttr : TileGPU_Attr<"SharedEncoding", "shared"> {
+  let summary = "A tile in shared memory with XOR-swizzled 16-byte chunks";
+  let description = [{
+    The tile is stored with dimension `order[0]` contiguous. Each row (a line
+    along `order[0]`) is split into chunks of `vec` elements, and chunk `c`
+    of row `r` is stored at chunk `c ^ ((r / perPhase) % maxPhase)` of the
+    same row. With 16-byte chunks, 8 rows read at one chunk column (an
+    `ldmatrix` of eight 8x8 matrices' rows, or one quarter-warp of 16-byte
+    stores) then hit 8 different bank groups. `maxPhase = 1` is the plain
+    row-major tile. Dimensions of a memdesc in front of the last
+    `order.size()` ones select between whole buffers (pipeline stages).
+  }];
+  let parameters = (ins "unsigned":$vec, "unsigned":$perPhase,
+                        "unsigned":$maxPhase,
+                        ArrayRefParameter<"unsigned">:$order);
+  let assemblyFormat = [{
+    `<` `vec` `=` $vec `,` `perPhase` `=` $perPhase `,` `maxPhase` `=`
+        $maxPhase `,` `order` `=` `[` $order `]` `>`
+  }];
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The swizzle that makes both 16-byte row stores and ldmatrix reads of
+    /// a `shape` tile of `elementBits`-bit elements bank-conflict free.
+    static SharedEncodingAttr getSwizzled(::mlir::MLIRContext *ctx,
+                                          ::llvm::ArrayRef<int64_t> shape,
+                                          unsigned elementBits,
+                                          ::llvm::ArrayRef<unsigned> order);
+    /// Element offset of `coords` in a tile of `shape` (the trailing
+    /// order.size() dimensions) stored with this encoding: the row is
+    /// unchanged and the column is XORed with phase * vec.
+    int64_t getElementOffset(::llvm::ArrayRef<int64_t> coords,
+                             ::llvm::ArrayRef<int64_t> shape) const;
+  }];
+}
+
 #endif // TILEGPU_ATTRS_TD

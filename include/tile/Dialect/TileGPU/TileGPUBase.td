@@ -17,6 +17,7 @@ def TileGPU_Dialect : Dialect {
   let cppNamespace = "::mlir::tilegpu";
   let summary = "Layouts of tile tensors over GPU threads";
   let useDefaultAttributePrinterParser = 1;
+  let useDefaultTypePrinterParser = 1;
   let hasConstantMaterializer = 1;
   let dependentDialects = ["tile::TileDialect"];
   let extraClassDeclaration = [{

@@ -17,6 +17,17 @@
 #define GET_ATTRDEF_CLASSES
 #include "tile/Dialect/TileGPU/TileGPUAttrs.h.inc"
 
+#define GET_TYPEDEF_CLASSES
+#include "tile/Dialect/TileGPU/TileGPUTypes.h.inc"
+
+namespace mlir::tilegpu {
+/// The program's shared memory, for the memory effects of the ops that use
+/// it.
+struct SharedMemory : public SideEffects::Resource::Base<SharedMemory> {
+  StringRef getName() final { return "<SharedMemory>"; }
+};
+} // namespace mlir::tilegpu
+
 #define GET_OP_CLASSES
 #include "tile/Dialect/TileGPU/TileGPUOps.h.inc"
 

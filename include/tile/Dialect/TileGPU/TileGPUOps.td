@@ -4,8 +4,13 @@
 #define TILEGPU_OPS_TD
 
 include "tile/Dialect/TileGPU/TileGPUAttrs.td"
+include "tile/Dialect/TileGPU/TileGPUTypes.td"
 include "tile/Dialect/Tile/TileTypes.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def TileGPU_SharedMemory : Resource<"::mlir::tilegpu::SharedMemory">;
+def TileGPU_MemDesc : Type<CPred<"::llvm::isa<::mlir::tilegpu::MemDescType>($_self)">,
+    "shared-memory descriptor", "::mlir::tilegpu::MemDescType">;
 
 def TileGPU_ConvertLayoutOp : TileGPU_Op<"convert_layout",
     [Pure, SameOperandsAndResultShape, SameOperandsAndResultElementType]> {
@@ -19,6 +24,94 @@ def TileGPU_ConvertLayoutOp : TileGPU_Op<"convert_layout",
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
   let hasFolder = 1;
   let hasCanonicalizer = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Shared memory
+//===----------------------------------------------------------------------===//
+
+def TileGPU_LocalAllocOp : TileGPU_Op<"local_alloc",
+    [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Allocate a tile in shared memory, optionally storing a tensor";
+  let description = [{
+    Allocates `result` in the program's shared memory, at the byte `offset`
+    that `tilegpu-allocate-shared` assigns. With `src`, every thread stores
+    its elements into the buffer and the program synchronizes, so that all
+    of it can be read by any thread afterwards.
+  }];
+  let arguments = (ins Optional<Tile_Tensor>:$src, OptionalAttr<I32Attr>:$offset);
+  let results = (outs TileGPU_MemDesc:$result);
+  let assemblyFormat = "($src^)? attr-dict `:` functional-type($src, $result)";
+  let hasVerifier = 1;
+}
+
+def TileGPU_MemDescIndexOp : TileGPU_Op<"memdesc_index", [Pure]> {
+  let summary = "One buffer of a multi-buffered shared-memory tile";
+  let description = [{
+    Selects buffer `index` along the leading dimension of `src` (a stage of
+    a pipeline ring); the result has the remaining dimensions.
+  }];
+  let arguments = (ins TileGPU_MemDesc:$src, I32:$index);
+  let results = (outs TileGPU_MemDesc:$result);
+  let assemblyFormat = [{
+    $src `[` $index `]` attr-dict `:` qualified(type($src)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_LocalLoadOp : TileGPU_Op<"local_load",
+    [MemoryEffects<[MemRead<TileGPU_SharedMemory>]>]> {
+  let summary = "Read a tensor (or a window of it) from shared memory";
+  let description = [{
+    Reads the `result`-shaped window of `src` starting at `offsets` (all
+    zero when absent) into registers of the result's layout. Reads into a
+    tensor-core operand layout become `ldmatrix` where the data allow.
+  }];
+  let arguments = (ins TileGPU_MemDesc:$src,
+                       OptionalAttr<DenseI64ArrayAttr>:$offsets);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = [{
+    $src attr-dict `:` qualified(type($src)) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The window's start (zeros when no offsets are given).
+    ::llvm::SmallVector<int64_t> getWindowOffsets();
+  }];
+}
+
+def TileGPU_AsyncCopyOp : TileGPU_Op<"async_copy", [
+    MemoryEffects<[MemRead, MemWrite<TileGPU_SharedMemory>]>]> {
+  let summary = "Start copying a tensor of global addresses into shared memory";
+  let description = [{
+    Every thread starts `cp.async` copies of its elements of `ptr` into
+    `dst`; elements whose `mask` is false are filled with zeros and read
+    nothing. The copies complete asynchronously: `async_commit_group` closes
+    a group of them and `async_wait` waits for all but the newest groups.
+  }];
+  let arguments = (ins Tile_PtrTensor:$ptr, TileGPU_MemDesc:$dst,
+                       Optional<Tile_BoolTensor>:$mask);
+  let assemblyFormat = [{
+    $ptr `,` $dst (`mask` $mask^)? attr-dict `:` type($ptr) `,` qualified(type($dst))
+    (`,` type($mask)^)?
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_AsyncCommitGroupOp : TileGPU_Op<"async_commit_group"> {
+  let summary = "Close the group of asynchronous copies started so far";
+  let assemblyFormat = "attr-dict";
+}
+
+def TileGPU_AsyncWaitOp : TileGPU_Op<"async_wait"> {
+  let summary = "Wait until at most `pending` copy groups are in flight";
+  let description = [{
+    Blocks until all but the `pending` most recent copy groups have landed,
+    then synchronizes the program so that every thread sees every thread's
+    copies.
+  }];
+  let arguments = (ins I32Attr:$pending);
+  let assemblyFormat = "$pending attr-dict";
 }
 
 #endif // TILEGPU_OPS_TD

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Compile examples/matmul.tile for the H100 matmul benchmark (issue 4):
+# every @autotune config, in three specializations of the integer
+# arguments (as a JIT would choose per call: all divisible by 16, by 8, or
+# only the unit strides known). Outputs go to .carry/matmul with the SASS
+# facts (ptxas -v) next to them. Runs here; bench/matmul_bench.py runs on
+# the GPU.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+TILEC=${TILEC:-build/bin/tilec}
+OUT=.carry/matmul
+rm -rf "$OUT" && mkdir -p "$OUT"
+UNIT="stride_ak=i32:1,stride_bn=i32:1,stride_cn=i32:1"
+for d in 16 8 1; do
+  if [ "$d" = 1 ]; then
+    SIG="$UNIT"
+  else
+    SIG="M=i32:$d,N=i32:$d,K=i32:$d,stride_am=i32:$d,stride_bk=i32:$d,stride_cm=i32:$d,$UNIT"
+  fi
+  "$TILEC" examples/matmul.tile --all-configs --signature "$SIG" \
+    -o "$OUT/matmul_div$d.ptx"
+  /usr/local/cuda/bin/ptxas -arch=sm_90a -v "$OUT/matmul_div$d.ptx" \
+    -o /dev/null 2> "$OUT/matmul_div$d.ptxas.txt"
+done
+grep -H -E "Used|spill" "$OUT"/*.ptxas.txt

@@ -1,0 +1,209 @@
+"""matmul.tile against cuBLAS (torch.matmul) and Triton's tutorial kernel.
+
+Runs on the device machine with the PTX that bench/build_matmul.sh built.
+For each size: fresh random fp16 inputs, a correctness check of every
+compiled config against float64 (before any timing), autotuning over the
+@autotune configs (as the JIT would: the fastest config for this shape,
+among those whose specialization the arguments satisfy), then at least 5
+interleaved rounds of (tilec, cuBLAS, Triton); each round times each
+contender as the median of `reps` CUDA-event launches after warm-up, and
+the reported ratio is the median of the per-round ratios.
+
+usage: python3 bench/matmul_bench.py DIR [LOG] [--sizes 4096x4096x4096,...]
+"""
+import argparse
+import json
+import statistics
+import sys
+
+import torch
+import triton
+import triton.language as tl
+
+from tilelaunch import Kernel, median_ms, rel_error
+
+parser = argparse.ArgumentParser()
+parser.add_argument("dir")
+parser.add_argument("log", nargs="?")
+parser.add_argument("--sizes", default="1024x1024x1024,2048x2048x2048,"
+                    "4096x4096x4096,8192x8192x8192,2048x3072x768,1000x1000x1000")
+parser.add_argument("--rounds", type=int, default=5)
+parser.add_argument("--extra", default="",
+                    help="comma-separated extra kernels NAME (DIR/NAME.ptx) "
+                         "timed against the autotuned one")
+args = parser.parse_args()
+LOG = open(args.log, "w") if args.log else None
+
+
+def log(msg):
+    print(msg, flush=True)
+    if LOG:
+        LOG.write(msg + "\n")
+        LOG.flush()
+
+
+# --- Triton's tutorial matmul (03-matrix-multiplication), fp16 ----------
+def triton_configs():
+    c = triton.Config
+    return [
+        c({"BLOCK_SIZE_M": 128, "BLOCK_SIZE_N": 256, "BLOCK_SIZE_K": 64,
+           "GROUP_SIZE_M": 8}, num_stages=3, num_warps=8),
+        c({"BLOCK_SIZE_M": 64, "BLOCK_SIZE_N": 256, "BLOCK_SIZE_K": 32,
+           "GROUP_SIZE_M": 8}, num_stages=4, num_warps=4),
+        c({"BLOCK_SIZE_M": 128, "BLOCK_SIZE_N": 128, "BLOCK_SIZE_K": 32,
+           "GROUP_SIZE_M": 8}, num_stages=4, num_warps=4),
+        c({"BLOCK_SIZE_M": 128, "BLOCK_SIZE_N": 64, "BLOCK_SIZE_K": 32,
+           "GROUP_SIZE_M": 8}, num_stages=4, num_warps=4),
+        c({"BLOCK_SIZE_M": 64, "BLOCK_SIZE_N": 128, "BLOCK_SIZE_K": 32,
+           "GROUP_SIZE_M": 8}, num_stages=4, num_warps=4),
+        c({"BLOCK_SIZE_M": 128, "BLOCK_SIZE_N": 32, "BLOCK_SIZE_K": 32,
+           "GROUP_SIZE_M": 8}, num_stages=4, num_warps=4),
+        c({"BLOCK_SIZE_M": 64, "BLOCK_SIZE_N": 32, "BLOCK_SIZE_K": 32,
+           "GROUP_SIZE_M": 8}, num_stages=5, num_warps=2),
+        c({"BLOCK_SIZE_M": 32, "BLOCK_SIZE_N": 64, "BLOCK_SIZE_K": 32,
+           "GROUP_SIZE_M": 8}, num_stages=5, num_warps=2),
+    ]
+
+
+@triton.autotune(configs=triton_configs(), key=["M", "N", "K"])
+@triton.jit
+def triton_matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak,
+                         stride_bk, stride_bn, stride_cm, stride_cn,
+                         BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr,
+                         BLOCK_SIZE_K: tl.constexpr,
+                         GROUP_SIZE_M: tl.constexpr):
+    pid = tl.program_id(axis=0)
+    num_pid_m = tl.cdiv(M, BLOCK_SIZE_M)
+    num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
+    num_pid_in_group = GROUP_SIZE_M * num_pid_n
+    group_id = pid // num_pid_in_group
+    first_pid_m = group_id * GROUP_SIZE_M
+    group_size_m = min(num_pid_m - first_pid_m, GROUP_SIZE_M)
+    pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)
+    pid_n = (pid % num_pid_in_group) // group_size_m
+    offs_am = (pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)) % M
+    offs_bn = (pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)) % N
+    offs_k = tl.arange(0, BLOCK_SIZE_K)
+    a_ptrs = a_ptr + (offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak)
+    b_ptrs = b_ptr + (offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn)
+    accumulator = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_SIZE_K)):
+        a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BLOCK_SIZE_K, other=0.0)
+        b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_SIZE_K, other=0.0)
+        accumulator = tl.dot(a, b, accumulator)
+        a_ptrs += BLOCK_SIZE_K * stride_ak
+        b_ptrs += BLOCK_SIZE_K * stride_bk
+    c = accumulator.to(tl.float16)
+    offs_cm = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
+    offs_cn = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
+    c_ptrs = c_ptr + stride_cm * offs_cm[:, None] + stride_cn * offs_cn[None, :]
+    c_mask = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
+    tl.store(c_ptrs, c, mask=c_mask)
+
+
+def triton_matmul(a, b, c):
+    M, K = a.shape
+    N = b.shape[1]
+    grid = lambda META: (triton.cdiv(M, META["BLOCK_SIZE_M"]) *
+                         triton.cdiv(N, META["BLOCK_SIZE_N"]),)
+    triton_matmul_kernel[grid](a, b, c, M, N, K, a.stride(0), a.stride(1),
+                               b.stride(0), b.stride(1), c.stride(0),
+                               c.stride(1))
+
+
+# --- tilec kernels -------------------------------------------------------
+def load_variants(directory):
+    """Every compiled (specialization, config) of matmul.tile."""
+    kernels = []
+    for spec in ["div16", "div8", "div1"]:
+        name = f"matmul_{spec}"
+        md = json.load(open(f"{directory}/{name}.json"))
+        for i in range(len(md) if isinstance(md, list) else 1):
+            k = Kernel(directory, name, i)
+            c = k.md["constexprs"]
+            k.label = (f"{spec} {c['BLOCK_M']}x{c['BLOCK_N']}x{c['BLOCK_K']} "
+                       f"w{k.md['num_warps']} s{k.md['num_stages']}")
+            kernels.append(k)
+    return kernels
+
+
+def matmul_args(a, b, c):
+    M, K = a.shape
+    N = b.shape[1]
+    return (a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0),
+            b.stride(1), c.stride(0), c.stride(1))
+
+
+def tflops(M, N, K, ms):
+    return 2 * M * N * K / ms / 1e9
+
+
+def bench_size(M, N, K, kernels, reps):
+    torch.manual_seed(M * 7 + N * 3 + K)
+    a = torch.randn(M, K, device="cuda", dtype=torch.float16)
+    b = torch.randn(K, N, device="cuda", dtype=torch.float16)
+    ref = a.double() @ b.double()
+    c = torch.empty(M, N, device="cuda", dtype=torch.float16)
+    shape = f"{M}x{N}x{K}"
+
+    # Correctness first: every applicable config, the baselines too.
+    usable = [k for k in kernels if k.accepts(*matmul_args(a, b, c))]
+    ok = True
+    for k in usable:
+        c.fill_(float("nan"))
+        k(*matmul_args(a, b, c))
+        torch.cuda.synchronize()
+        err = rel_error(c, ref)
+        good = err <= 2e-3
+        ok &= good
+        log(f"  check {shape} {k.label:32s} rel_err={err:.2e} "
+            f"{'ok' if good else 'FAIL'}")
+    c_t = torch.empty_like(c)
+    triton_matmul(a, b, c_t)
+    c_ref = torch.matmul(a, b)
+    torch.cuda.synchronize()
+    log(f"  check {shape} triton rel_err={rel_error(c_t, ref):.2e}, "
+        f"cublas rel_err={rel_error(c_ref, ref):.2e}")
+    if not ok:
+        return None
+
+    # Autotune over the configs whose specialization applies.
+    # (Only the most specialized variant that applies, as a JIT would pick.)
+    best_spec = usable[0].label.split()[0]
+    candidates = [k for k in usable if k.label.startswith(best_spec + " ")]
+    timings = {k.label: median_ms(lambda k=k: k(*matmul_args(a, b, c)),
+                                  reps=reps, warmup=3) for k in candidates}
+    for label, ms in sorted(timings.items(), key=lambda x: x[1]):
+        log(f"  tune  {shape} {label:32s} {ms:8.3f} ms "
+            f"{tflops(M, N, K, ms):7.1f} TFLOP/s")
+    best = min(candidates, key=lambda k: timings[k.label])
+
+    ours = lambda: best(*matmul_args(a, b, c))
+    cublas = lambda: torch.matmul(a, b, out=c_ref)
+    trit = lambda: triton_matmul(a, b, c_t)
+    rounds = []
+    for _ in range(args.rounds):
+        t = [median_ms(f, reps=reps, warmup=2) for f in (ours, cublas, trit)]
+        rounds.append(t)
+    r_cublas = statistics.median(r[1] / r[0] for r in rounds)
+    r_triton = statistics.median(r[2] / r[0] for r in rounds)
+    med = [statistics.median(r[i] for r in rounds) for i in range(3)]
+    log(f"RESULT {shape:16s} tilec {med[0]:8.3f} ms {tflops(M, N, K, med[0]):6.1f} "
+        f"| cuBLAS {med[1]:8.3f} ms {tflops(M, N, K, med[1]):6.1f} "
+        f"| Triton {med[2]:8.3f} ms {tflops(M, N, K, med[2]):6.1f} "
+        f"| tilec/cuBLAS {r_cublas:5.2f}x tilec/Triton {r_triton:5.2f}x "
+        f"(speed ratios, median of {len(rounds)} rounds) [{best.label}]")
+    return r_cublas
+
+
+def main():
+    log(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}, "
+        f"triton {triton.__version__}")
+    kernels = load_variants(args.dir)
+    for size in args.sizes.split(","):
+        M, N, K = (int(x) for x in size.split("x"))
+        reps = 10 if M * N * K >= 4096 ** 3 else 30
+        bench_size(M, N, K, kernels, reps)
+
+
+main()

@@ -1,0 +1,90 @@
+"""Launch tilec-compiled kernels from Python (CuPy) on the device machine.
+
+A Kernel reads the PTX and the JSON metadata tilec wrote, evaluates the
+launch grid from the metadata's `grid` expressions, passes the dynamic
+shared memory it names, and checks that the arguments satisfy the
+specialization the kernel was compiled for (divisibility, value 1), so a
+mismatched launch fails loudly instead of computing garbage.
+"""
+import json
+
+import cupy as cp
+import numpy as np
+import torch
+
+
+def cdiv(a, b):
+    return -(-a // b)
+
+
+class Kernel:
+    def __init__(self, directory, name, index=None):
+        md = json.load(open(f"{directory}/{name}.json"))
+        self.md = md if isinstance(md, dict) else md[index]
+        self.module = cp.RawModule(path=f"{directory}/{name}.ptx")
+        self.fn = self.module.get_function(self.md["kernel"])
+        shared = self.md["shared_bytes"]
+        if shared > 48 * 1024:
+            self.fn.max_dynamic_shared_size_bytes = shared
+
+    def grid(self, args):
+        env = {"cdiv": cdiv, "min": min, "max": max}
+        for p, a in zip(self.md["params"], args):
+            env[p["name"]] = a
+        return tuple(int(eval(g, env)) for g in self.md["grid"])
+
+    def accepts(self, *args):
+        """Whether the arguments satisfy the kernel's specialization."""
+        for p, a in zip(self.md["params"], args):
+            value = a.data_ptr() if torch.is_tensor(a) else a
+            if "value" in p and value != p["value"]:
+                return False
+            if "divisibility" in p and value % p["divisibility"]:
+                return False
+        return True
+
+    def __call__(self, *args):
+        if not self.accepts(*args):
+            raise ValueError(f"{self.md['kernel']}: arguments break the "
+                             f"specialization {self.md['params']}")
+        converted = []
+        for p, a in zip(self.md["params"], args):
+            t = p["type"]
+            if t.startswith("*"):
+                converted.append(cp.from_dlpack(a))
+            elif t == "i32":
+                converted.append(np.int32(a))
+            elif t == "i64":
+                converted.append(np.int64(a))
+            elif t == "fp32":
+                converted.append(np.float32(a))
+            else:
+                raise ValueError(t)
+        assert len(converted) == len(self.md["params"])
+        self.fn(self.grid(args), (self.md["threads_per_block"], 1, 1),
+                tuple(converted), shared_mem=self.md["shared_bytes"])
+
+
+def median_ms(fn, reps=10, warmup=1):
+    """Median of `reps` CUDA-event timings of fn() after `warmup` calls."""
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(reps):
+        start, end = torch.cuda.Event(True), torch.cuda.Event(True)
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end))
+    return sorted(times)[len(times) // 2]
+
+
+def rel_error(out, ref):
+    """Relative Frobenius error of out against a float64 reference."""
+    out = out.double()
+    if torch.isnan(out).any():
+        return float("nan")
+    denom = ref.norm().item()
+    return (out - ref).norm().item() / (denom if denom else 1.0)

@@ -1,0 +1,469 @@
+//===- SharedMemory.cpp - Shared tiles, cp.async and ldmatrix -------------===//
+//
+// A memdesc becomes the !llvm.ptr<3> of its first byte. Elements sit at the
+// offsets of their #tilegpu.shared encoding: rows stay in place and the
+// column is XORed with a per-row phase, so the 16-byte chunks of eight
+// consecutive rows land in eight different bank groups. Threads move runs
+// of registers that are contiguous in both the tensor and a chunk with one
+// vector access; global-to-shared copies use cp.async with zero fill for
+// masked-off elements; tensor-core operands are read with ldmatrix.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utility.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include <map>
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::lowering;
+using tilegpu::LinearLayout;
+using tilegpu::MemDescType;
+using tilegpu::SharedEncodingAttr;
+
+namespace {
+
+static unsigned elementBytes(Type elem) {
+  return std::max(1u, elem.getIntOrFloatBitWidth() / 8);
+}
+
+/// The element offset (i32) of `coords` in a tile of `shape` stored with
+/// `enc`; mirrors SharedEncodingAttr::getElementOffset.
+static Value swizzledOffset(OpBuilder &b, Location loc, ArrayRef<Value> coords,
+                            ArrayRef<int64_t> shape, SharedEncodingAttr enc) {
+  ArrayRef<unsigned> order = enc.getOrder();
+  Value row;
+  int64_t stride = 1;
+  for (unsigned i = 1; i < order.size(); ++i) {
+    Value term = stride == 1 ? coords[order[i]]
+                             : arith::MulIOp::create(
+                                   b, loc, coords[order[i]],
+                                   i32Constant(b, loc, stride));
+    row = row ? arith::AddIOp::create(b, loc, row, term) : term;
+    stride *= shape[order[i]];
+  }
+  Value col = coords[order[0]];
+  if (!row)
+    return col;
+  Value offset = arith::MulIOp::create(b, loc, row,
+                                       i32Constant(b, loc, shape[order[0]]));
+  if (enc.getMaxPhase() > 1) {
+    Value phase = arith::DivUIOp::create(b, loc, row,
+                                         i32Constant(b, loc, enc.getPerPhase()));
+    phase = arith::RemUIOp::create(b, loc, phase,
+                                   i32Constant(b, loc, enc.getMaxPhase()));
+    phase = arith::MulIOp::create(b, loc, phase, i32Constant(b, loc, enc.getVec()));
+    col = arith::XOrIOp::create(b, loc, col, phase);
+  }
+  return arith::AddIOp::create(b, loc, offset, col);
+}
+
+/// The address of element `coords` of the tile at `base`.
+static Value elementAddress(OpBuilder &b, Location loc, Value base,
+                            ArrayRef<Value> coords, MemDescType type) {
+  Value offset = swizzledOffset(b, loc, coords, type.getShape(), type.getEncoding());
+  Value bytes = arith::MulIOp::create(
+      b, loc, offset, i32Constant(b, loc, elementBytes(type.getElementType())));
+  return sharedAddress(b, loc, base, bytes);
+}
+
+/// The largest power of two w <= maxWidth such that every aligned group of
+/// w registers holds w consecutive elements along `dim`, starting at a
+/// multiple of w (so that the group stays inside one swizzle chunk).
+static unsigned contiguousRegisters(const LinearLayout &layout, unsigned dim,
+                                    unsigned maxWidth) {
+  ArrayRef<LinearLayout::Coord> regs = layout.getRegBases();
+  unsigned bits = 0;
+  while (bits < regs.size() && (2u << bits) <= maxWidth) {
+    const LinearLayout::Coord &c = regs[bits];
+    bool unit = true;
+    for (unsigned d = 0; d < c.size(); ++d)
+      unit &= c[d] == (d == dim ? (1 << bits) : 0);
+    if (!unit)
+      break;
+    ++bits;
+  }
+  auto aligned = [&](unsigned w) {
+    auto check = [&](ArrayRef<LinearLayout::Coord> bases, unsigned from) {
+      for (unsigned i = from; i < bases.size(); ++i)
+        if (bases[i][dim] % w)
+          return false;
+      return true;
+    };
+    return check(regs, llvm::Log2_32(w)) && check(layout.getLaneBases(), 0) &&
+           check(layout.getWarpBases(), 0);
+  };
+  unsigned w = 1u << bits;
+  while (w > 1 && !aligned(w))
+    w /= 2;
+  return w;
+}
+
+/// `values` as one vector value.
+static Value packVector(OpBuilder &b, Location loc, ValueRange values) {
+  auto type = VectorType::get({(int64_t)values.size()}, values[0].getType());
+  Value v = LLVM::UndefOp::create(b, loc, type);
+  for (auto [i, x] : llvm::enumerate(values))
+    v = LLVM::InsertElementOp::create(b, loc, v, x, i32Constant(b, loc, i));
+  return v;
+}
+
+static SmallVector<Value> unpackVector(OpBuilder &b, Location loc, Value v,
+                                       unsigned n) {
+  SmallVector<Value> out;
+  for (unsigned i = 0; i < n; ++i)
+    out.push_back(
+        LLVM::ExtractElementOp::create(b, loc, v, i32Constant(b, loc, i)));
+  return out;
+}
+
+/// Every thread stores its registers of a tensor into the tile at `base`.
+static void storeTile(OpBuilder &b, Location loc, ValueRange values,
+                      RankedTensorType srcType, Value base, MemDescType type) {
+  LinearLayout layout = layoutOf(srcType);
+  Type elem = srcType.getElementType();
+  SharedEncodingAttr enc = type.getEncoding();
+  unsigned width = contiguousRegisters(
+      layout, enc.getOrder()[0],
+      std::min<unsigned>(enc.getVec(), 16 / elementBytes(elem)));
+  auto coords = emitCoordinates(b, loc, layout);
+  for (unsigned r = 0; r < values.size(); r += width) {
+    Value addr = elementAddress(b, loc, base, coords[r], type);
+    Value v = width == 1 ? values[r]
+                         : packVector(b, loc, values.slice(r, width));
+    LLVM::StoreOp::create(b, loc, v, addr, width * elementBytes(elem));
+  }
+}
+
+struct LocalAllocLowering : public OpConversionPattern<tilegpu::LocalAllocOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tilegpu::LocalAllocOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    if (!op.getOffset())
+      return op.emitOpError("has no shared-memory offset; run "
+                            "tilegpu-allocate-shared first");
+    Value base = sharedAddress(rewriter, loc, sharedMemoryBase(rewriter, loc),
+                               i32Constant(rewriter, loc, *op.getOffset()));
+    if (Value src = op.getSrc()) {
+      // Earlier readers of this memory (the previous iteration of a loop,
+      // or another buffer that shared these bytes) must be done.
+      barrier(rewriter, loc);
+      storeTile(rewriter, loc, adaptor.getSrc(),
+                cast<RankedTensorType>(src.getType()), base, op.getType());
+      barrier(rewriter, loc);
+    }
+    rewriter.replaceOpWithMultiple(op, SmallVector<SmallVector<Value>>{{base}});
+    return success();
+  }
+};
+
+struct MemDescIndexLowering
+    : public OpConversionPattern<tilegpu::MemDescIndexOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tilegpu::MemDescIndexOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    int64_t bufferBytes = op.getResult().getType().getSizeInBytes();
+    Value offset = arith::MulIOp::create(
+        rewriter, loc, adaptor.getIndex().front(),
+        i32Constant(rewriter, loc, bufferBytes));
+    Value addr = sharedAddress(rewriter, loc, adaptor.getSrc().front(), offset);
+    rewriter.replaceOpWithMultiple(op, SmallVector<SmallVector<Value>>{{addr}});
+    return success();
+  }
+};
+
+/// Registers of a 2-D layout indexed by their coordinates in lane 0 of
+/// warp 0 (the other lanes and warps add disjoint offsets).
+static std::map<std::pair<int32_t, int32_t>, unsigned>
+registersAt(const LinearLayout &layout) {
+  std::map<std::pair<int32_t, int32_t>, unsigned> regs;
+  for (unsigned r = 0; r < layout.getNumRegs(); ++r) {
+    auto c = layout.regCoord(r);
+    regs.emplace(std::make_pair(c[0], c[1]), r);
+  }
+  return regs;
+}
+
+/// Reads a 16-bit tensor-core operand with ldmatrix: per 16 x 16 (A) or
+/// 16 x 16 over two n-tiles (B) block, each lane supplies the address of
+/// one 8-element row of one 8 x 8 matrix; `.trans` when the tile is stored
+/// with the other dimension contiguous.
+static FailureOr<SmallVector<Value>>
+loadOperandWithLdmatrix(OpBuilder &b, Location loc, tilegpu::LocalLoadOp op,
+                        Value base) {
+  RankedTensorType type = op.getResult().getType();
+  auto dotOp = cast<tilegpu::DotOperandEncodingAttr>(type.getEncoding());
+  MemDescType memType = op.getSrc().getType();
+  SharedEncodingAttr enc = memType.getEncoding();
+  unsigned opIdx = dotOp.getOpIdx();
+  unsigned kDim = opIdx == 0 ? 1 : 0;
+  bool trans = enc.getOrder()[0] != kDim;
+  unsigned wm = dotOp.getParent().getWarpsPerCTA()[0];
+  unsigned wn = dotOp.getParent().getWarpsPerCTA()[1];
+  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+  LinearLayout layout = layoutOf(type);
+  auto regs = registersAt(layout);
+  SmallVector<int64_t> window = op.getWindowOffsets();
+
+  Value lane = getLaneId(b, loc);
+  Value warp = getWarpId(b, loc);
+  // This warp's offset in the non-K dimension (the operand's warp bases).
+  unsigned outerDim = opIdx == 0 ? 0 : 1;
+  Value warpOffset = emitBitsToCoordinate(b, loc, warp, layout.getWarpBases(),
+                                          outerDim);
+  if (!warpOffset)
+    warpOffset = i32Constant(b, loc, 0);
+  Value laneMod8 = arith::AndIOp::create(b, loc, lane, i32Constant(b, loc, 7));
+  Value group = arith::ShRUIOp::create(b, loc, lane, i32Constant(b, loc, 3));
+  Value groupLow = arith::AndIOp::create(b, loc, group, i32Constant(b, loc, 1));
+  Value groupHigh = arith::ShRUIOp::create(b, loc, group, i32Constant(b, loc, 1));
+  Value eight = i32Constant(b, loc, 8);
+  Value lowOff = arith::MulIOp::create(b, loc, groupLow, eight);
+  Value highOff = arith::MulIOp::create(b, loc, groupHigh, eight);
+
+  SmallVector<Value> result(layout.getNumRegs());
+  auto i32Type = b.getI32Type();
+  auto issue = [&](Value row, Value col, unsigned num) {
+    Value coords[2] = {
+        arith::AddIOp::create(b, loc, row, i32Constant(b, loc, window[0])),
+        arith::AddIOp::create(b, loc, col, i32Constant(b, loc, window[1]))};
+    Value addr = elementAddress(b, loc, base, coords, memType);
+    Type resType = LLVM::LLVMStructType::getLiteral(
+        b.getContext(), SmallVector<Type>(num, i32Type));
+    Value res = NVVM::LdMatrixOp::create(
+        b, loc, resType, addr, num,
+        trans ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+        NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8),
+        NVVM::LdStMatrixEltType::B16);
+    SmallVector<Value> words;
+    for (unsigned i = 0; i < num; ++i)
+      words.push_back(LLVM::ExtractValueOp::create(b, loc, res,
+                                                   ArrayRef<int64_t>{i}));
+    return words;
+  };
+  auto assign = [&](Value word, int32_t r, int32_t c, int32_t dr,
+                    int32_t dc) -> LogicalResult {
+    auto lo = regs.find({r, c}), hi = regs.find({r + dr, c + dc});
+    if (lo == regs.end() || hi == regs.end())
+      return failure();
+    Value pair = LLVM::BitcastOp::create(
+        b, loc, VectorType::get({2}, type.getElementType()), word);
+    auto halves = unpackVector(b, loc, pair, 2);
+    result[lo->second] = halves[0];
+    result[hi->second] = halves[1];
+    return success();
+  };
+
+  if (opIdx == 0) {
+    // A: matrices (m 0-7, k 0-7), (m 8-15, k 0-7), (m 0-7, k 8-15),
+    // (m 8-15, k 8-15) are a0..a3 of m16n8k16.
+    int64_t mTiles = std::max<int64_t>(1, rows / (16 * wm));
+    for (int64_t mt = 0; mt < mTiles; ++mt)
+      for (int64_t k0 = 0; k0 < cols; k0 += 16) {
+        int64_t m0 = 16 * wm * mt;
+        Value mBase = arith::AddIOp::create(b, loc, warpOffset,
+                                            i32Constant(b, loc, m0));
+        Value row, col;
+        if (!trans) {
+          row = arith::AddIOp::create(
+              b, loc, mBase, arith::AddIOp::create(b, loc, laneMod8, lowOff));
+          col = arith::AddIOp::create(b, loc, i32Constant(b, loc, k0), highOff);
+        } else {
+          row = arith::AddIOp::create(b, loc, mBase, lowOff);
+          col = arith::AddIOp::create(
+              b, loc, i32Constant(b, loc, k0),
+              arith::AddIOp::create(b, loc, laneMod8, highOff));
+        }
+        auto words = issue(row, col, 4);
+        for (unsigned j = 0; j < 4; ++j)
+          if (failed(assign(words[j], m0 + (j % 2) * 8, k0 + (j / 2) * 8, 0, 1)))
+            return op.emitOpError("internal error: operand register missing");
+      }
+    return result;
+  }
+  // B: per k-step and pair of n-tiles (8 * wn apart), matrices
+  // (k 0-7, n), (k 8-15, n), (k 0-7, n'), (k 8-15, n'): b0, b1 of each.
+  int64_t nTiles = std::max<int64_t>(1, cols / (8 * wn));
+  for (int64_t k0 = 0; k0 < rows; k0 += 16)
+    for (int64_t nt = 0; nt < nTiles; nt += 2) {
+      unsigned num = nt + 1 < nTiles ? 4 : 2;
+      int64_t n0 = 8 * wn * nt;
+      Value nBase = arith::AddIOp::create(b, loc, warpOffset,
+                                          i32Constant(b, loc, n0));
+      Value nSecond = arith::MulIOp::create(b, loc, groupHigh,
+                                            i32Constant(b, loc, 8 * wn));
+      Value k, n;
+      if (trans) {
+        // Stored K-major rows (N contiguous): lane rows run along K.
+        k = arith::AddIOp::create(
+            b, loc, i32Constant(b, loc, k0),
+            arith::AddIOp::create(b, loc, laneMod8, lowOff));
+        n = arith::AddIOp::create(b, loc, nBase, nSecond);
+      } else {
+        k = arith::AddIOp::create(b, loc, i32Constant(b, loc, k0), lowOff);
+        n = arith::AddIOp::create(
+            b, loc, nBase, arith::AddIOp::create(b, loc, nSecond, laneMod8));
+      }
+      auto words = issue(k, n, num);
+      for (unsigned j = 0; j < num; ++j)
+        if (failed(assign(words[j], k0 + (j % 2) * 8, n0 + (j / 2) * 8 * wn,
+                          1, 0)))
+          return op.emitOpError("internal error: operand register missing");
+    }
+  return result;
+}
+
+/// ldmatrix applies to 16-bit operands of mma.sync whose window covers
+/// whole instruction tiles.
+static bool canUseLdmatrix(tilegpu::LocalLoadOp op) {
+  RankedTensorType type = op.getResult().getType();
+  auto dotOp = dyn_cast<tilegpu::DotOperandEncodingAttr>(type.getEncoding());
+  if (!dotOp || dotOp.getKWidth() != 2 ||
+      type.getElementType().getIntOrFloatBitWidth() != 16)
+    return false;
+  unsigned wm = dotOp.getParent().getWarpsPerCTA()[0];
+  unsigned wn = dotOp.getParent().getWarpsPerCTA()[1];
+  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+  if (dotOp.getOpIdx() == 0)
+    return rows % 16 == 0 && cols % 16 == 0 && (rows / 16) % wm == 0;
+  return rows % 16 == 0 && cols % 8 == 0 && (cols / 8) % wn == 0;
+}
+
+struct LocalLoadLowering : public OpConversionPattern<tilegpu::LocalLoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tilegpu::LocalLoadOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value base = adaptor.getSrc().front();
+    if (canUseLdmatrix(op)) {
+      auto values = loadOperandWithLdmatrix(rewriter, loc, op, base);
+      if (failed(values))
+        return failure();
+      rewriter.replaceOpWithMultiple(op, SmallVector<SmallVector<Value>>{*values});
+      return success();
+    }
+    RankedTensorType type = op.getResult().getType();
+    MemDescType memType = op.getSrc().getType();
+    LinearLayout layout = layoutOf(type);
+    Type elem = type.getElementType();
+    SmallVector<int64_t> window = op.getWindowOffsets();
+    unsigned inner = memType.getEncoding().getOrder()[0];
+    unsigned width = contiguousRegisters(
+        layout, inner,
+        std::min<unsigned>(memType.getEncoding().getVec(),
+                           16 / elementBytes(elem)));
+    if (window[inner] % width)
+      width = 1;
+    SmallVector<Value> values;
+    for (auto [r, coords] :
+         llvm::enumerate(emitCoordinates(rewriter, loc, layout))) {
+      if (r % width)
+        continue;
+      SmallVector<Value> at;
+      for (auto [d, c] : llvm::enumerate(coords))
+        at.push_back(window[d] ? arith::AddIOp::create(
+                                     rewriter, loc, c,
+                                     i32Constant(rewriter, loc, window[d]))
+                               : c);
+      Value addr = elementAddress(rewriter, loc, base, at, memType);
+      if (width == 1) {
+        values.push_back(LLVM::LoadOp::create(rewriter, loc, elem, addr));
+        continue;
+      }
+      Value v = LLVM::LoadOp::create(rewriter, loc,
+                                     VectorType::get({width}, elem), addr,
+                                     width * elementBytes(elem));
+      values.append(unpackVector(rewriter, loc, v, width));
+    }
+    rewriter.replaceOpWithMultiple(op, SmallVector<SmallVector<Value>>{values});
+    return success();
+  }
+};
+
+struct AsyncCopyLowering : public OpConversionPattern<tilegpu::AsyncCopyOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tilegpu::AsyncCopyOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto ptrType = cast<RankedTensorType>(op.getPtr().getType());
+    MemDescType memType = op.getDst().getType();
+    Type elem = memType.getElementType();
+    unsigned bytes = elementBytes(elem);
+    LinearLayout layout = layoutOf(ptrType);
+    unsigned maxWidth = 1;
+    if (auto vec = op->getAttrOfType<IntegerAttr>("tilegpu.vec"))
+      maxWidth = vec.getInt();
+    maxWidth = std::min<unsigned>(
+        {maxWidth, memType.getEncoding().getVec(), 16 / bytes});
+    unsigned width = contiguousRegisters(
+        layout, memType.getEncoding().getOrder()[0], maxWidth);
+    unsigned copyBytes = width * bytes;
+    if (copyBytes != 4 && copyBytes != 8 && copyBytes != 16)
+      return op.emitOpError("copies ")
+             << copyBytes << "-byte pieces; cp.async needs 4, 8 or 16";
+    Value base = adaptor.getDst().front();
+    ValueRange ptrs = adaptor.getPtr();
+    ValueRange masks = adaptor.getMask();
+    auto coords = emitCoordinates(rewriter, loc, layout);
+    auto globalPtr = LLVM::LLVMPointerType::get(rewriter.getContext(), 1);
+    auto cache = copyBytes == 16 ? NVVM::LoadCacheModifierKind::CG
+                                 : NVVM::LoadCacheModifierKind::CA;
+    for (unsigned r = 0; r < ptrs.size(); r += width) {
+      Value dst = elementAddress(rewriter, loc, base, coords[r], memType);
+      Value src = LLVM::IntToPtrOp::create(rewriter, loc, globalPtr, ptrs[r]);
+      Value size;
+      if (!masks.empty())
+        size = arith::SelectOp::create(rewriter, loc, masks[r],
+                                       i32Constant(rewriter, loc, copyBytes),
+                                       i32Constant(rewriter, loc, 0));
+      NVVM::CpAsyncOp::create(
+          rewriter, loc, dst, src, rewriter.getI32IntegerAttr(copyBytes),
+          NVVM::LoadCacheModifierKindAttr::get(rewriter.getContext(), cache),
+          size);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct AsyncCommitGroupLowering
+    : public OpConversionPattern<tilegpu::AsyncCommitGroupOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tilegpu::AsyncCommitGroupOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::CpAsyncCommitGroupOp>(op);
+    return success();
+  }
+};
+
+struct AsyncWaitLowering : public OpConversionPattern<tilegpu::AsyncWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tilegpu::AsyncWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    NVVM::CpAsyncWaitGroupOp::create(rewriter, op.getLoc(), op.getPending());
+    // Each thread waited for its own copies; the barrier publishes them.
+    barrier(rewriter, op.getLoc());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::tile::lowering::populateSharedMemoryPatterns(
+    DistributedTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<LocalAllocLowering, MemDescIndexLowering, LocalLoadLowering,
+               AsyncCopyLowering, AsyncCommitGroupLowering, AsyncWaitLowering>(
+      converter, patterns.getContext());
+}

@@ -1,0 +1,185 @@
+//===- SharedMemory.cpp - Shared-memory encodings, types and ops ----------===//
+
+#include "tile/Dialect/TileGPU/TileGPUDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::tilegpu;
+
+//===----------------------------------------------------------------------===//
+// SharedEncodingAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+SharedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                           unsigned vec, unsigned perPhase, unsigned maxPhase,
+                           ArrayRef<unsigned> order) {
+  if (!llvm::isPowerOf2_32(vec) || !llvm::isPowerOf2_32(perPhase) ||
+      !llvm::isPowerOf2_32(maxPhase))
+    return emitError() << "vec, perPhase and maxPhase must be powers of two";
+  if (maxPhase > vec * 64)
+    return emitError() << "maxPhase must not exceed the chunks of a row";
+  SmallVector<unsigned> sorted(order);
+  llvm::sort(sorted);
+  for (unsigned i = 0; i < sorted.size(); ++i)
+    if (sorted[i] != i)
+      return emitError() << "order must be a permutation of the dimensions";
+  if (order.empty())
+    return emitError() << "order must not be empty";
+  return success();
+}
+
+SharedEncodingAttr SharedEncodingAttr::getSwizzled(MLIRContext *ctx,
+                                                   ArrayRef<int64_t> shape,
+                                                   unsigned elementBits,
+                                                   ArrayRef<unsigned> order) {
+  int64_t rowElems = shape[order[0]];
+  unsigned elemBytes = std::max(1u, elementBits / 8);
+  unsigned vec = std::max<int64_t>(1, std::min<int64_t>(16 / elemBytes, rowElems));
+  if (shape.size() < 2 || elementBits < 8)
+    return get(ctx, vec, 1, 1, order);
+  int64_t rowBytes = rowElems * elemBytes;
+  // Rows shorter than a 128-byte line share one phase per line; the phase
+  // cycles through as many chunks as a line (or a row) has.
+  unsigned perPhase = std::max<int64_t>(1, 128 / rowBytes);
+  unsigned maxPhase = std::max<int64_t>(
+      1, std::min<int64_t>(8 / perPhase, rowElems / vec));
+  return get(ctx, vec, perPhase, maxPhase, order);
+}
+
+int64_t SharedEncodingAttr::getElementOffset(ArrayRef<int64_t> coords,
+                                             ArrayRef<int64_t> shape) const {
+  ArrayRef<unsigned> order = getOrder();
+  int64_t row = 0, stride = 1;
+  for (unsigned i = 1; i < order.size(); ++i) {
+    row += coords[order[i]] * stride;
+    stride *= shape[order[i]];
+  }
+  int64_t col = coords[order[0]];
+  int64_t phase = (row / getPerPhase()) % getMaxPhase();
+  return row * shape[order[0]] + (col ^ (phase * getVec()));
+}
+
+//===----------------------------------------------------------------------===//
+// MemDescType
+//===----------------------------------------------------------------------===//
+
+Type MemDescType::parse(AsmParser &parser) {
+  SmallVector<int64_t> shape;
+  Type elementType;
+  SharedEncodingAttr encoding;
+  if (parser.parseLess() ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/false,
+                                /*withTrailingX=*/true) ||
+      parser.parseType(elementType) || parser.parseComma() ||
+      parser.parseAttribute(encoding) || parser.parseGreater())
+    return {};
+  return parser.getChecked<MemDescType>(parser.getContext(), ArrayRef<int64_t>(shape),
+                                        elementType, encoding);
+}
+
+void MemDescType::print(AsmPrinter &printer) const {
+  printer << "<";
+  for (int64_t d : getShape())
+    printer << d << "x";
+  printer << getElementType() << ", " << getEncoding() << ">";
+}
+
+LogicalResult MemDescType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  ArrayRef<int64_t> shape, Type elementType,
+                                  SharedEncodingAttr encoding) {
+  if (shape.size() < encoding.getOrder().size())
+    return emitError() << "memdesc has rank " << shape.size()
+                       << ", below the rank of its encoding";
+  for (int64_t d : shape)
+    if (d <= 0)
+      return emitError() << "memdesc dimensions must be positive";
+  if (!elementType.isIntOrFloat())
+    return emitError() << "memdesc elements must be integers or floats";
+  return success();
+}
+
+int64_t MemDescType::getSizeInBytes() const {
+  int64_t n = 1;
+  for (int64_t d : getShape())
+    n *= d;
+  return n * std::max(1u, getElementType().getIntOrFloatBitWidth() / 8);
+}
+
+//===----------------------------------------------------------------------===//
+// Ops
+//===----------------------------------------------------------------------===//
+
+LogicalResult LocalAllocOp::verify() {
+  MemDescType type = getResult().getType();
+  if (Value src = getSrc()) {
+    auto srcType = cast<RankedTensorType>(src.getType());
+    if (srcType.getShape() != type.getShape() ||
+        srcType.getElementType() != type.getElementType())
+      return emitOpError("stores a ")
+             << srcType << " into a buffer of a different shape or type";
+  }
+  return success();
+}
+
+void LocalAllocOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  effects.emplace_back(MemoryEffects::Allocate::get(),
+                       getOperation()->getOpResult(0), SharedMemory::get());
+  if (getSrc())
+    effects.emplace_back(MemoryEffects::Write::get(),
+                         getOperation()->getOpResult(0), SharedMemory::get());
+}
+
+LogicalResult MemDescIndexOp::verify() {
+  MemDescType src = getSrc().getType(), dst = getResult().getType();
+  if (src.getRank() <= static_cast<int64_t>(src.getEncoding().getOrder().size()))
+    return emitOpError("indexes a memdesc without buffer dimensions");
+  if (dst.getShape() != src.getShape().drop_front() ||
+      dst.getElementType() != src.getElementType() ||
+      dst.getEncoding() != src.getEncoding())
+    return emitOpError("result must be one buffer of the source");
+  return success();
+}
+
+SmallVector<int64_t> LocalLoadOp::getWindowOffsets() {
+  if (auto offsets = getOffsets())
+    return SmallVector<int64_t>(*offsets);
+  return SmallVector<int64_t>(getResult().getType().getRank(), 0);
+}
+
+LogicalResult LocalLoadOp::verify() {
+  MemDescType src = getSrc().getType();
+  RankedTensorType dst = getResult().getType();
+  if (src.getRank() != dst.getRank() ||
+      src.getRank() != static_cast<int64_t>(src.getEncoding().getOrder().size()))
+    return emitOpError("reads a ")
+           << dst.getRank() << "-d tensor from a " << src.getRank()
+           << "-d buffer; index the buffer first";
+  if (src.getElementType() != dst.getElementType())
+    return emitOpError("element types of buffer and result differ");
+  SmallVector<int64_t> offsets = getWindowOffsets();
+  if (static_cast<int64_t>(offsets.size()) != dst.getRank())
+    return emitOpError("needs one offset per dimension");
+  for (int64_t d = 0; d < dst.getRank(); ++d)
+    if (offsets[d] < 0 || offsets[d] + dst.getDimSize(d) > src.getDimSize(d))
+      return emitOpError("window leaves the buffer in dimension ") << d;
+  return success();
+}
+
+LogicalResult AsyncCopyOp::verify() {
+  auto ptrType = getPtr().getType();
+  MemDescType dst = getDst().getType();
+  auto pointee = cast<tile::PointerType>(ptrType.getElementType()).getPointeeType();
+  if (ptrType.getShape() != dst.getShape() || pointee != dst.getElementType())
+    return emitOpError("copies ")
+           << ptrType << " into a buffer of a different shape or type";
+  if (Value mask = getMask())
+    if (cast<RankedTensorType>(mask.getType()).getShape() != ptrType.getShape())
+      return emitOpError("mask shape differs from the pointers'");
+  return success();
+}

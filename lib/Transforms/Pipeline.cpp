@@ -1,0 +1,270 @@
+//===- Pipeline.cpp - cp.async rings for loads that feed dot --------------===//
+//
+// Inside the loop, each pipelinable `local_alloc(load(p, mask))` becomes
+//   ring slot j % S  <- async_copy p, mask        (stage 0)
+//   async_commit_group                            (stage 0)
+//   async_wait {S - 2}; readers use slot j % S    (stage S - 1)
+// with j the iteration number, and the ring itself is allocated once before
+// the loop. The loop is then handed to the upstream scf pipeliner with the
+// copies and everything they depend on in stage 0 and the rest in stage
+// S - 1; the epilogue is not peeled, so the copies of the last S - 1
+// iterations are predicated off (their mask becomes false, and cp.async
+// then writes zeros into a slot no one reads again).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_TILEGPUPIPELINE
+#include "tile/Transforms/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tilegpu;
+
+namespace {
+
+constexpr llvm::StringLiteral kNumStagesAttr = "tile.num_stages";
+constexpr llvm::StringLiteral kVecAttr = "tilegpu.vec";
+
+/// The load a local_alloc stores, if the pair can become an async copy in
+/// `loop`: the load is in the loop body, used only by the alloc, reads zero
+/// where masked off, and copies at least 4 bytes per piece; the alloc is
+/// only read by local_loads in the body.
+static tile::LoadOp pipelinableLoad(LocalAllocOp alloc, scf::ForOp loop) {
+  Block *body = loop.getBody();
+  if (alloc->getBlock() != body || !alloc.getSrc())
+    return {};
+  auto load = alloc.getSrc().getDefiningOp<tile::LoadOp>();
+  if (!load || load->getBlock() != body || !load->hasOneUse() ||
+      load.getIsVolatile() || !isa<RankedTensorType>(load.getPtr().getType()))
+    return {};
+  if (Value other = load.getOther())
+    if (!matchPattern(other, m_AnyZeroFloat()) && !matchPattern(other, m_Zero()))
+      return {};
+  auto vec = load->getAttrOfType<IntegerAttr>(kVecAttr);
+  unsigned bits = alloc.getType().getElementType().getIntOrFloatBitWidth();
+  if (!vec || vec.getInt() * bits < 32)
+    return {};
+  for (Operation *user : alloc->getUsers())
+    if (!isa<LocalLoadOp>(user) || user->getBlock() != body)
+      return {};
+  return load;
+}
+
+/// (iv - lb) / step % stages, as i32, at the builder's position.
+static Value ringSlot(OpBuilder &b, Location loc, scf::ForOp loop,
+                      unsigned stages) {
+  Value iv = loop.getInductionVar();
+  Value j = arith::SubIOp::create(b, loc, iv, loop.getLowerBound());
+  j = arith::DivUIOp::create(b, loc, j, loop.getStep());
+  Type t = iv.getType();
+  Value s = arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, stages));
+  Value slot = arith::RemUIOp::create(b, loc, j, s);
+  if (!slot.getType().isInteger(32)) {
+    if (slot.getType().isIndex())
+      slot = arith::IndexCastUIOp::create(b, loc, b.getI32Type(), slot);
+    else
+      slot = arith::TruncIOp::create(b, loc, b.getI32Type(), slot);
+  }
+  return slot;
+}
+
+/// The ops of the body that computing the loads' addresses and masks needs,
+/// for this iteration and (through loop-carried values) for the next: they
+/// run `stages - 1` iterations ahead in stage 0. Fails when one of them has
+/// side effects, as it could not be predicated.
+static FailureOr<llvm::SetVector<Operation *>>
+addressComputation(scf::ForOp loop, ArrayRef<LocalAllocOp> allocs) {
+  Block *body = loop.getBody();
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  llvm::SetVector<Operation *> ops;
+  llvm::DenseSet<Value> visited;
+  SmallVector<Value> worklist;
+  for (LocalAllocOp alloc : allocs) {
+    auto load = alloc.getSrc().getDefiningOp<tile::LoadOp>();
+    worklist.push_back(load.getPtr());
+    if (load.getMask())
+      worklist.push_back(load.getMask());
+  }
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    if (!visited.insert(v).second)
+      continue;
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (arg.getOwner() == body && arg.getArgNumber() > 0)
+        worklist.push_back(yield.getOperand(arg.getArgNumber() - 1));
+      continue;
+    }
+    Operation *def = body->findAncestorOpInBlock(*v.getDefiningOp());
+    if (!def || !ops.insert(def))
+      continue;
+    if (!isMemoryEffectFree(def))
+      return failure();
+    def->walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands())
+        worklist.push_back(operand);
+    });
+  }
+  return ops;
+}
+
+/// Rewrites the loads into async copies; returns the ops of stage 0.
+static llvm::SetVector<Operation *>
+introduceAsyncCopies(scf::ForOp loop, ArrayRef<LocalAllocOp> allocs,
+                     unsigned stages, llvm::SetVector<Operation *> stage0) {
+  OpBuilder b(loop);
+  Operation *lastCopy = nullptr, *firstRead = nullptr;
+  SmallVector<std::pair<LocalAllocOp, Value>> rings;
+  for (LocalAllocOp alloc : allocs) {
+    MemDescType tile = alloc.getType();
+    SmallVector<int64_t> shape{stages};
+    shape.append(tile.getShape().begin(), tile.getShape().end());
+    b.setInsertionPoint(loop);
+    Value ring = LocalAllocOp::create(
+        b, alloc.getLoc(),
+        MemDescType::get(b.getContext(), shape, tile.getElementType(),
+                         tile.getEncoding()),
+        Value(), IntegerAttr());
+    rings.push_back({alloc, ring});
+    auto load = alloc.getSrc().getDefiningOp<tile::LoadOp>();
+    b.setInsertionPoint(load);
+    Value slot = ringSlot(b, load.getLoc(), loop, stages);
+    Value dst = MemDescIndexOp::create(b, load.getLoc(), tile, ring, slot);
+    auto copy = AsyncCopyOp::create(b, load.getLoc(), load.getPtr(), dst,
+                                    load.getMask());
+    copy->setAttr(kVecAttr, load->getAttr(kVecAttr));
+    stage0.insert(copy);
+    if (!lastCopy || lastCopy->isBeforeInBlock(copy))
+      lastCopy = copy;
+    for (Operation *user : alloc->getUsers())
+      if (!firstRead || user->isBeforeInBlock(firstRead))
+        firstRead = user;
+  }
+  b.setInsertionPointAfter(lastCopy);
+  stage0.insert(AsyncCommitGroupOp::create(b, lastCopy->getLoc()));
+
+  // The readers wait for this iteration's copies, then read its slot.
+  b.setInsertionPoint(firstRead);
+  AsyncWaitOp::create(b, firstRead->getLoc(), stages - 2);
+  Value slot = ringSlot(b, firstRead->getLoc(), loop, stages);
+  for (auto [alloc, ring] : rings) {
+    Value view = MemDescIndexOp::create(b, alloc.getLoc(), alloc.getType(),
+                                        ring, slot);
+    alloc.getResult().replaceAllUsesWith(view);
+    auto load = alloc.getSrc().getDefiningOp<tile::LoadOp>();
+    alloc.erase();
+    load.erase();
+  }
+
+  // The slot computations and views feeding the copies go with them.
+  SmallVector<Operation *> worklist(stage0.begin(), stage0.end());
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    for (Value v : op->getOperands())
+      if (Operation *def = v.getDefiningOp())
+        if (def->getBlock() == loop.getBody() && stage0.insert(def))
+          worklist.push_back(def);
+  }
+  return stage0;
+}
+
+/// Predication of stage-0 ops in the iterations past the end.
+static Operation *predicate(RewriterBase &rewriter, Operation *op,
+                            Value pred) {
+  if (auto copy = dyn_cast<AsyncCopyOp>(op)) {
+    auto ptrType = cast<RankedTensorType>(copy.getPtr().getType());
+    rewriter.setInsertionPoint(copy);
+    Value splat = tile::SplatOp::create(
+        rewriter, copy.getLoc(),
+        RankedTensorType::get(ptrType.getShape(), rewriter.getI1Type(),
+                              ptrType.getEncoding()),
+        pred);
+    Value mask = copy.getMask()
+                     ? arith::AndIOp::create(rewriter, copy.getLoc(),
+                                             copy.getMask(), splat)
+                     : splat;
+    rewriter.modifyOpInPlace(copy, [&] { copy.getMaskMutable().assign(mask); });
+    return copy;
+  }
+  if (isa<AsyncCommitGroupOp>(op) || isMemoryEffectFree(op))
+    return op;
+  return nullptr;
+}
+
+static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages) {
+  SmallVector<LocalAllocOp> allocs;
+  for (auto alloc : loop.getBody()->getOps<LocalAllocOp>())
+    if (pipelinableLoad(alloc, loop))
+      allocs.push_back(alloc);
+  if (allocs.empty())
+    return success();
+  FailureOr<llvm::SetVector<Operation *>> addresses =
+      addressComputation(loop, allocs);
+  if (failed(addresses))
+    return success(); // left unpipelined
+  llvm::SetVector<Operation *> stage0 =
+      introduceAsyncCopies(loop, allocs, stages, *addresses);
+
+  scf::PipeliningOption options;
+  options.peelEpilogue = false;
+  options.supportDynamicLoops = true;
+  options.predicateFn = predicate;
+  options.getScheduleFn =
+      [&](scf::ForOp forOp,
+          std::vector<std::pair<Operation *, unsigned>> &schedule) {
+        // This iteration's compute first, then the copies for a later one.
+        for (Operation &op : forOp.getBody()->without_terminator())
+          if (!stage0.contains(&op))
+            schedule.push_back({&op, stages - 1});
+        for (Operation &op : forOp.getBody()->without_terminator())
+          if (stage0.contains(&op))
+            schedule.push_back({&op, 0});
+      };
+  IRRewriter rewriter(loop.getContext());
+  rewriter.setInsertionPoint(loop);
+  FailureOr<scf::ForOp> pipelined =
+      scf::pipelineForLoop(rewriter, loop, options);
+  if (failed(pipelined))
+    return loop.emitError("internal error: the pipeliner rejected the loop");
+  // Outstanding (zero-filled) copies must land before the memory is reused.
+  rewriter.setInsertionPointAfter(*pipelined);
+  AsyncWaitOp::create(rewriter, pipelined->getLoc(), 0);
+  return success();
+}
+
+struct TileGPUPipelinePass
+    : public mlir::tile::impl::TileGPUPipelineBase<TileGPUPipelinePass> {
+  using TileGPUPipelineBase::TileGPUPipelineBase;
+  void runOnOperation() override {
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      unsigned kernelStages = numStages;
+      if (!kernelStages)
+        if (auto attr = func->getAttrOfType<IntegerAttr>(kNumStagesAttr))
+          kernelStages = attr.getInt();
+      SmallVector<scf::ForOp> loops;
+      func.walk([&](scf::ForOp loop) { loops.push_back(loop); });
+      for (scf::ForOp loop : loops) {
+        unsigned stages = kernelStages;
+        if (!numStages)
+          if (auto attr = loop->getAttrOfType<IntegerAttr>(kNumStagesAttr))
+            stages = attr.getInt();
+        if (stages < 2)
+          continue;
+        if (failed(pipelineLoop(loop, stages)))
+          return signalPassFailure();
+      }
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,106 @@
+//===- SharedDotOperands.cpp - mma.sync operands through shared memory ----===//
+//
+// dot(convert(a -> #dot_op), convert(b -> #dot_op), c)
+//   =>  ma = local_alloc a; mb = local_alloc b
+//       c1 = dot(local_load ma[:, 0:k], local_load mb[0:k, :], c)
+//       c2 = dot(local_load ma[:, k:2k], local_load mb[k:2k, :], c1) ...
+// with k the instruction depth (16 for 16-bit operands, 8 for tf32).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_TILEGPUSHAREDDOTOPERANDS
+#include "tile/Transforms/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tilegpu;
+
+namespace {
+
+/// The blocked tensor an operand was converted from, or null.
+static Value convertedFromBlocked(Value operand) {
+  auto cvt = operand.getDefiningOp<ConvertLayoutOp>();
+  if (!cvt || !isa<DotOperandEncodingAttr>(
+                  cast<RankedTensorType>(operand.getType()).getEncoding()))
+    return {};
+  auto srcType = cast<RankedTensorType>(cvt.getSrc().getType());
+  if (!isa<BlockedEncodingAttr>(srcType.getEncoding()))
+    return {};
+  return cvt.getSrc();
+}
+
+static LocalAllocOp stage(OpBuilder &b, Location loc, Value tensor) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  auto blocked = cast<BlockedEncodingAttr>(type.getEncoding());
+  auto enc = SharedEncodingAttr::getSwizzled(
+      b.getContext(), type.getShape(),
+      type.getElementType().getIntOrFloatBitWidth(), blocked.getOrder());
+  auto memType = MemDescType::get(b.getContext(), type.getShape(),
+                                  type.getElementType(), enc);
+  return LocalAllocOp::create(b, loc, memType, tensor, IntegerAttr());
+}
+
+static void rewriteDot(tile::DotOp dot) {
+  Value a = convertedFromBlocked(dot.getA());
+  Value b = convertedFromBlocked(dot.getB());
+  if (!a || !b)
+    return;
+  auto aType = dot.getA().getType(), bType = dot.getB().getType();
+  unsigned bits = aType.getElementType().getIntOrFloatBitWidth();
+  int64_t kSlice = bits == 16 ? 16 : 8;
+  int64_t K = aType.getDimSize(1);
+  if (K % kSlice != 0)
+    return;
+  OpBuilder builder(dot);
+  Location loc = dot.getLoc();
+  LocalAllocOp ma = stage(builder, loc, a);
+  LocalAllocOp mb = stage(builder, loc, b);
+  Value acc = dot.getC();
+  for (int64_t k = 0; k < K; k += kSlice) {
+    auto aSlice = RankedTensorType::get({aType.getDimSize(0), kSlice},
+                                        aType.getElementType(),
+                                        aType.getEncoding());
+    auto bSlice = RankedTensorType::get({kSlice, bType.getDimSize(1)},
+                                        bType.getElementType(),
+                                        bType.getEncoding());
+    Value aPart = LocalLoadOp::create(builder, loc, aSlice, ma,
+                                      builder.getDenseI64ArrayAttr({0, k}));
+    Value bPart = LocalLoadOp::create(builder, loc, bSlice, mb,
+                                      builder.getDenseI64ArrayAttr({k, 0}));
+    auto part = cast<tile::DotOp>(builder.clone(*dot));
+    part.getAMutable().assign(aPart);
+    part.getBMutable().assign(bPart);
+    part.getCMutable().assign(acc);
+    acc = part.getD();
+  }
+  Operation *aCvt = dot.getA().getDefiningOp();
+  Operation *bCvt = dot.getB().getDefiningOp();
+  dot.replaceAllUsesWith(acc);
+  dot.erase();
+  if (aCvt->use_empty())
+    aCvt->erase();
+  if (bCvt != aCvt && bCvt->use_empty())
+    bCvt->erase();
+}
+
+struct TileGPUSharedDotOperandsPass
+    : public mlir::tile::impl::TileGPUSharedDotOperandsBase<
+          TileGPUSharedDotOperandsPass> {
+  void runOnOperation() override {
+    SmallVector<tile::DotOp> dots;
+    getOperation().walk([&](tile::DotOp dot) {
+      if (isa_and_nonnull<MmaEncodingAttr>(dot.getType().getEncoding()))
+        dots.push_back(dot);
+    });
+    for (tile::DotOp dot : dots)
+      rewriteDot(dot);
+  }
+};
+
+} // namespace

@@ -1,0 +1,92 @@
+// RUN: tile-opt %s --split-input-file --convert-tilegpu-to-gpu | FileCheck %s
+// Shared tiles at their offsets, the XOR swizzle in the addresses, 16-byte
+// vector stores, cp.async with zero fill, and ldmatrix for mma operands.
+
+#bA = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#sA = #tilegpu.shared<vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]>
+
+// local_alloc with a value: barrier, then per thread one 16-byte store of
+// its 8 contiguous halves at row * 32 + (col ^ ((row / 2) % 4) * 8), then
+// a barrier so every thread sees every store.
+// CHECK-LABEL: gpu.func @store_swizzled
+// CHECK:     %[[SMEM:.*]] = llvm.mlir.addressof @tile_smem : !llvm.ptr<3>
+// CHECK:     %[[BASE:.*]] = llvm.getelementptr %[[SMEM]][%c1024_i32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+// CHECK:     gpu.barrier
+// CHECK:     %[[PHASE:.*]] = arith.divui %[[ROW:.*]], %c2_i32
+// CHECK:     %[[PMOD:.*]] = arith.remui %[[PHASE]], %c4_i32
+// CHECK:     %[[PVEC:.*]] = arith.muli %[[PMOD]], %c8_i32
+// CHECK:     %[[COL:.*]] = arith.xori %{{.*}}, %[[PVEC]]
+// CHECK:     llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
+// CHECK:     gpu.barrier
+func.func @store_swizzled(%x: tensor<64x32xf16, #bA>) attributes {tilegpu.num_warps = 4 : i32} {
+  %m = tilegpu.local_alloc %x {offset = 1024 : i32} : (tensor<64x32xf16, #bA>) -> !tilegpu.memdesc<64x32xf16, #sA>
+  return
+}
+
+// -----
+
+#bA = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#sA = #tilegpu.shared<vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]>
+
+// Buffer i of a ring is 4096 bytes further; each thread starts two 16-byte
+// copies (cache global, .cg) whose source size is 16 or 0 by the mask, and
+// commit and wait become cp.async.commit_group / wait_group + a barrier.
+// CHECK-LABEL: gpu.func @async_copy
+// CHECK:     %[[RING:.*]] = llvm.getelementptr %{{.*}}[%c0_i32]
+// CHECK:     %[[OFF:.*]] = arith.muli %{{.*}}, %c4096_i32
+// CHECK:     %[[SLOT:.*]] = llvm.getelementptr %[[RING]][%[[OFF]]]
+// CHECK:     %[[SIZE:.*]] = arith.select %{{.*}}, %c16_i32, %c0_i32
+// CHECK:     nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg, %[[SIZE]] : !llvm.ptr<3>, !llvm.ptr<1>, i32
+// CHECK:     nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg, %{{.*}} : !llvm.ptr<3>, !llvm.ptr<1>, i32
+// CHECK-NOT: nvvm.cp.async.shared.global
+// CHECK:     nvvm.cp.async.commit.group
+// CHECK:     nvvm.cp.async.wait.group 1
+// CHECK-NEXT: gpu.barrier
+func.func @async_copy(%p: tensor<64x32x!tile.ptr<f16>, #bA>, %mask: tensor<64x32xi1, #bA>, %i: i32) attributes {tilegpu.num_warps = 4 : i32} {
+  %ring = tilegpu.local_alloc {offset = 0 : i32} : () -> !tilegpu.memdesc<2x64x32xf16, #sA>
+  %slot = tilegpu.memdesc_index %ring[%i] : !tilegpu.memdesc<2x64x32xf16, #sA> -> !tilegpu.memdesc<64x32xf16, #sA>
+  tilegpu.async_copy %p, %slot mask %mask {tilegpu.vec = 8 : i32} : tensor<64x32x!tile.ptr<f16>, #bA>, !tilegpu.memdesc<64x32xf16, #sA>, tensor<64x32xi1, #bA>
+  tilegpu.async_commit_group
+  tilegpu.async_wait 1
+  return
+}
+
+// -----
+
+#sA = #tilegpu.shared<vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]>
+#sB = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>
+#sBt = #tilegpu.shared<vec = 8, perPhase = 2, maxPhase = 4, order = [0, 1]>
+#mma = #tilegpu.mma<version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]>
+#dotA = #tilegpu.dot_op<opIdx = 0, parent = #mma, kWidth = 2>
+#dotB = #tilegpu.dot_op<opIdx = 1, parent = #mma, kWidth = 2>
+
+// A 64 x 16 window of A for 2 x 2 warps: each warp reads two 16 x 16 tiles
+// with one ldmatrix.x4 each (K contiguous: no transpose).
+// CHECK-LABEL: gpu.func @ldmatrix_a
+// CHECK-COUNT-2: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
+// CHECK-NOT: nvvm.ldmatrix
+func.func @ldmatrix_a(%i: i32) attributes {tilegpu.num_warps = 4 : i32} {
+  %m = tilegpu.local_alloc {offset = 0 : i32} : () -> !tilegpu.memdesc<64x32xf16, #sA>
+  %a = tilegpu.local_load %m {offsets = array<i64: 0, 16>} : !tilegpu.memdesc<64x32xf16, #sA> -> tensor<64x16xf16, #dotA>
+  return
+}
+
+// B (16 x 64, N contiguous) is stored k-major: ldmatrix.trans, one x4 per
+// two of the warp's four n-tiles.
+// CHECK-LABEL: gpu.func @ldmatrix_b_trans
+// CHECK-COUNT-2: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<col>, num = 4 : i32
+// CHECK-NOT: nvvm.ldmatrix
+func.func @ldmatrix_b_trans(%i: i32) attributes {tilegpu.num_warps = 4 : i32} {
+  %m = tilegpu.local_alloc {offset = 0 : i32} : () -> !tilegpu.memdesc<32x64xf16, #sB>
+  %b = tilegpu.local_load %m {offsets = array<i64: 16, 0>} : !tilegpu.memdesc<32x64xf16, #sB> -> tensor<16x64xf16, #dotB>
+  return
+}
+
+// B stored with K contiguous (a transposed B in memory): plain ldmatrix.
+// CHECK-LABEL: gpu.func @ldmatrix_b_kmajor
+// CHECK: nvvm.ldmatrix %{{.*}} {{{.*}}layout = #nvvm.mma_layout<row>, num = 4 : i32
+func.func @ldmatrix_b_kmajor(%i: i32) attributes {tilegpu.num_warps = 4 : i32} {
+  %m = tilegpu.local_alloc {offset = 0 : i32} : () -> !tilegpu.memdesc<32x64xf16, #sBt>
+  %b = tilegpu.local_load %m {offsets = array<i64: 0, 0>} : !tilegpu.memdesc<32x64xf16, #sBt> -> tensor<16x64xf16, #dotB>
+  return
+}

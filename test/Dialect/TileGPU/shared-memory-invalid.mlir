@@ -1,0 +1,68 @@
+// RUN: tile-opt %s --split-input-file --verify-diagnostics
+// Malformed shared-memory encodings, types and ops are rejected.
+
+// expected-error @below {{vec, perPhase and maxPhase must be powers of two}}
+func.func private @bad_vec() -> !tilegpu.memdesc<64x32xf16, #tilegpu.shared<vec = 6, perPhase = 1, maxPhase = 1, order = [1, 0]>>
+
+// -----
+
+// expected-error @below {{order must be a permutation of the dimensions}}
+func.func private @bad_order() -> !tilegpu.memdesc<64x32xf16, #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 1, order = [1, 1]>>
+
+// -----
+
+// expected-error @below {{memdesc has rank 1, below the rank of its encoding}}
+func.func private @rank() -> !tilegpu.memdesc<64xf16, #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 1, order = [1, 0]>>
+
+// -----
+
+#b = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#s = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 1, order = [1, 0]>
+func.func @alloc_shape(%x: tensor<64x32xf16, #b>) {
+  // expected-error @below {{stores a 'tensor<64x32xf16, }}
+  %t = tilegpu.local_alloc %x : (tensor<64x32xf16, #b>) -> !tilegpu.memdesc<32x32xf16, #s>
+  return
+}
+
+// -----
+
+#s = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 1, order = [1, 0]>
+func.func @index_shape(%i: i32) {
+  %t = tilegpu.local_alloc : () -> !tilegpu.memdesc<2x64x32xf16, #s>
+  // expected-error @below {{result must be one buffer of the source}}
+  %v = tilegpu.memdesc_index %t[%i] : !tilegpu.memdesc<2x64x32xf16, #s> -> !tilegpu.memdesc<64x16xf16, #s>
+  return
+}
+
+// -----
+
+#b = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#s = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 1, order = [1, 0]>
+func.func @window(%i: i32) {
+  %t = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x32xf16, #s>
+  // expected-error @below {{window leaves the buffer in dimension 1}}
+  %a = tilegpu.local_load %t {offsets = array<i64: 0, 24>} : !tilegpu.memdesc<64x32xf16, #s> -> tensor<64x16xf16, #b>
+  return
+}
+
+// -----
+
+#b = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#s = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 1, order = [1, 0]>
+func.func @ring_read(%i: i32) {
+  %t = tilegpu.local_alloc : () -> !tilegpu.memdesc<2x64x32xf16, #s>
+  // expected-error @below {{reads a 2-d tensor from a 3-d buffer; index the buffer first}}
+  %a = tilegpu.local_load %t : !tilegpu.memdesc<2x64x32xf16, #s> -> tensor<64x32xf16, #b>
+  return
+}
+
+// -----
+
+#b = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#s = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 1, order = [1, 0]>
+func.func @copy_type(%p: tensor<64x32x!tile.ptr<f32>, #b>) {
+  %t = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x32xf16, #s>
+  // expected-error @below {{copies 'tensor<64x32x!tile.ptr<f32>}}
+  tilegpu.async_copy %p, %t : tensor<64x32x!tile.ptr<f32>, #b>, !tilegpu.memdesc<64x32xf16, #s>
+  return
+}

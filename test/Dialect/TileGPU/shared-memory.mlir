@@ -1,0 +1,31 @@
+// RUN: tile-opt %s | tile-opt | FileCheck %s
+// Shared-memory encodings, memdesc types and the ops on them print and
+// parse back unchanged.
+
+#b = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#s = #tilegpu.shared<vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]>
+#mma = #tilegpu.mma<version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]>
+#dotA = #tilegpu.dot_op<opIdx = 0, parent = #mma, kWidth = 2>
+
+// CHECK-LABEL: func.func @ops
+// CHECK: %[[R:.*]] = tilegpu.local_alloc {offset = 0 : i32} : () -> !tilegpu.memdesc<3x64x32xf16, #tilegpu.shared<vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]>>
+// CHECK: %[[T:.*]] = tilegpu.local_alloc %{{.*}} : (tensor<64x32xf16, {{.*}}>) -> !tilegpu.memdesc<64x32xf16, #tilegpu.shared<vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]>>
+// CHECK: %[[V:.*]] = tilegpu.memdesc_index %[[R]][%{{.*}}] : !tilegpu.memdesc<3x64x32xf16, {{.*}}> -> !tilegpu.memdesc<64x32xf16, {{.*}}>
+// CHECK: tilegpu.async_copy %{{.*}}, %[[V]] mask %{{.*}} : tensor<64x32x!tile.ptr<f16>, {{.*}}>, !tilegpu.memdesc<64x32xf16, {{.*}}>, tensor<64x32xi1, {{.*}}>
+// CHECK: tilegpu.async_copy %{{.*}}, %[[V]] : tensor<64x32x!tile.ptr<f16>, {{.*}}>, !tilegpu.memdesc<64x32xf16, {{.*}}>
+// CHECK: tilegpu.async_commit_group
+// CHECK: tilegpu.async_wait 2
+// CHECK: tilegpu.local_load %[[V]] {offsets = array<i64: 0, 16>} : !tilegpu.memdesc<64x32xf16, {{.*}}> -> tensor<64x16xf16, #tilegpu.dot_op
+// CHECK: tilegpu.local_load %[[T]] : !tilegpu.memdesc<64x32xf16, {{.*}}> -> tensor<64x32xf16, #tilegpu.blocked
+func.func @ops(%x: tensor<64x32xf16, #b>, %p: tensor<64x32x!tile.ptr<f16>, #b>, %m: tensor<64x32xi1, #b>, %i: i32) {
+  %ring = tilegpu.local_alloc {offset = 0 : i32} : () -> !tilegpu.memdesc<3x64x32xf16, #s>
+  %t = tilegpu.local_alloc %x : (tensor<64x32xf16, #b>) -> !tilegpu.memdesc<64x32xf16, #s>
+  %v = tilegpu.memdesc_index %ring[%i] : !tilegpu.memdesc<3x64x32xf16, #s> -> !tilegpu.memdesc<64x32xf16, #s>
+  tilegpu.async_copy %p, %v mask %m : tensor<64x32x!tile.ptr<f16>, #b>, !tilegpu.memdesc<64x32xf16, #s>, tensor<64x32xi1, #b>
+  tilegpu.async_copy %p, %v : tensor<64x32x!tile.ptr<f16>, #b>, !tilegpu.memdesc<64x32xf16, #s>
+  tilegpu.async_commit_group
+  tilegpu.async_wait 2
+  %a = tilegpu.local_load %v {offsets = array<i64: 0, 16>} : !tilegpu.memdesc<64x32xf16, #s> -> tensor<64x16xf16, #dotA>
+  %c = tilegpu.local_load %t : !tilegpu.memdesc<64x32xf16, #s> -> tensor<64x32xf16, #b>
+  return
+}

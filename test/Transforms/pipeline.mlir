@@ -1,0 +1,118 @@
+// RUN: tile-opt %s --split-input-file --tilegpu-pipeline | FileCheck %s
+// RUN: tile-opt %s --split-input-file --tilegpu-pipeline=num-stages=2 | FileCheck %s --check-prefix=TWO
+// Loads that only feed shared memory for dot become cp.async copies into a
+// ring of num_stages buffers; the prologue starts the first num_stages - 1
+// iterations' copies, each iteration waits for its own (num_stages - 2
+// groups may stay in flight), computes, and starts the copies for
+// iteration i + num_stages - 1, predicated off past the end.
+
+#bA = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#bB = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#mma = #tilegpu.mma<version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]>
+#dotA = #tilegpu.dot_op<opIdx = 0, parent = #mma, kWidth = 2>
+#dotB = #tilegpu.dot_op<opIdx = 1, parent = #mma, kWidth = 2>
+#sA = #tilegpu.shared<vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]>
+#sB = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>
+
+// CHECK-LABEL: func.func @matmul_loop
+// The rings, allocated once:
+// CHECK:     %[[RA:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<3x64x32xf16, #tilegpu.shared<vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]>>
+// CHECK:     %[[RB:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<3x32x64xf16, #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>>
+// Prologue: iterations 0 and 1, each copy masked by "the iteration exists".
+// CHECK:     %[[P0:.*]] = arith.cmpi slt, %{{.*}}, %[[N:.*]] : i32
+// CHECK:     %[[M0:.*]] = tile.splat %[[P0]] : tensor<64x32xi1
+// CHECK:     tilegpu.async_copy %{{.*}}, %{{.*}} mask %[[M0]] {tilegpu.vec = 8 : i32}
+// CHECK:     tilegpu.async_copy
+// CHECK:     tilegpu.async_commit_group
+// CHECK:     tilegpu.async_copy
+// CHECK:     tilegpu.async_copy
+// CHECK:     tilegpu.async_commit_group
+// Steady state: wait for this iteration's group, read its slot, compute...
+// CHECK:     scf.for %[[I:.*]] = %{{.*}} to %[[N]] step
+// CHECK:       %[[LAST:.*]] = arith.subi %[[N]], %{{.*}} : i32
+// CHECK:       %[[PRED:.*]] = arith.cmpi slt, %[[I]], %[[LAST]] : i32
+// CHECK:       tilegpu.async_wait 1
+// CHECK:       %[[SLOT:.*]] = arith.remui %{{.*}}, %c3_i32
+// CHECK:       %[[VA:.*]] = tilegpu.memdesc_index %[[RA]][%[[SLOT]]]
+// CHECK:       %[[VB:.*]] = tilegpu.memdesc_index %[[RB]][%[[SLOT]]]
+// CHECK:       tilegpu.local_load %[[VA]]
+// CHECK:       tilegpu.local_load %[[VB]]
+// CHECK:       tile.dot
+// ...then start iteration i + 2's copies, off past the end.
+// CHECK:       %[[MASK:.*]] = tile.splat %[[PRED]]
+// CHECK:       tilegpu.async_copy %{{.*}}, %{{.*}} mask %[[MASK]]
+// CHECK:       tilegpu.async_copy
+// CHECK:       tilegpu.async_commit_group
+// CHECK:       scf.yield
+// Epilogue: nothing peeled; the last (empty) copies land before the memory
+// is reused.
+// CHECK:     }
+// CHECK-NEXT: tilegpu.async_wait 0
+// CHECK-NOT: tilegpu.local_alloc %
+// TWO-LABEL: func.func @matmul_loop
+// TWO: tilegpu.local_alloc : () -> !tilegpu.memdesc<2x64x32xf16
+// TWO-COUNT-1: tilegpu.async_commit_group
+// TWO: scf.for
+// TWO: tilegpu.async_wait 0
+func.func @matmul_loop(%pa: tensor<64x32x!tile.ptr<f16>, #bA>, %pb: tensor<32x64x!tile.ptr<f16>, #bB>,
+                       %da: tensor<64x32xi32, #bA>, %db: tensor<32x64xi32, #bB>, %n: i32)
+    -> tensor<64x64xf32, #mma> attributes {tile.num_stages = 3 : i32, tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+  %r:3 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %a_ptrs = %pa, %b_ptrs = %pb)
+      -> (tensor<64x64xf32, #mma>, tensor<64x32x!tile.ptr<f16>, #bA>, tensor<32x64x!tile.ptr<f16>, #bB>) : i32 {
+    %a = tile.load %a_ptrs {tilegpu.vec = 8 : i32} : tensor<64x32x!tile.ptr<f16>, #bA>
+    %b = tile.load %b_ptrs {tilegpu.vec = 8 : i32} : tensor<32x64x!tile.ptr<f16>, #bB>
+    %ma = tilegpu.local_alloc %a : (tensor<64x32xf16, #bA>) -> !tilegpu.memdesc<64x32xf16, #sA>
+    %mb = tilegpu.local_alloc %b : (tensor<32x64xf16, #bB>) -> !tilegpu.memdesc<32x64xf16, #sB>
+    %la = tilegpu.local_load %ma : !tilegpu.memdesc<64x32xf16, #sA> -> tensor<64x32xf16, #dotA>
+    %lb = tilegpu.local_load %mb : !tilegpu.memdesc<32x64xf16, #sB> -> tensor<32x64xf16, #dotB>
+    %d = tile.dot %la, %lb, %acc : tensor<64x32xf16, #dotA> * tensor<32x64xf16, #dotB> -> tensor<64x64xf32, #mma>
+    %na = tile.addptr %a_ptrs, %da : tensor<64x32x!tile.ptr<f16>, #bA>, tensor<64x32xi32, #bA>
+    %nb = tile.addptr %b_ptrs, %db : tensor<32x64x!tile.ptr<f16>, #bB>, tensor<32x64xi32, #bB>
+    scf.yield %d, %na, %nb : tensor<64x64xf32, #mma>, tensor<64x32x!tile.ptr<f16>, #bA>, tensor<32x64x!tile.ptr<f16>, #bB>
+  }
+  return %r#0 : tensor<64x64xf32, #mma>
+}
+
+// -----
+
+#bA = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#sA = #tilegpu.shared<vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]>
+#mma = #tilegpu.mma<version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]>
+#dotA = #tilegpu.dot_op<opIdx = 0, parent = #mma, kWidth = 2>
+
+// A load with a non-zero `other`, or copying only 2 bytes at a time, or in
+// a kernel with num_stages = 1, stays a load.
+// CHECK-LABEL: func.func @not_pipelined
+// CHECK-NOT: tilegpu.async_copy
+// CHECK: tile.load
+// CHECK: tile.load
+// CHECK-NOT: tilegpu.async_copy
+// CHECK-LABEL: func.func @one_stage
+// CHECK-NOT: tilegpu.async_copy
+func.func @not_pipelined(%p: tensor<64x32x!tile.ptr<f16>, #bA>, %m: tensor<64x32xi1, #bA>, %n: i32) attributes {tile.num_stages = 3 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %one = arith.constant dense<1.0> : tensor<64x32xf16, #bA>
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    %a = tile.load %p, %m, %one {tilegpu.vec = 8 : i32} : tensor<64x32x!tile.ptr<f16>, #bA>
+    %ma = tilegpu.local_alloc %a : (tensor<64x32xf16, #bA>) -> !tilegpu.memdesc<64x32xf16, #sA>
+    %la = tilegpu.local_load %ma : !tilegpu.memdesc<64x32xf16, #sA> -> tensor<64x32xf16, #dotA>
+    %b = tile.load %p : tensor<64x32x!tile.ptr<f16>, #bA>
+    %mb = tilegpu.local_alloc %b : (tensor<64x32xf16, #bA>) -> !tilegpu.memdesc<64x32xf16, #sA>
+    %lb = tilegpu.local_load %mb : !tilegpu.memdesc<64x32xf16, #sA> -> tensor<64x32xf16, #dotA>
+  }
+  return
+}
+func.func @one_stage(%p: tensor<64x32x!tile.ptr<f16>, #bA>, %n: i32) attributes {tile.num_stages = 1 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    %a = tile.load %p {tilegpu.vec = 8 : i32} : tensor<64x32x!tile.ptr<f16>, #bA>
+    %ma = tilegpu.local_alloc %a : (tensor<64x32xf16, #bA>) -> !tilegpu.memdesc<64x32xf16, #sA>
+    %la = tilegpu.local_load %ma : !tilegpu.memdesc<64x32xf16, #sA> -> tensor<64x32xf16, #dotA>
+  }
+  return
+}

@@ -1,0 +1,68 @@
+// RUN: tile-opt %s --split-input-file --tilegpu-shared-dot-operands | FileCheck %s
+// A dot whose operands are converted from blocked (load) layouts into
+// mma.sync operand layouts instead stores each operand once into swizzled
+// shared memory and reads it back one instruction-deep k-slice at a time,
+// so that only one slice of operands is live in registers.
+
+#blockedA = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#blockedB = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#mma = #tilegpu.mma<version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]>
+#dotA = #tilegpu.dot_op<opIdx = 0, parent = #mma, kWidth = 2>
+#dotB = #tilegpu.dot_op<opIdx = 1, parent = #mma, kWidth = 2>
+
+// 64-byte rows of A (32 halves) share a phase per pair of rows (perPhase 2)
+// and cycle through 4 phases; 128-byte rows of B through 8.
+// CHECK-LABEL: func.func @f16
+// CHECK-SAME: (%[[A:.*]]: tensor<64x32xf16, {{.*}}>, %[[B:.*]]: tensor<32x64xf16, {{.*}}>, %[[C:.*]]: tensor<64x64xf32, {{.*}}>)
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: %[[MA:.*]] = tilegpu.local_alloc %[[A]] : ({{.*}}) -> !tilegpu.memdesc<64x32xf16, #tilegpu.shared<vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]>>
+// CHECK: %[[MB:.*]] = tilegpu.local_alloc %[[B]] : ({{.*}}) -> !tilegpu.memdesc<32x64xf16, #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>>
+// CHECK: %[[A0:.*]] = tilegpu.local_load %[[MA]] {offsets = array<i64: 0, 0>} : {{.*}} -> tensor<64x16xf16, #tilegpu.dot_op<opIdx = 0
+// CHECK: %[[B0:.*]] = tilegpu.local_load %[[MB]] {offsets = array<i64: 0, 0>} : {{.*}} -> tensor<16x64xf16, #tilegpu.dot_op<opIdx = 1
+// CHECK: %[[D0:.*]] = tile.dot %[[A0]], %[[B0]], %[[C]]
+// CHECK: %[[A1:.*]] = tilegpu.local_load %[[MA]] {offsets = array<i64: 0, 16>}
+// CHECK: %[[B1:.*]] = tilegpu.local_load %[[MB]] {offsets = array<i64: 16, 0>}
+// CHECK: %[[D1:.*]] = tile.dot %[[A1]], %[[B1]], %[[D0]]
+// CHECK: return %[[D1]]
+func.func @f16(%a: tensor<64x32xf16, #blockedA>, %b: tensor<32x64xf16, #blockedB>, %c: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> {
+  %ca = tilegpu.convert_layout %a : tensor<64x32xf16, #blockedA> -> tensor<64x32xf16, #dotA>
+  %cb = tilegpu.convert_layout %b : tensor<32x64xf16, #blockedB> -> tensor<32x64xf16, #dotB>
+  %d = tile.dot %ca, %cb, %c : tensor<64x32xf16, #dotA> * tensor<32x64xf16, #dotB> -> tensor<64x64xf32, #mma>
+  return %d : tensor<64x64xf32, #mma>
+}
+
+// -----
+
+#blockedA = #tilegpu.blocked<sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]>
+#blockedB = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#mma = #tilegpu.mma<version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]>
+#dotA = #tilegpu.dot_op<opIdx = 0, parent = #mma, kWidth = 1>
+#dotB = #tilegpu.dot_op<opIdx = 1, parent = #mma, kWidth = 1>
+
+// tf32 slices are 8 deep; an A loaded with M contiguous keeps that order
+// in shared memory (16-byte chunks are 4 x f32).
+// CHECK-LABEL: func.func @tf32_m_major
+// CHECK: tilegpu.local_alloc %{{.*}} -> !tilegpu.memdesc<32x16xf32, #tilegpu.shared<vec = 4, perPhase = 1, maxPhase = 8, order = [0, 1]>>
+// CHECK: tile.dot
+// CHECK: tilegpu.local_load %{{.*}} {offsets = array<i64: 0, 8>} {{.*}} -> tensor<32x8xf32
+// CHECK: tile.dot
+// CHECK-NOT: tile.dot
+func.func @tf32_m_major(%a: tensor<32x16xf32, #blockedA>, %b: tensor<16x32xf32, #blockedB>, %c: tensor<32x32xf32, #mma>) -> tensor<32x32xf32, #mma> {
+  %ca = tilegpu.convert_layout %a : tensor<32x16xf32, #blockedA> -> tensor<32x16xf32, #dotA>
+  %cb = tilegpu.convert_layout %b : tensor<16x32xf32, #blockedB> -> tensor<16x32xf32, #dotB>
+  %d = tile.dot %ca, %cb, %c : tensor<32x16xf32, #dotA> * tensor<16x32xf32, #dotB> -> tensor<32x32xf32, #mma>
+  return %d : tensor<32x32xf32, #mma>
+}
+
+// -----
+
+#blocked = #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>
+
+// The portable (blocked) dot is left alone.
+// CHECK-LABEL: func.func @blocked_dot
+// CHECK-NOT: tilegpu.local_alloc
+// CHECK: tile.dot
+func.func @blocked_dot(%a: tensor<16x16xf16, #blocked>, %b: tensor<16x16xf16, #blocked>, %c: tensor<16x16xf32, #blocked>) -> tensor<16x16xf32, #blocked> {
+  %d = tile.dot %a, %b, %c : tensor<16x16xf16, #blocked> * tensor<16x16xf16, #blocked> -> tensor<16x16xf32, #blocked>
+  return %d : tensor<16x16xf32, #blocked>
+}
