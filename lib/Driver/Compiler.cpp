@@ -178,8 +178,11 @@ bool CompilerSession::lowerToGPU() {
   // Dynamic shared memory per program: 227 KiB on sm_90, 163 KiB on sm_80.
   shared.maxSharedBytes =
       options.target.computeCapability() >= 90 ? 232448 : 166912;
+  mlir::tile::TileGroupProgramOrderOptions grouping;
+  grouping.groupM = options.groupM;
   return runPasses(
       [&](mlir::PassManager &pm) {
+        pm.addPass(mlir::tile::createTileGroupProgramOrder(grouping));
         pm.addPass(mlir::tile::createTileLowerBlockPointers());
         pm.addPass(mlir::createCanonicalizerPass());
         pm.addPass(mlir::createCSEPass());
@@ -245,8 +248,13 @@ std::vector<KernelMetadata> CompilerSession::getMetadata() const {
             mlir::SymbolTable::getSymbolAttrName());
         auto bytes = op->getAttrOfType<mlir::IntegerAttr>(
             mlir::tilegpu::TileGPUDialect::getSharedBytesAttrName());
-        if (sym && bytes && sym.getValue() == md.name)
+        if (!sym || sym.getValue() != md.name)
+          return;
+        if (bytes)
           md.sharedBytes = bytes.getInt();
+        // tile-group-program-order launched the 2-D grid as one row.
+        if (op->hasAttr("tile.grouped_program_order") && md.grid.size() >= 2)
+          md.grid = {"(" + md.grid[0] + ") * (" + md.grid[1] + ")", "1", "1"};
       });
     }
     result.push_back(std::move(md));

@@ -72,6 +72,8 @@ public:
   //===--------------------------------------------------------------------===//
 
   mlir::FailureOr<Val> genExpr(const Expr &expr);
+  /// Record the kernel's @grid as a tile.launch_grid op.
+  mlir::LogicalResult emitLaunchGrid(const FunctionDef &fn);
   mlir::FailureOr<Val> genName(const NameExpr &expr);
   mlir::FailureOr<Val> genAttribute(const AttributeExpr &expr);
   mlir::FailureOr<Val> genSubscript(const SubscriptExpr &expr);

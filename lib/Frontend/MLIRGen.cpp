@@ -113,6 +113,10 @@ LogicalResult Generator::emitKernel(const KernelInstance &inst) {
     ++argIndex;
   }
 
+  if (failed(emitLaunchGrid(fn))) {
+    func.erase();
+    return failure();
+  }
   FailureOr<Flow> flow = genBlock(fn.body);
   if (failed(flow)) {
     func.erase();
@@ -121,6 +125,24 @@ LogicalResult Generator::emitKernel(const KernelInstance &inst) {
   builder.setInsertionPointToEnd(body);
   func::ReturnOp::create(builder, loc(fn.loc));
   frames.clear();
+  return success();
+}
+
+LogicalResult Generator::emitLaunchGrid(const FunctionDef &fn) {
+  const Decorator *grid = fn.findDecorator("grid");
+  if (!grid)
+    return success();
+  SmallVector<Value> dims;
+  for (const ExprPtr &e : grid->args) {
+    FailureOr<Val> v = genExpr(*e);
+    if (failed(v))
+      return failure();
+    FailureOr<Val> r = materialize(*v, e->getLoc(), ScalarType::I32);
+    if (failed(r))
+      return failure();
+    dims.push_back(cast(*r, ScalarType::I32, e->getLoc()).getValue());
+  }
+  tile::LaunchGridOp::create(builder, loc(grid->loc), dims);
   return success();
 }
 

@@ -218,6 +218,8 @@ LogicalResult Machine::executeTile(Operation *op, bool &handled) {
     TensorRef r = makeForType(p.getType());
     r->ints[0] = pid[p.getAxis()];
     set(p.getResult(), r);
+  } else if (isa<tile::LaunchGridOp>(op)) {
+    // The launcher already sized the grid from the same expressions.
   } else if (auto n = dyn_cast<tile::NumProgramsOp>(op)) {
     TensorRef r = makeForType(n.getType());
     r->ints[0] = options.grid[n.getAxis()];

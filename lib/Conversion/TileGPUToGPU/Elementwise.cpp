@@ -124,6 +124,17 @@ struct GridQueryLowering : public OpConversionPattern<SourceOp> {
   }
 };
 
+/// The recorded launch grid has served the passes; nothing runs.
+struct LaunchGridLowering : public OpConversionPattern<LaunchGridOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(LaunchGridOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// Hints only inform analyses; the value passes through.
 struct HintLowering : public OpConversionPattern<HintOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -143,7 +154,7 @@ void mlir::tile::lowering::populateElementwisePatterns(
     DistributedTypeConverter &converter, RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<ElementwiseOpLowering, ConstantLowering, SplatLowering,
-               MakeRangeLowering, HintLowering,
+               MakeRangeLowering, HintLowering, LaunchGridLowering,
                GridQueryLowering<ProgramIdOp, gpu::BlockIdOp>,
                GridQueryLowering<NumProgramsOp, gpu::GridDimOp>>(converter,
                                                                  ctx);

@@ -17,6 +17,13 @@ using namespace mlir::tile;
 #define GET_OP_CLASSES
 #include "tile/Dialect/Tile/TileOps.cpp.inc"
 
+LogicalResult LaunchGridOp::verify() {
+  if (getDims().empty() || getDims().size() > 3)
+    return emitOpError("takes 1 to 3 grid dimensions, not ")
+           << getDims().size();
+  return success();
+}
+
 static ArrayRef<int64_t> shapeOf(Type type) {
   if (auto tensor = dyn_cast<RankedTensorType>(type))
     return tensor.getShape();

@@ -20,6 +20,20 @@ def Tile_ProgramIdOp : Tile_Op<"program_id", [Pure]> {
   let assemblyFormat = "$axis attr-dict `:` type($result)";
 }
 
+def Tile_LaunchGridOp : Tile_Op<"launch_grid"> {
+  let summary = "The launch grid the host computes from the arguments";
+  let description = [{
+    Records a kernel's `@grid`: the number of programs along x, y (and z)
+    as run-time values computed from the kernel's arguments, exactly as the
+    launcher computes them. Passes that change how program ids map to tiles
+    (tile-group-program-order) read and rewrite it; it lowers to nothing.
+    It is kept as an op with effects so that no cleanup removes it.
+  }];
+  let arguments = (ins Variadic<I32>:$dims);
+  let assemblyFormat = "$dims attr-dict";
+  let hasVerifier = 1;
+}
+
 def Tile_NumProgramsOp : Tile_Op<"num_programs", [Pure]> {
   let summary = "Number of programs along a grid axis";
   let arguments = (ins ConfinedAttr<I32Attr, [IntMinValue<0>, IntMaxValue<2>]>:$axis);
