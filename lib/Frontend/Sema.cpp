@@ -245,10 +245,19 @@ std::optional<Val> tilec::foldBinary(BinaryOp op, const Val &a, const Val &b,
       if (y < 0)
         return Val::floating(std::pow(static_cast<double>(x),
                                       static_cast<double>(y)));
+      // Exponentiation by squaring: O(log y) steps, so huge exponents of
+      // 0, 1 and -1 fold at once and others overflow quickly.
       r = 1;
+      int64_t base = x;
       bool overflow = false;
-      for (int64_t i = 0; i < y && !overflow; ++i)
-        overflow = __builtin_mul_overflow(r, x, &r);
+      for (uint64_t e = static_cast<uint64_t>(y); e && !overflow; e >>= 1) {
+        if (e & 1)
+          overflow = __builtin_mul_overflow(r, base, &r);
+        // Squaring overflows only for |base| >= 2^32; then any further
+        // factor overflows the result too.
+        if (!overflow && e > 1)
+          overflow = __builtin_mul_overflow(base, base, &base);
+      }
       if (overflow)
         break;
       return Val::integer(r);
