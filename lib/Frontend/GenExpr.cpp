@@ -584,6 +584,17 @@ FailureOr<Val> Generator::callHelper(const FunctionDef &fn,
                                    "not supported");
   if (frames.size() > 64)
     return error(at, "helpers nest more than 64 deep");
+  if (++inlinedCalls > kMaxInlinedCalls) {
+    error(at, "inlining '" + fn.name + "' here exceeds the limit of " +
+                  std::to_string(kMaxInlinedCalls) +
+                  " inlined helper calls in kernel '" + frames.front().fn->name +
+                  "'; helpers are inlined at every call, so helpers that call "
+                  "others several times grow exponentially");
+    if (frames.size() > 1)
+      diags.note(frames[1].callLoc, "in the call of '" + frames[1].fn->name +
+                                        "' from the kernel here");
+    return failure();
+  }
   if (args.positional.size() > fn.params.size())
     return error(at, "'" + fn.name + "' takes " +
                                  std::to_string(fn.params.size()) +
@@ -616,6 +627,7 @@ FailureOr<Val> Generator::callHelper(const FunctionDef &fn,
   }
   Frame callee;
   callee.fn = &fn;
+  callee.callLoc = at;
   for (auto [i, param] : llvm::enumerate(fn.params)) {
     if (!bound[i]) {
       if (!param.defaultValue)

@@ -220,10 +220,17 @@ public:
     /// Depth of run-time control flow (scf ops) in this function.
     unsigned runtimeDepth = 0;
     bool isKernel = false;
+    /// Where this helper was called (invalid for the kernel).
+    llvm::SMLoc callLoc;
   };
   std::deque<Frame> frames;
   Frame &frame() { return frames.back(); }
   const KernelInstance *instance = nullptr;
+  /// Helper calls inlined into the current kernel so far. Helpers are
+  /// inlined at every call, so a chain of helpers that each call the next
+  /// twice grows exponentially; the budget stops it with an error.
+  uint64_t inlinedCalls = 0;
+  static constexpr uint64_t kMaxInlinedCalls = 100000;
 };
 
 } // namespace tilec

@@ -83,6 +83,7 @@ LogicalResult Generator::emitKernel(const KernelInstance &inst) {
   mlir::Block *body = func.addEntryBlock();
   builder.setInsertionPointToStart(body);
   frames.clear();
+  inlinedCalls = 0;
   frames.emplace_back();
   frame().fn = &fn;
   frame().isKernel = true;
