@@ -585,11 +585,12 @@ FailureOr<Val> Generator::callHelper(const FunctionDef &fn,
   if (frames.size() > 64)
     return error(at, "helpers nest more than 64 deep");
   if (++inlinedCalls > kMaxInlinedCalls) {
-    error(at, "inlining '" + fn.name + "' here exceeds the limit of " +
-                  std::to_string(kMaxInlinedCalls) +
-                  " inlined helper calls in kernel '" + frames.front().fn->name +
-                  "'; helpers are inlined at every call, so helpers that call "
-                  "others several times grow exponentially");
+    diags.error(at, "inlining '" + fn.name + "' here exceeds the limit of " +
+                        std::to_string(kMaxInlinedCalls) +
+                        " inlined helper calls in kernel '" +
+                        frames.front().fn->name +
+                        "'; helpers are inlined at every call, so helpers "
+                        "that call others several times grow exponentially");
     if (frames.size() > 1)
       diags.note(frames[1].callLoc, "in the call of '" + frames[1].fn->name +
                                         "' from the kernel here");

@@ -171,9 +171,12 @@ public:
                                      const CallArgs &args, llvm::SMLoc loc);
   mlir::FailureOr<Val> builtinWhere(const CallArgs &args, llvm::SMLoc loc);
   mlir::FailureOr<Val> builtinDot(const CallArgs &args, llvm::SMLoc loc);
+  /// `argLocs` locates a, b and acc for errors about one of them (the call
+  /// `loc` where absent).
   mlir::FailureOr<Val> dot(const Val &a, const Val &b, std::optional<Val> acc,
                            std::optional<ScalarType> outType,
-                           mlir::tile::InputPrecision precision, llvm::SMLoc loc);
+                           mlir::tile::InputPrecision precision, llvm::SMLoc loc,
+                           llvm::ArrayRef<llvm::SMLoc> argLocs = {});
   mlir::FailureOr<Val> builtinReduce(llvm::StringRef name,
                                      const CallArgs &args, llvm::SMLoc loc);
 

@@ -932,7 +932,10 @@ ExprPtr Parser::parsePrimary() {
       return nullptr;
     }
     if (peek().isOp("(")) {
-      llvm::SMLoc loc = consume().loc;
+      // A call is located at the start of its callee (the 't' of
+      // 'tl.load(...)'), as in Python; arguments have their own locations.
+      consume();
+      llvm::SMLoc loc = e->getLoc();
       std::vector<ExprPtr> args;
       std::vector<KeywordArg> keywords;
       if (!parseCallArgs(args, keywords))

@@ -650,23 +650,23 @@ std::optional<Val> ConstEvaluator::evalCall(const CallExpr &call) {
       else if (s.equals_insensitive("nan"))
         v = NAN;
       else if (s.getAsDouble(v))
-        return fail(call, "could not convert string to float: '" +
+        return fail(*call.args[0], "could not convert string to float: '" +
                               args[0].getString() + "'");
       return Val::floating(neg ? -v : v);
     }
     if (args[0].isNumber())
       return Val::floating(args[0].getFloat());
-    return fail(call, "float() needs a number or a string");
+    return fail(*call.args[0], "float() needs a number or a string");
   }
   if (name == "int") {
     if (!arity(1))
       return std::nullopt;
     if (!args[0].isNumber())
-      return fail(call, "int() needs a number");
+      return fail(*call.args[0], "int() needs a number");
     if (args[0].getKind() == Val::Kind::Float) {
       double f = args[0].getFloat();
       if (!(f > -9.2e18 && f < 9.2e18))
-        return fail(call, "int() of a float out of range");
+        return fail(*call.args[0], "int() of a float out of range");
       return Val::integer(static_cast<int64_t>(f));
     }
     return Val::integer(args[0].getInt());
@@ -683,7 +683,7 @@ std::optional<Val> ConstEvaluator::evalCall(const CallExpr &call) {
         args[1].getKind() != Val::Kind::Int)
       return fail(call, "cdiv needs integers");
     if (args[1].getInt() == 0)
-      return fail(call, "division by zero in cdiv");
+      return fail(*call.args[1], "division by zero in cdiv");
     int64_t a = args[0].getInt(), b = args[1].getInt();
     return Val::integer(-floorDiv(-a, b));
   }
