@@ -181,6 +181,21 @@ bool Parser::parseDecorator(Decorator &deco) {
   return expectNewline();
 }
 
+/// Why `name` cannot name a kernel or helper: kernels become symbols of the
+/// PTX module next to the runtime and libdevice functions the lowering calls
+/// (vprintf, __assertfail, __nv_expf, ...) and the globals it creates
+/// (tile_smem, the tile_kernels module); a clash is an internal error there.
+static std::optional<std::string> reservedNameReason(llvm::StringRef name) {
+  if (name.starts_with("__"))
+    return std::string("names starting with '__' are reserved for runtime and "
+                       "libdevice symbols");
+  for (const char *symbol :
+       {"vprintf", "malloc", "free", "tile_smem", "tile_kernels"})
+    if (name == symbol)
+      return "'" + name.str() + "' is a symbol of the generated code";
+  return std::nullopt;
+}
+
 std::unique_ptr<FunctionDef> Parser::parseFunction(std::vector<Decorator> decos) {
   auto fn = std::make_unique<FunctionDef>();
   fn->decorators = std::move(decos);
@@ -195,6 +210,12 @@ std::unique_ptr<FunctionDef> Parser::parseFunction(std::vector<Decorator> decos)
   }
   fn->name = nameTok.text.str();
   fn->loc = nameTok.loc;
+  if (std::optional<std::string> why = reservedNameReason(fn->name)) {
+    fail(nameTok, std::string(fn->isKernel ? "kernel" : "function") +
+                      " name '" + fn->name + "' is reserved: " + *why +
+                      "; choose another name");
+    return nullptr;
+  }
   consume();
   if (!expectOp("(", "after the function name"))
     return nullptr;
