@@ -627,5 +627,27 @@ tilec::planKernels(const Module &ast, const SpecializeOptions &options,
       planned.push_back(std::move(pk));
     }
   }
+
+  // --all-configs names config i of kernel k 'k_i', which may be the name of
+  // another kernel: report it rather than emit two symbols of one name.
+  llvm::StringMap<const PlannedKernel *> symbols;
+  for (const PlannedKernel &pk : planned) {
+    auto [it, inserted] = symbols.try_emplace(pk.instance.symbol, &pk);
+    if (inserted)
+      continue;
+    const PlannedKernel *a = it->second, *b = &pk;
+    // `a` or `b` is a suffixed config; report at the kernel that is not.
+    if (a->instance.symbol != a->instance.kernel->name)
+      std::swap(a, b);
+    const FunctionDef *user = a->instance.kernel, *tuned = b->instance.kernel;
+    llvm::StringRef index =
+        llvm::StringRef(b->instance.symbol).drop_front(tuned->name.size() + 1);
+    diags.error(user->loc, "kernel '" + user->name +
+                               "' has the name --all-configs gives config " +
+                               index + " of kernel '" + tuned->name +
+                               "'; rename one of them");
+    diags.note(tuned->loc, "kernel '" + tuned->name + "' is defined here");
+    return std::nullopt;
+  }
   return planned;
 }
