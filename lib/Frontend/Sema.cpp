@@ -75,9 +75,7 @@ static ScalarType promoteInts(ScalarType a, ScalarType b) {
 unsigned tilec::kindRank(ScalarType t) {
   if (t == ScalarType::I1)
     return 0;
-  if (isUnsigned(t))
-    return 1;
-  return isFloat(t) ? 3 : 2;
+  return isFloat(t) ? 2 : 1;
 }
 
 bool tilec::fitsIn(int64_t value, ScalarType t) {
@@ -103,8 +101,9 @@ std::optional<ScalarType> tilec::promoteTypes(ScalarType a, bool aWeak,
     return std::nullopt;
   }
   // A literal (constexpr) joins the promotion only if it is of a higher
-  // kind (bool < unsigned < signed < float) than the other operand, as in
-  // Triton; otherwise it takes the other operand's type.
+  // kind (bool < integer < float) than the other operand, as in Triton;
+  // otherwise it takes the other operand's type (the caller checks that an
+  // integer literal fits in it).
   if (aWeak != bWeak) {
     ScalarType strong = aWeak ? b : a, weak = aWeak ? a : b;
     if (kindRank(weak) <= kindRank(strong)) {
