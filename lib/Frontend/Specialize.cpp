@@ -142,15 +142,24 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
         failed = true;
         return std::nullopt;
       }
-      if (kw.name == "num_warps" || kw.name == "num_stages") {
+      // Every config is checked here, whether it is compiled or not, with
+      // the same limits as --num-warps and --num-stages.
+      if (kw.name == "num_warps") {
         if (v->getKind() != Val::Kind::Int || v->getInt() < 1 ||
-            v->getInt() > 64)
-          return fail(kw.value->getLoc(), kw.name +
-                                              " must be a positive integer");
-        if (kw.name == "num_warps")
-          config.numWarps = v->getInt();
-        else
-          config.numStages = v->getInt();
+            v->getInt() > 32 || !llvm::isPowerOf2_64(v->getInt()))
+          return fail(kw.value->getLoc(),
+                      "num_warps must be a power of two from 1 to 32, got " +
+                          v->repr());
+        config.numWarps = v->getInt();
+        continue;
+      }
+      if (kw.name == "num_stages") {
+        if (v->getKind() != Val::Kind::Int || v->getInt() < 1 ||
+            v->getInt() > 16)
+          return fail(kw.value->getLoc(),
+                      "num_stages must be an integer from 1 to 16, got " +
+                          v->repr());
+        config.numStages = v->getInt();
         continue;
       }
       if (kw.name == "num_ctas" || kw.name == "maxnreg")
