@@ -371,9 +371,16 @@ struct DepthGuard {
 } // namespace
 
 bool Parser::parseBlock(StmtList &body) {
-  DepthGuard guard(depth);
-  if (depth > kMaxDepth)
-    return fail(peek(), "blocks are nested too deeply");
+  DepthGuard guard(blockDepth);
+  if (blockDepth > kMaxBlockDepth) {
+    // Point at the first statement of the block that is one too deep.
+    const Token &at = peek().is(TokenKind::Newline) &&
+                              peek(1).is(TokenKind::Indent)
+                          ? peek(2)
+                          : peek();
+    return fail(at, "blocks are nested too deeply (more than " +
+                        llvm::Twine(kMaxBlockDepth) + " levels)");
+  }
   if (!peek().is(TokenKind::Newline))
     return parseSimpleStatements(body);
   consume();
