@@ -399,6 +399,23 @@ static bool returnsValue(const StmtList &block) {
   return false;
 }
 
+/// The first 'return' in `block` or its nested ifs (with a value, if
+/// `withValue`), for errors about it.
+static const ReturnStmt *findReturn(const StmtList &block, bool withValue) {
+  for (const StmtPtr &s : block) {
+    if (auto *r = dyn_cast<ReturnStmt>(s.get()))
+      if (!withValue || (r->value && !isa<NoneExpr>(*r->value)))
+        return r;
+    if (auto *i = dyn_cast<IfStmt>(s.get())) {
+      if (const ReturnStmt *r = findReturn(i->thenBody, withValue))
+        return r;
+      if (const ReturnStmt *r = findReturn(i->elseBody, withValue))
+        return r;
+    }
+  }
+  return nullptr;
+}
+
 static std::string formatLoc(tilec::DiagnosticEngine &diags, llvm::SMLoc at) {
   auto [line, col] = diags.getLineAndColumn(at);
   return std::to_string(line) + ":" + std::to_string(col);
@@ -436,15 +453,21 @@ FailureOr<Generator::Flow> Generator::genIf(const IfStmt &stmt,
   bool thenReturns = alwaysReturns(stmt.thenBody);
   bool elseReturns = alwaysReturns(stmt.elseBody);
   if (thenReturns || elseReturns) {
+    // Errors point at the offending 'return', not at the 'if'.
+    auto returnLoc = [&](bool withValue) {
+      const ReturnStmt *r = findReturn(stmt.thenBody, withValue);
+      if (!r)
+        r = findReturn(stmt.elseBody, withValue);
+      return r ? r->getLoc() : stmt.getLoc();
+    };
     if (frame().runtimeDepth > 0)
-      return error(stmt.getLoc(),
-                           "'return' inside a run-time loop or nested "
-                           "run-time 'if' is not supported");
+      return error(returnLoc(false),
+                   "'return' inside a run-time loop or nested run-time 'if' "
+                   "is not supported");
     if (returnsValue(stmt.thenBody) || returnsValue(stmt.elseBody))
-      return error(stmt.getLoc(),
-                           "returning a value from inside a run-time 'if' is "
-                           "not supported; compute it with where() and "
-                           "return once");
+      return error(returnLoc(true),
+                   "returning a value from inside a run-time 'if' is not "
+                   "supported; compute it with where() and return once");
     auto ifOp = scf::IfOp::create(builder, l, TypeRange{}, flag->getValue(),
                                   /*withElseRegion=*/true);
     llvm::StringMap<Val> before = frame().vars;
