@@ -35,7 +35,13 @@ FailureOr<BoundArgs> Generator::bind(llvm::StringRef fn,
     auto it = llvm::find_if(params,
                             [&](const char *p) { return kw.first == p; });
     if (it == params.end()) {
-      std::vector<std::string> names(params.begin(), params.end());
+      // Suggest only parameters that this call does not already give.
+      std::vector<std::string> names;
+      for (auto [i, p] : llvm::enumerate(params))
+        if (i >= args.positional.size() &&
+            llvm::none_of(args.keywords,
+                          [&](auto &other) { return other.first == p; }))
+          names.push_back(p);
       std::string msg = "'" + fn.str() +
                         "' got an unexpected keyword argument '" + kw.first +
                         "'";

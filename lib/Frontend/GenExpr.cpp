@@ -621,9 +621,13 @@ FailureOr<Val> Generator::callHelper(const FunctionDef &fn,
     auto it = llvm::find_if(fn.params,
                             [&](const Param &p) { return p.name == kw.first; });
     if (it == fn.params.end()) {
+      // Suggest only parameters that this call does not already give.
       std::vector<std::string> names;
-      for (const Param &p : fn.params)
-        names.push_back(p.name);
+      for (auto [i, p] : llvm::enumerate(fn.params))
+        if (i >= args.positional.size() &&
+            llvm::none_of(args.keywords,
+                          [&](auto &other) { return other.first == p.name; }))
+          names.push_back(p.name);
       std::string msg = "'" + fn.name + "' got an unexpected keyword argument '" +
                         kw.first + "'";
       std::string suggestion = suggestName(kw.first, names);
