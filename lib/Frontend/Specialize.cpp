@@ -25,15 +25,17 @@ std::string tilec::formatParamType(const ParamType &type) {
   return "?";
 }
 
-Val tilec::parseDefineValue(llvm::StringRef text) {
+std::optional<Val> tilec::parseDefineValue(llvm::StringRef text,
+                                           std::string &error) {
   // Shell users write booleans in lower case too.
   if (text == "true" || text == "false")
     return Val::boolean(text == "true");
   llvm::SourceMgr sm;
   sm.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, "<-D>"),
                         llvm::SMLoc());
-  llvm::raw_null_ostream quiet;
-  DiagnosticEngine diags(sm, quiet);
+  std::string messages;
+  llvm::raw_string_ostream os(messages);
+  DiagnosticEngine diags(sm, os);
   llvm::StringRef buffer = sm.getMemoryBuffer(1)->getBuffer();
   Lexer lexer(buffer, diags);
   std::vector<Token> tokens = lexer.lexAll();
@@ -43,7 +45,22 @@ Val tilec::parseDefineValue(llvm::StringRef text) {
       if (auto v = evalConstexpr(*e, llvm::StringMap<Val>(), diags))
         return *v;
   }
-  return Val::string(text.str());
+  // Bare words (-D ACTIVATION=leaky_relu) are strings; what starts like a
+  // number, a string, a tuple or a list must be a valid one.
+  llvm::StringRef rest = text.ltrim("+-");
+  bool looksConstant =
+      !rest.empty() && (isdigit(static_cast<unsigned char>(rest[0])) ||
+                        (rest[0] == '.' && rest.size() > 1 &&
+                         isdigit(static_cast<unsigned char>(rest[1]))) ||
+                        llvm::StringRef("([\"'").contains(rest[0]));
+  if (!looksConstant)
+    return Val::string(text.str());
+  // The first message, without its "<-D>:1:5: error: " prefix and caret.
+  llvm::StringRef first = llvm::StringRef(messages).split('\n').first;
+  size_t at = first.find("error: ");
+  error = at == llvm::StringRef::npos ? "not a valid constant"
+                                      : first.drop_front(at + 7).str();
+  return std::nullopt;
 }
 
 std::optional<ParamType> tilec::parseTypeString(llvm::StringRef text,
@@ -414,13 +431,17 @@ tilec::planKernels(const Module &ast, const SpecializeOptions &options,
       kernels.push_back(fn.get());
       kernelNames.push_back(fn->name);
     }
-  if (!options.kernel.empty()) {
+  if (options.kernel) {
+    if (options.kernel->empty()) {
+      diags.error("-k needs a kernel name");
+      return std::nullopt;
+    }
     auto it = llvm::find_if(kernels, [&](const FunctionDef *k) {
-      return k->name == options.kernel;
+      return k->name == *options.kernel;
     });
     if (it == kernels.end()) {
-      std::string msg = "no kernel named '" + options.kernel + "'";
-      std::string s = suggestName(options.kernel, kernelNames);
+      std::string msg = "no kernel named '" + *options.kernel + "'";
+      std::string s = suggestName(*options.kernel, kernelNames);
       if (!s.empty())
         msg += "; did you mean '" + s + "'?";
       else if (!kernelNames.empty())
@@ -471,7 +492,20 @@ tilec::planKernels(const Module &ast, const SpecializeOptions &options,
       diags.error(msg);
       return std::nullopt;
     }
-    defines.emplace_back(name.str(), parseDefineValue(value.trim()));
+    auto previous =
+        llvm::find_if(defines, [&](auto &e) { return e.first == name; });
+    if (previous != defines.end()) {
+      diags.error("-D " + name + " is given more than once (" +
+                  previous->second.repr() + " and " + value.trim() + ")");
+      return std::nullopt;
+    }
+    std::string error;
+    std::optional<Val> v = parseDefineValue(value.trim(), error);
+    if (!v) {
+      diags.error("-D " + name + "=" + value.trim() + ": " + error);
+      return std::nullopt;
+    }
+    defines.emplace_back(name.str(), *v);
   }
 
   // --signature NAME=TYPE,...

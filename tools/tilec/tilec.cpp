@@ -113,7 +113,8 @@ static bool writeMetadataNextTo(llvm::StringRef path,
 
 static int run() {
   CompileOptions options;
-  options.specialize.kernel = kernelName;
+  if (kernelName.getNumOccurrences())
+    options.specialize.kernel = kernelName;
   options.specialize.defines.assign(defines.begin(), defines.end());
   options.specialize.signature = signature;
   if (numWarps.getNumOccurrences())
