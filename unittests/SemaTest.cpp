@@ -33,10 +33,15 @@ TEST(SemaTest, TritonPromotion) {
   EXPECT_EQ(promote(S::I64, false, S::I32, true), S::I64);
   EXPECT_EQ(promote(S::I32, false, S::F32, true), S::F32);
   EXPECT_EQ(promote(S::I16, false, S::I32, true), S::I16);
-  // A literal of a higher kind joins the promotion (bool < uint < int).
-  EXPECT_EQ(promote(S::U8, false, S::I32, true), S::I32);
-  EXPECT_EQ(promote(S::I1, false, S::I32, true), S::I32);
+  // An int literal takes an unsigned type too: signed and unsigned are one
+  // kind (Triton's dtype.kind(): bool < integer < fp), also for '//' and '%'.
+  EXPECT_EQ(promote(S::U8, false, S::I32, true), S::U8);
   EXPECT_EQ(promote(S::U32, false, S::I32, true), S::U32);
+  EXPECT_EQ(promote(S::U8, false, S::I32, true, OpClass::DivMod), S::U8);
+  EXPECT_EQ(promote(S::I32, true, S::U16, false, OpClass::DivMod), S::U16);
+  // A literal of a higher kind joins the promotion (bool < integer < float).
+  EXPECT_EQ(promote(S::I1, false, S::I32, true), S::I32);
+  EXPECT_EQ(promote(S::U8, false, S::F32, true), S::F32);
 }
 
 TEST(SemaTest, LiteralRanges) {

@@ -35,7 +35,13 @@ FailureOr<BoundArgs> Generator::bind(llvm::StringRef fn,
     auto it = llvm::find_if(params,
                             [&](const char *p) { return kw.first == p; });
     if (it == params.end()) {
-      std::vector<std::string> names(params.begin(), params.end());
+      // Suggest only parameters that this call does not already give.
+      std::vector<std::string> names;
+      for (auto [i, p] : llvm::enumerate(params))
+        if (i >= args.positional.size() &&
+            llvm::none_of(args.keywords,
+                          [&](auto &other) { return other.first == p; }))
+          names.push_back(p);
       std::string msg = "'" + fn.str() +
                         "' got an unexpected keyword argument '" + kw.first +
                         "'";
@@ -232,16 +238,18 @@ FailureOr<Val> Generator::builtinArange(const CallArgs &args, llvm::SMLoc at) {
   FailureOr<int64_t> end = requireInt((*b)[1], b->loc(1, at), "arange end");
   if (failed(start) || failed(end))
     return failure();
+  // Errors about the range point at its end, the usual culprit.
+  llvm::SMLoc endLoc = b->loc(1, at);
   if (*end <= *start)
-    return error(at, "arange needs end > start, got arange(" +
-                                 std::to_string(*start) + ", " +
-                                 std::to_string(*end) + ")");
+    return error(endLoc, "arange needs end > start, got arange(" +
+                             std::to_string(*start) + ", " +
+                             std::to_string(*end) + ")");
   int64_t n = *end - *start;
   if (!llvm::isPowerOf2_64(n))
-    return error(at, "arange length must be a power of two, got " +
-                                 std::to_string(n));
+    return error(endLoc, "arange length must be a power of two, got " +
+                             std::to_string(n));
   if (n > kMaxBlockElements || *start < INT32_MIN || *end > INT32_MAX)
-    return error(at, "arange range is too large");
+    return error(endLoc, "arange range is too large");
   TileType t;
   t.element = ScalarType::I32;
   t.shape = {n};
@@ -256,7 +264,7 @@ FailureOr<Val> Generator::builtinFull(llvm::StringRef name,
   SmallVector<int64_t, 4> shape;
   ScalarType dtype;
   Val value = Val::integer(0);
-  llvm::SMLoc valueLoc = at;
+  llvm::SMLoc valueLoc = at, shapeLoc = at;
   if (name == "zeros_like" || name == "full_like") {
     bool full = name == "full_like";
     FailureOr<BoundArgs> b =
@@ -288,8 +296,9 @@ FailureOr<Val> Generator::builtinFull(llvm::StringRef name,
              : bind(name, {"shape", "dtype"}, 2, args, at);
     if (failed(b))
       return failure();
+    shapeLoc = b->loc(0, at);
     FailureOr<SmallVector<int64_t, 4>> s =
-        requireIntList((*b)[0], b->loc(0, at), "shape");
+        requireIntList((*b)[0], shapeLoc, "shape");
     if (failed(s))
       return failure();
     shape = *s;
@@ -304,7 +313,7 @@ FailureOr<Val> Generator::builtinFull(llvm::StringRef name,
       valueLoc = b->loc(1, at);
     }
   }
-  if (failed(checkBlockShape(shape, at)))
+  if (failed(checkBlockShape(shape, shapeLoc)))
     return failure();
   TileType t;
   t.element = dtype;
@@ -339,7 +348,7 @@ FailureOr<Val> Generator::builtinCast(const CallArgs &args, llvm::SMLoc at) {
   bool bitcast = b->has(3) && (*b)[3]->truthy();
   if (bitcast) {
     if (getBitWidth(*dtype) != getBitWidth(input.getType().element))
-      return error(at, "bitcast needs types of equal width, got " +
+      return error(b->loc(1, at), "bitcast needs types of equal width, got " +
                                    getName(input.getType().element).str() +
                                    " and " + getName(*dtype).str());
     TileType t = input.getType().withElement(*dtype);
@@ -427,16 +436,20 @@ FailureOr<Val> Generator::reshape(const Val &v, llvm::ArrayRef<int64_t> shape,
 /// tuple or several integers.
 static FailureOr<SmallVector<int64_t, 4>>
 trailingInts(Generator &gen, const CallArgs &args, llvm::StringRef keyword,
-             llvm::SMLoc at, llvm::StringRef what) {
+             llvm::SMLoc &at, llvm::StringRef what) {
   std::optional<Val> v;
   if (args.positional.size() == 2)
     v = args.positional[1];
   else if (args.positional.size() > 2)
     v = Val::tuple(std::vector<Val>(args.positional.begin() + 1,
                                     args.positional.end()));
-  for (auto &kw : args.keywords)
-    if (kw.first == keyword)
+  if (args.positional.size() >= 2)
+    at = args.positionalLocs[1];
+  for (auto [k, kw] : llvm::enumerate(args.keywords))
+    if (kw.first == keyword) {
       v = kw.second;
+      at = args.keywordLocs[k];
+    }
   if (!v)
     return SmallVector<int64_t, 4>{};
   return gen.requireIntList(v, at, what);
@@ -461,10 +474,12 @@ FailureOr<Val> Generator::builtinShape(llvm::StringRef name,
   if (failed(input))
     return failure();
   if (input->getType().isBlockPointer)
-    return error(at, "'" + name + "' needs a block, got " +
-                                 input->describe());
+    return error(args.positionalLocs[0], "'" + name + "' needs a block, got " +
+                                             input->describe());
+  // The location of the dims, axis or shape argument (the call without one).
+  llvm::SMLoc intsLoc = at;
   FailureOr<SmallVector<int64_t, 4>> ints =
-      trailingInts(*this, args, keyword, at, keyword);
+      trailingInts(*this, args, keyword, intsLoc, keyword);
   if (failed(ints))
     return failure();
   if (name == "expand_dims") {
@@ -472,7 +487,7 @@ FailureOr<Val> Generator::builtinShape(llvm::StringRef name,
       return error(at, "expand_dims needs an axis");
     Val cur = *input;
     for (int64_t axis : *ints) {
-      FailureOr<Val> r = expandDims(cur, axis, at);
+      FailureOr<Val> r = expandDims(cur, axis, intsLoc);
       if (failed(r))
         return failure();
       cur = *r;
@@ -487,18 +502,19 @@ FailureOr<Val> Generator::builtinShape(llvm::StringRef name,
       if (name == "permute")
         return error(at, "permute needs the dimension order");
       if (input->getType().shape.size() != 2)
-        return error(at, "trans() without dims needs a 2-D block, got " +
-                                     input->describe());
+        return error(args.positionalLocs[0],
+                     "trans() without dims needs a 2-D block, got " +
+                         input->describe());
       order = {1, 0};
     }
-    return transpose(*input, order, at);
+    return transpose(*input, order, intsLoc);
   }
   if (name == "broadcast_to") {
-    if (failed(checkBlockShape(*ints, at)))
+    if (failed(checkBlockShape(*ints, intsLoc)))
       return failure();
-    return broadcastTo(*input, *ints, at);
+    return broadcastTo(*input, *ints, intsLoc);
   }
-  return reshape(*input, *ints, at);
+  return reshape(*input, *ints, intsLoc);
 }
 
 FailureOr<Val> Generator::builtinHint(llvm::StringRef name,
@@ -566,7 +582,7 @@ FailureOr<Val> Generator::builtinDebug(llvm::StringRef name,
                              "static_assert needs a compile-time condition; "
                              "use device_assert for run-time values");
       if (!cond.truthy())
-        return error(at, "static_assert failed" +
+        return error(b->loc(0, at), "static_assert failed" +
                                      (msg->empty() ? std::string()
                                                    : ": " + *msg));
       return Val::none();
@@ -591,7 +607,8 @@ FailureOr<Val> Generator::builtinDebug(llvm::StringRef name,
   }
   // device_print(prefix, *args)
   if (args.positional.empty() || args.positional[0].getKind() != Val::Kind::Str)
-    return error(at, "device_print needs a prefix string first");
+    return error(args.positional.empty() ? at : args.positionalLocs[0],
+                 "device_print needs a prefix string first");
   for (auto [k, kw] : llvm::enumerate(args.keywords))
     if (kw.first != "hex")
       return error(args.keywordLocs[k],
@@ -619,6 +636,8 @@ FailureOr<Val> Generator::builtinPython(llvm::StringRef name,
   if (args.positional.size() != 1 || !args.keywords.empty())
     return error(at, "'" + name + "' takes exactly one argument");
   const Val &v = args.positional[0];
+  // Errors about the argument point at it.
+  at = args.positionalLocs[0];
   if (name == "constexpr") {
     if (!v.isConstexpr())
       return error(at, "constexpr() needs a compile-time value, got " +

@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "llvm/ADT/StringSwitch.h"
+#include <array>
 
 using namespace tilec;
 using namespace mlir;
@@ -282,21 +283,26 @@ FailureOr<Val> Generator::builtinDot(const CallArgs &args, llvm::SMLoc at) {
   std::optional<Val> acc;
   if (b->has(2))
     acc = *(*b)[2];
-  return dot(*(*b)[0], *(*b)[1], acc, outType, precision, at);
+  return dot(*(*b)[0], *(*b)[1], acc, outType, precision, at,
+             {b->loc(0, at), b->loc(1, at), b->loc(2, at)});
 }
 
 FailureOr<Val> Generator::dot(const Val &a, const Val &bv,
                               std::optional<Val> acc,
                               std::optional<ScalarType> outType,
-                              tile::InputPrecision precision, llvm::SMLoc at) {
-  for (const Val *v : {&a, &bv})
+                              tile::InputPrecision precision, llvm::SMLoc at,
+                              llvm::ArrayRef<llvm::SMLoc> argLocs) {
+  auto argLoc = [&](size_t i) {
+    return i < argLocs.size() && argLocs[i].isValid() ? argLocs[i] : at;
+  };
+  for (auto [i, v] : llvm::enumerate(std::array<const Val *, 2>{&a, &bv}))
     if (!v->isRuntime() || !v->getType().isBlock() || v->getType().isPointer)
-      return error(at, "dot needs two blocks of numbers, got " +
-                                   v->describe());
+      return error(argLoc(i), "dot needs two blocks of numbers, got " +
+                                  v->describe());
   const TileType &ta = a.getType(), &tb = bv.getType();
   if (ta.shape.size() != 2 || tb.shape.size() != 2)
-    return error(at, "dot needs 2-D blocks, got " + ta.str() + " and " +
-                                 tb.str());
+    return error(argLoc(ta.shape.size() != 2 ? 0 : 1),
+                 "dot needs 2-D blocks, got " + ta.str() + " and " + tb.str());
   if (ta.shape[1] != tb.shape[0])
     return error(at, "dot: inner dimensions differ: " + ta.str() +
                                  " times " + tb.str());
@@ -328,18 +334,19 @@ FailureOr<Val> Generator::dot(const Val &a, const Val &bv,
   bool accIsBlock = acc && acc->isRuntime();
   if (acc && !acc->isNone() && !acc->isNumber() &&
       (!accIsBlock || acc->getType().isPointer))
-    return error(at, "dot accumulator must be a block, got " + acc->describe());
+    return error(argLoc(2),
+                 "dot accumulator must be a block, got " + acc->describe());
   ScalarType out = outType ? *outType
                    : accIsBlock ? acc->getType().element
                                 : allowed.front();
   if (!llvm::is_contained(allowed, out))
-    return error(at, "dot of " + getName(in).str() + " blocks accumulates in " +
+    return error(outType || !accIsBlock ? at : argLoc(2), "dot of " + getName(in).str() + " blocks accumulates in " +
                          getName(allowed.front()).str() +
                          (allowed.size() > 1 ? " or " + getName(allowed[1]).str()
                                              : std::string()) +
                          ", not " + getName(out).str());
   if (accIsBlock && acc->getType().element != out)
-    return error(at, "dot accumulator has type " + acc->getType().str() +
+    return error(argLoc(2), "dot accumulator has type " + acc->getType().str() +
                          " but the product accumulates in " +
                          getName(out).str());
   TileType resultType;

@@ -143,8 +143,9 @@ FailureOr<Val> Generator::builtinLoad(const CallArgs &args, llvm::SMLoc at) {
     return failure();
   if (isBlockPointer(ptr)) {
     if (b->has(1) || b->has(2))
-      return error(at, "mask and other are not allowed with a block "
-                               "pointer; use boundary_check");
+      return error(b->loc(b->has(1) ? 1 : 2, at),
+                   "mask and other are not allowed with a block pointer; use "
+                   "boundary_check");
     const TileType &t = ptr.getType();
     FailureOr<SmallVector<int32_t>> check =
         parseBoundaryCheck(*this, (*b)[3], t.shape.size(), b->loc(3, at));
@@ -250,8 +251,8 @@ FailureOr<Val> Generator::builtinStore(const CallArgs &args, llvm::SMLoc at) {
     return failure();
   if (isBlockPointer(ptr)) {
     if (b->has(2))
-      return error(at, "mask is not allowed with a block pointer; use "
-                               "boundary_check");
+      return error(b->loc(2, at), "mask is not allowed with a block pointer; "
+                                  "use boundary_check");
     const TileType &t = ptr.getType();
     FailureOr<SmallVector<int32_t>> check =
         parseBoundaryCheck(*this, (*b)[3], t.shape.size(), b->loc(3, at));

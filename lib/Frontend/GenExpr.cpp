@@ -5,6 +5,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/APSInt.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace tilec;
@@ -59,6 +61,18 @@ mlir::Value Generator::intConstant(int64_t value, mlir::Type type,
                                    builder.getIntegerAttr(type, value));
 }
 
+/// `value` as an integer of `bits` bits the way PTX's cvt.rzi.sat converts
+/// a float: truncated toward zero, saturated to the type's range, NaN to 0
+/// (a plain C++ cast is undefined for out-of-range values).
+static llvm::APInt saturatingFloatToInt(double value, unsigned bits,
+                                        bool isUnsigned) {
+  llvm::APSInt result(bits, isUnsigned);
+  bool exact;
+  llvm::APFloat(value).convertToInteger(result, llvm::APFloat::rmTowardZero,
+                                        &exact);
+  return result;
+}
+
 mlir::Value Generator::constant(ScalarType t, double value,
                                 llvm::ArrayRef<int64_t> shape, llvm::SMLoc at) {
   mlir::Type elem = mlirScalar(t);
@@ -66,9 +80,10 @@ mlir::Value Generator::constant(ScalarType t, double value,
   if (isFloat(t))
     attr = builder.getFloatAttr(elem, value);
   else if (t == ScalarType::I1)
-    attr = builder.getIntegerAttr(elem, value != 0);
+    attr = builder.getIntegerAttr(elem, value != 0); // NaN != 0: true
   else
-    attr = builder.getIntegerAttr(elem, static_cast<int64_t>(value));
+    attr = builder.getIntegerAttr(
+        elem, saturatingFloatToInt(value, getBitWidth(t), isUnsigned(t)));
   if (shape.empty())
     return arith::ConstantOp::create(builder, loc(at), attr);
   auto tensor = RankedTensorType::get(shape, elem);
@@ -88,10 +103,7 @@ FailureOr<Val> Generator::materialize(const Val &v, llvm::SMLoc at,
   type.element = t;
   mlir::Value c;
   if (isFloat(t) || v.getKind() != Val::Kind::Int) {
-    double value = v.getFloat();
-    if (!isFloat(t) && t != ScalarType::I1)
-      value = std::trunc(value);
-    c = constant(t, value, {}, at);
+    c = constant(t, v.getFloat(), {}, at);
   } else {
     c = intConstant(v.getInt(), mlirScalar(t), at);
   }
@@ -584,6 +596,18 @@ FailureOr<Val> Generator::callHelper(const FunctionDef &fn,
                                    "not supported");
   if (frames.size() > 64)
     return error(at, "helpers nest more than 64 deep");
+  if (++inlinedCalls > kMaxInlinedCalls) {
+    diags.error(at, "inlining '" + fn.name + "' here exceeds the limit of " +
+                        std::to_string(kMaxInlinedCalls) +
+                        " inlined helper calls in kernel '" +
+                        frames.front().fn->name +
+                        "'; helpers are inlined at every call, so helpers "
+                        "that call others several times grow exponentially");
+    if (frames.size() > 1)
+      diags.note(frames[1].callLoc, "in the call of '" + frames[1].fn->name +
+                                        "' from the kernel here");
+    return failure();
+  }
   if (args.positional.size() > fn.params.size())
     return error(at, "'" + fn.name + "' takes " +
                                  std::to_string(fn.params.size()) +
@@ -597,9 +621,13 @@ FailureOr<Val> Generator::callHelper(const FunctionDef &fn,
     auto it = llvm::find_if(fn.params,
                             [&](const Param &p) { return p.name == kw.first; });
     if (it == fn.params.end()) {
+      // Suggest only parameters that this call does not already give.
       std::vector<std::string> names;
-      for (const Param &p : fn.params)
-        names.push_back(p.name);
+      for (auto [i, p] : llvm::enumerate(fn.params))
+        if (i >= args.positional.size() &&
+            llvm::none_of(args.keywords,
+                          [&](auto &other) { return other.first == p.name; }))
+          names.push_back(p.name);
       std::string msg = "'" + fn.name + "' got an unexpected keyword argument '" +
                         kw.first + "'";
       std::string suggestion = suggestName(kw.first, names);
@@ -616,6 +644,7 @@ FailureOr<Val> Generator::callHelper(const FunctionDef &fn,
   }
   Frame callee;
   callee.fn = &fn;
+  callee.callLoc = at;
   for (auto [i, param] : llvm::enumerate(fn.params)) {
     if (!bound[i]) {
       if (!param.defaultValue)

@@ -173,9 +173,12 @@ public:
                                      const CallArgs &args, llvm::SMLoc loc);
   mlir::FailureOr<Val> builtinWhere(const CallArgs &args, llvm::SMLoc loc);
   mlir::FailureOr<Val> builtinDot(const CallArgs &args, llvm::SMLoc loc);
+  /// `argLocs` locates a, b and acc for errors about one of them (the call
+  /// `loc` where absent).
   mlir::FailureOr<Val> dot(const Val &a, const Val &b, std::optional<Val> acc,
                            std::optional<ScalarType> outType,
-                           mlir::tile::InputPrecision precision, llvm::SMLoc loc);
+                           mlir::tile::InputPrecision precision, llvm::SMLoc loc,
+                           llvm::ArrayRef<llvm::SMLoc> argLocs = {});
   mlir::FailureOr<Val> builtinReduce(llvm::StringRef name,
                                      const CallArgs &args, llvm::SMLoc loc);
 
@@ -222,10 +225,17 @@ public:
     /// Depth of run-time control flow (scf ops) in this function.
     unsigned runtimeDepth = 0;
     bool isKernel = false;
+    /// Where this helper was called (invalid for the kernel).
+    llvm::SMLoc callLoc;
   };
   std::deque<Frame> frames;
   Frame &frame() { return frames.back(); }
   const KernelInstance *instance = nullptr;
+  /// Helper calls inlined into the current kernel so far. Helpers are
+  /// inlined at every call, so a chain of helpers that each call the next
+  /// twice grows exponentially; the budget stops it with an error.
+  uint64_t inlinedCalls = 0;
+  static constexpr uint64_t kMaxInlinedCalls = 100000;
 };
 
 } // namespace tilec

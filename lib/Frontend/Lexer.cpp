@@ -216,58 +216,97 @@ Token Lexer::next() {
   return lexOperator();
 }
 
+/// Numbers follow Python's grammar: '_' may only separate two digits (also
+/// right after a 0x/0o/0b prefix), decimal integers other than zero have no
+/// leading zeros, and a literal may not run into letters.
 Token Lexer::lexNumber() {
   const char *start = cur;
-  bool isFloat = false;
-  auto digits = [&](auto pred) {
-    while (cur < buffer.end() && (pred(*cur) || *cur == '_'))
-      ++cur;
-  };
   auto isDec = [](char ch) { return isdigit(static_cast<unsigned char>(ch)); };
-  auto isHex = [](char ch) { return isxdigit(static_cast<unsigned char>(ch)); };
-  auto isBin = [](char ch) { return ch == '0' || ch == '1'; };
-  auto isOct = [](char ch) { return ch >= '0' && ch <= '7'; };
+  auto isWordChar = [](char ch) {
+    return isalnum(static_cast<unsigned char>(ch)) || ch == '_';
+  };
+  auto at = [&](size_t i) { return cur + i < buffer.end() ? cur[i] : '\0'; };
+  // Report the literal (up to the end of its word) as invalid.
+  auto fail = [&](const llvm::Twine &message) {
+    while (cur < buffer.end() && (isWordChar(*cur) || *cur == '.'))
+      ++cur;
+    error(start, message);
+    return make(TokenKind::Error, start);
+  };
+  auto literal = [&] {
+    const char *end = cur;
+    while (end < buffer.end() && (isWordChar(*end) || *end == '.'))
+      ++end;
+    return "'" + llvm::StringRef(start, end - start).str() + "'";
+  };
+  // Digits with single '_' between them; false if a '_' is not followed by
+  // a digit (the caller reports it).
+  auto digits = [&](auto isDigit, bool leadingUnderscore) {
+    bool any = false;
+    while (true) {
+      if (at(0) == '_' && (any || leadingUnderscore)) {
+        if (!isDigit(at(1)))
+          return false;
+        ++cur;
+      }
+      if (!isDigit(at(0)))
+        return true;
+      ++cur;
+      any = true;
+    }
+  };
+
+  bool isFloat = false;
   unsigned radix = 10;
-  if (*cur == '0' && cur + 1 < buffer.end() &&
-      (cur[1] == 'x' || cur[1] == 'X' || cur[1] == 'b' || cur[1] == 'B' ||
-       cur[1] == 'o' || cur[1] == 'O')) {
-    char p = cur[1] | 0x20;
-    cur += 2;
+  char p = static_cast<char>(at(1) | 0x20);
+  if (at(0) == '0' && (p == 'x' || p == 'b' || p == 'o')) {
     radix = p == 'x' ? 16 : p == 'b' ? 2 : 8;
-    if (radix == 16)
-      digits(isHex);
-    else if (radix == 2)
-      digits(isBin);
-    else
-      digits(isOct);
+    const char *kind = p == 'x' ? "hexadecimal" : p == 'b' ? "binary" : "octal";
+    auto isDigit = [radix](char ch) {
+      if (radix == 16)
+        return isxdigit(static_cast<unsigned char>(ch)) != 0;
+      return ch >= '0' && ch < static_cast<char>('0' + radix);
+    };
+    cur += 2;
+    const char *body = cur;
+    bool ok = digits(isDigit, /*leadingUnderscore=*/true);
+    if (ok && isDec(at(0)))
+      return fail("invalid digit '" + llvm::StringRef(cur, 1) + "' in " + kind +
+                  " literal " + literal());
+    if (!ok || cur == body || isWordChar(at(0)))
+      return fail(llvm::Twine("invalid ") + kind + " literal " + literal());
   } else {
-    digits(isDec);
-    if (cur < buffer.end() && *cur == '.') {
+    bool ok = digits(isDec, /*leadingUnderscore=*/false);
+    if (ok && at(0) == '.') {
       isFloat = true;
       ++cur;
-      digits(isDec);
+      // "1." is a float; "1._5" is not.
+      if (at(0) == '_')
+        ok = false;
+      else
+        ok = digits(isDec, /*leadingUnderscore=*/false);
     }
-    if (cur < buffer.end() && (*cur == 'e' || *cur == 'E')) {
-      const char *save = cur;
-      ++cur;
-      if (cur < buffer.end() && (*cur == '+' || *cur == '-'))
-        ++cur;
-      if (cur < buffer.end() && isDec(*cur)) {
+    if (ok && (at(0) == 'e' || at(0) == 'E')) {
+      size_t sign = at(1) == '+' || at(1) == '-' ? 1 : 0;
+      if (isDec(at(1 + sign))) {
         isFloat = true;
-        digits(isDec);
-      } else {
-        cur = save;
+        cur += 1 + sign;
+        ok = digits(isDec, /*leadingUnderscore=*/false);
       }
     }
-  }
-  if (cur < buffer.end() &&
-      (isalnum(static_cast<unsigned char>(*cur)) || *cur == '_')) {
-    while (cur < buffer.end() &&
-           (isalnum(static_cast<unsigned char>(*cur)) || *cur == '_'))
-      ++cur;
-    error(start, "invalid number literal '" +
-                     llvm::StringRef(start, cur - start) + "'");
-    return make(TokenKind::Error, start);
+    if (!ok)
+      return fail("invalid decimal literal " + literal() +
+                  "; '_' may only separate digits");
+    if (isWordChar(at(0)))
+      return fail("invalid number literal " + literal());
+    // Python forbids leading zeros in decimal integers (but allows 00).
+    if (!isFloat && *start == '0' &&
+        llvm::StringRef(start, cur - start).find_first_not_of("0_") !=
+            llvm::StringRef::npos) {
+      error(start, "leading zeros in decimal integer literals are not "
+                   "permitted; use an 0o prefix for octal integers");
+      return make(TokenKind::Error, start);
+    }
   }
   Token tok = make(isFloat ? TokenKind::Float : TokenKind::Int, start);
   std::string clean;
@@ -281,7 +320,7 @@ Token Lexer::lexNumber() {
   llvm::StringRef body = clean;
   if (radix != 10)
     body = body.drop_front(2);
-  if (body.empty() || body.getAsInteger(radix, tok.intValue)) {
+  if (body.getAsInteger(radix, tok.intValue)) {
     error(start, "integer literal '" + tok.text + "' is too large");
     tok.kind = TokenKind::Error;
   }

@@ -83,6 +83,7 @@ LogicalResult Generator::emitKernel(const KernelInstance &inst) {
   mlir::Block *body = func.addEntryBlock();
   builder.setInsertionPointToStart(body);
   frames.clear();
+  inlinedCalls = 0;
   frames.emplace_back();
   frame().fn = &fn;
   frame().isKernel = true;
@@ -420,6 +421,23 @@ static bool returnsValue(const StmtList &block) {
   return false;
 }
 
+/// The first 'return' in `block` or its nested ifs (with a value, if
+/// `withValue`), for errors about it.
+static const ReturnStmt *findReturn(const StmtList &block, bool withValue) {
+  for (const StmtPtr &s : block) {
+    if (auto *r = dyn_cast<ReturnStmt>(s.get()))
+      if (!withValue || (r->value && !isa<NoneExpr>(*r->value)))
+        return r;
+    if (auto *i = dyn_cast<IfStmt>(s.get())) {
+      if (const ReturnStmt *r = findReturn(i->thenBody, withValue))
+        return r;
+      if (const ReturnStmt *r = findReturn(i->elseBody, withValue))
+        return r;
+    }
+  }
+  return nullptr;
+}
+
 static std::string formatLoc(tilec::DiagnosticEngine &diags, llvm::SMLoc at) {
   auto [line, col] = diags.getLineAndColumn(at);
   return std::to_string(line) + ":" + std::to_string(col);
@@ -457,15 +475,21 @@ FailureOr<Generator::Flow> Generator::genIf(const IfStmt &stmt,
   bool thenReturns = alwaysReturns(stmt.thenBody);
   bool elseReturns = alwaysReturns(stmt.elseBody);
   if (thenReturns || elseReturns) {
+    // Errors point at the offending 'return', not at the 'if'.
+    auto returnLoc = [&](bool withValue) {
+      const ReturnStmt *r = findReturn(stmt.thenBody, withValue);
+      if (!r)
+        r = findReturn(stmt.elseBody, withValue);
+      return r ? r->getLoc() : stmt.getLoc();
+    };
     if (frame().runtimeDepth > 0)
-      return error(stmt.getLoc(),
-                           "'return' inside a run-time loop or nested "
-                           "run-time 'if' is not supported");
+      return error(returnLoc(false),
+                   "'return' inside a run-time loop or nested run-time 'if' "
+                   "is not supported");
     if (returnsValue(stmt.thenBody) || returnsValue(stmt.elseBody))
-      return error(stmt.getLoc(),
-                           "returning a value from inside a run-time 'if' is "
-                           "not supported; compute it with where() and "
-                           "return once");
+      return error(returnLoc(true),
+                   "returning a value from inside a run-time 'if' is not "
+                   "supported; compute it with where() and return once");
     auto ifOp = scf::IfOp::create(builder, l, TypeRange{}, flag->getValue(),
                                   /*withElseRegion=*/true);
     llvm::StringMap<Val> before = frame().vars;
@@ -752,6 +776,12 @@ LogicalResult Generator::genFor(const ForStmt &stmt) {
   Val start = pos.size() == 1 ? Val::integer(0) : pos[0];
   Val stop = pos.size() == 1 ? pos[0] : pos[1];
   Val step = pos.size() == 3 ? pos[2] : Val::integer(1);
+  // Where each bound is written (the call for an implicit one).
+  const auto &posLocs = args->positionalLocs;
+  llvm::SMLoc boundLocs[3] = {
+      pos.size() == 1 ? call->getLoc() : posLocs[0],
+      pos.size() == 1 ? posLocs[0] : posLocs[1],
+      pos.size() == 3 ? posLocs[2] : call->getLoc()};
   std::optional<int64_t> numStages;
   for (auto [i, kw] : llvm::enumerate(args->keywords)) {
     llvm::SMLoc kwLoc = args->keywordLocs[i];
@@ -776,9 +806,9 @@ LogicalResult Generator::genFor(const ForStmt &stmt) {
     if (b.isRuntime()) {
       if (!b.getType().isScalar() || b.getType().isPointer ||
           !isInteger(b.getType().element))
-        return error(call->getLoc(), std::string("range() ") + boundNames[i] +
-                                         " must be a scalar integer, got " +
-                                         b.describe());
+        return error(boundLocs[i], std::string("range() ") + boundNames[i] +
+                                       " must be a scalar integer, got " +
+                                       b.describe());
       if (getBitWidth(b.getType().element) == 64)
         ivType = ScalarType::I64;
     } else if (b.getKind() == Val::Kind::Int ||
@@ -786,15 +816,15 @@ LogicalResult Generator::genFor(const ForStmt &stmt) {
       if (literalType(b) == ScalarType::I64)
         ivType = ScalarType::I64;
     } else {
-      return error(call->getLoc(), std::string("range() ") + boundNames[i] +
-                                       " must be an integer, got " +
-                                       b.describe());
+      return error(boundLocs[i], std::string("range() ") + boundNames[i] +
+                                     " must be an integer, got " +
+                                     b.describe());
     }
   }
   bool negativeStep = false;
   if (step.isConstexpr()) {
     if (step.getInt() == 0)
-      return error(call->getLoc(), "range() step must not be zero");
+      return error(boundLocs[2], "range() step must not be zero");
     negativeStep = step.getInt() < 0;
   }
   llvm::SMLoc at = stmt.getLoc();
@@ -889,16 +919,17 @@ LogicalResult Generator::genStaticFor(const ForStmt &stmt,
   const auto &pos = args.positional;
   if (pos.empty() || pos.size() > 3 || !args.keywords.empty())
     return error(at, "static_range() takes 1 to 3 constexpr integers");
-  for (const Val &v : pos)
+  for (auto [i, v] : llvm::enumerate(pos))
     if (v.getKind() != Val::Kind::Int)
-      return error(at, "static_range() bounds must be constexpr integers, "
-                       "got " +
-                           v.describe());
+      return error(args.positionalLocs[i],
+                   "static_range() bounds must be constexpr integers, got " +
+                       v.describe());
   int64_t start = pos.size() == 1 ? 0 : pos[0].getInt();
   int64_t stop = pos.size() == 1 ? pos[0].getInt() : pos[1].getInt();
   int64_t step = pos.size() == 3 ? pos[2].getInt() : 1;
   if (step == 0)
-    return error(at, "static_range() step must not be zero");
+    return error(args.positionalLocs[2],
+                 "static_range() step must not be zero");
   auto &name = llvm::cast<NameExpr>(*stmt.target).name;
   int64_t count = 0;
   for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) {

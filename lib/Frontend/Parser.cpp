@@ -181,6 +181,21 @@ bool Parser::parseDecorator(Decorator &deco) {
   return expectNewline();
 }
 
+/// Why `name` cannot name a kernel or helper: kernels become symbols of the
+/// PTX module next to the runtime and libdevice functions the lowering calls
+/// (vprintf, __assertfail, __nv_expf, ...) and the globals it creates
+/// (tile_smem, the tile_kernels module); a clash is an internal error there.
+static std::optional<std::string> reservedNameReason(llvm::StringRef name) {
+  if (name.starts_with("__"))
+    return std::string("names starting with '__' are reserved for runtime and "
+                       "libdevice symbols");
+  for (const char *symbol :
+       {"vprintf", "malloc", "free", "tile_smem", "tile_kernels"})
+    if (name == symbol)
+      return "'" + name.str() + "' is a symbol of the generated code";
+  return std::nullopt;
+}
+
 std::unique_ptr<FunctionDef> Parser::parseFunction(std::vector<Decorator> decos) {
   auto fn = std::make_unique<FunctionDef>();
   fn->decorators = std::move(decos);
@@ -195,6 +210,12 @@ std::unique_ptr<FunctionDef> Parser::parseFunction(std::vector<Decorator> decos)
   }
   fn->name = nameTok.text.str();
   fn->loc = nameTok.loc;
+  if (std::optional<std::string> why = reservedNameReason(fn->name)) {
+    fail(nameTok, std::string(fn->isKernel ? "kernel" : "function") +
+                      " name '" + fn->name + "' is reserved: " + *why +
+                      "; choose another name");
+    return nullptr;
+  }
   consume();
   if (!expectOp("(", "after the function name"))
     return nullptr;
@@ -350,9 +371,16 @@ struct DepthGuard {
 } // namespace
 
 bool Parser::parseBlock(StmtList &body) {
-  DepthGuard guard(depth);
-  if (depth > kMaxDepth)
-    return fail(peek(), "blocks are nested too deeply");
+  DepthGuard guard(blockDepth);
+  if (blockDepth > kMaxBlockDepth) {
+    // Point at the first statement of the block that is one too deep.
+    const Token &at = peek().is(TokenKind::Newline) &&
+                              peek(1).is(TokenKind::Indent)
+                          ? peek(2)
+                          : peek();
+    return fail(at, "blocks are nested too deeply (more than " +
+                        llvm::Twine(kMaxBlockDepth) + " levels)");
+  }
   if (!peek().is(TokenKind::Newline))
     return parseSimpleStatements(body);
   consume();
@@ -932,7 +960,10 @@ ExprPtr Parser::parsePrimary() {
       return nullptr;
     }
     if (peek().isOp("(")) {
-      llvm::SMLoc loc = consume().loc;
+      // A call is located at the start of its callee (the 't' of
+      // 'tl.load(...)'), as in Python; arguments have their own locations.
+      consume();
+      llvm::SMLoc loc = e->getLoc();
       std::vector<ExprPtr> args;
       std::vector<KeywordArg> keywords;
       if (!parseCallArgs(args, keywords))

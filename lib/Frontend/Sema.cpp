@@ -75,9 +75,7 @@ static ScalarType promoteInts(ScalarType a, ScalarType b) {
 unsigned tilec::kindRank(ScalarType t) {
   if (t == ScalarType::I1)
     return 0;
-  if (isUnsigned(t))
-    return 1;
-  return isFloat(t) ? 3 : 2;
+  return isFloat(t) ? 2 : 1;
 }
 
 bool tilec::fitsIn(int64_t value, ScalarType t) {
@@ -103,8 +101,9 @@ std::optional<ScalarType> tilec::promoteTypes(ScalarType a, bool aWeak,
     return std::nullopt;
   }
   // A literal (constexpr) joins the promotion only if it is of a higher
-  // kind (bool < unsigned < signed < float) than the other operand, as in
-  // Triton; otherwise it takes the other operand's type.
+  // kind (bool < integer < float) than the other operand, as in Triton;
+  // otherwise it takes the other operand's type (the caller checks that an
+  // integer literal fits in it).
   if (aWeak != bWeak) {
     ScalarType strong = aWeak ? b : a, weak = aWeak ? a : b;
     if (kindRank(weak) <= kindRank(strong)) {
@@ -245,10 +244,19 @@ std::optional<Val> tilec::foldBinary(BinaryOp op, const Val &a, const Val &b,
       if (y < 0)
         return Val::floating(std::pow(static_cast<double>(x),
                                       static_cast<double>(y)));
+      // Exponentiation by squaring: O(log y) steps, so huge exponents of
+      // 0, 1 and -1 fold at once and others overflow quickly.
       r = 1;
+      int64_t base = x;
       bool overflow = false;
-      for (int64_t i = 0; i < y && !overflow; ++i)
-        overflow = __builtin_mul_overflow(r, x, &r);
+      for (uint64_t e = static_cast<uint64_t>(y); e && !overflow; e >>= 1) {
+        if (e & 1)
+          overflow = __builtin_mul_overflow(r, base, &r);
+        // Squaring overflows only for |base| >= 2^32; then any further
+        // factor overflows the result too.
+        if (!overflow && e > 1)
+          overflow = __builtin_mul_overflow(base, base, &base);
+      }
       if (overflow)
         break;
       return Val::integer(r);
@@ -641,23 +649,23 @@ std::optional<Val> ConstEvaluator::evalCall(const CallExpr &call) {
       else if (s.equals_insensitive("nan"))
         v = NAN;
       else if (s.getAsDouble(v))
-        return fail(call, "could not convert string to float: '" +
+        return fail(*call.args[0], "could not convert string to float: '" +
                               args[0].getString() + "'");
       return Val::floating(neg ? -v : v);
     }
     if (args[0].isNumber())
       return Val::floating(args[0].getFloat());
-    return fail(call, "float() needs a number or a string");
+    return fail(*call.args[0], "float() needs a number or a string");
   }
   if (name == "int") {
     if (!arity(1))
       return std::nullopt;
     if (!args[0].isNumber())
-      return fail(call, "int() needs a number");
+      return fail(*call.args[0], "int() needs a number");
     if (args[0].getKind() == Val::Kind::Float) {
       double f = args[0].getFloat();
       if (!(f > -9.2e18 && f < 9.2e18))
-        return fail(call, "int() of a float out of range");
+        return fail(*call.args[0], "int() of a float out of range");
       return Val::integer(static_cast<int64_t>(f));
     }
     return Val::integer(args[0].getInt());
@@ -674,7 +682,7 @@ std::optional<Val> ConstEvaluator::evalCall(const CallExpr &call) {
         args[1].getKind() != Val::Kind::Int)
       return fail(call, "cdiv needs integers");
     if (args[1].getInt() == 0)
-      return fail(call, "division by zero in cdiv");
+      return fail(*call.args[1], "division by zero in cdiv");
     int64_t a = args[0].getInt(), b = args[1].getInt();
     return Val::integer(-floorDiv(-a, b));
   }

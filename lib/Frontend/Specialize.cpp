@@ -25,15 +25,17 @@ std::string tilec::formatParamType(const ParamType &type) {
   return "?";
 }
 
-Val tilec::parseDefineValue(llvm::StringRef text) {
+std::optional<Val> tilec::parseDefineValue(llvm::StringRef text,
+                                           std::string &error) {
   // Shell users write booleans in lower case too.
   if (text == "true" || text == "false")
     return Val::boolean(text == "true");
   llvm::SourceMgr sm;
   sm.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, "<-D>"),
                         llvm::SMLoc());
-  llvm::raw_null_ostream quiet;
-  DiagnosticEngine diags(sm, quiet);
+  std::string messages;
+  llvm::raw_string_ostream os(messages);
+  DiagnosticEngine diags(sm, os);
   llvm::StringRef buffer = sm.getMemoryBuffer(1)->getBuffer();
   Lexer lexer(buffer, diags);
   std::vector<Token> tokens = lexer.lexAll();
@@ -43,7 +45,22 @@ Val tilec::parseDefineValue(llvm::StringRef text) {
       if (auto v = evalConstexpr(*e, llvm::StringMap<Val>(), diags))
         return *v;
   }
-  return Val::string(text.str());
+  // Bare words (-D ACTIVATION=leaky_relu) are strings; what starts like a
+  // number, a string, a tuple or a list must be a valid one.
+  llvm::StringRef rest = text.ltrim("+-");
+  bool looksConstant =
+      !rest.empty() && (isdigit(static_cast<unsigned char>(rest[0])) ||
+                        (rest[0] == '.' && rest.size() > 1 &&
+                         isdigit(static_cast<unsigned char>(rest[1]))) ||
+                        llvm::StringRef("([\"'").contains(rest[0]));
+  if (!looksConstant)
+    return Val::string(text.str());
+  // The first message, without its "<-D>:1:5: error: " prefix and caret.
+  llvm::StringRef first = llvm::StringRef(messages).split('\n').first;
+  size_t at = first.find("error: ");
+  error = at == llvm::StringRef::npos ? "not a valid constant"
+                                      : first.drop_front(at + 7).str();
+  return std::nullopt;
 }
 
 std::optional<ParamType> tilec::parseTypeString(llvm::StringRef text,
@@ -142,15 +159,24 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
         failed = true;
         return std::nullopt;
       }
-      if (kw.name == "num_warps" || kw.name == "num_stages") {
+      // Every config is checked here, whether it is compiled or not, with
+      // the same limits as --num-warps and --num-stages.
+      if (kw.name == "num_warps") {
         if (v->getKind() != Val::Kind::Int || v->getInt() < 1 ||
-            v->getInt() > 64)
-          return fail(kw.value->getLoc(), kw.name +
-                                              " must be a positive integer");
-        if (kw.name == "num_warps")
-          config.numWarps = v->getInt();
-        else
-          config.numStages = v->getInt();
+            v->getInt() > 32 || !llvm::isPowerOf2_64(v->getInt()))
+          return fail(kw.value->getLoc(),
+                      "num_warps must be a power of two from 1 to 32, got " +
+                          v->repr());
+        config.numWarps = v->getInt();
+        continue;
+      }
+      if (kw.name == "num_stages") {
+        if (v->getKind() != Val::Kind::Int || v->getInt() < 1 ||
+            v->getInt() > 16)
+          return fail(kw.value->getLoc(),
+                      "num_stages must be an integer from 1 to 16, got " +
+                          v->repr());
+        config.numStages = v->getInt();
         continue;
       }
       if (kw.name == "num_ctas" || kw.name == "maxnreg")
@@ -405,13 +431,17 @@ tilec::planKernels(const Module &ast, const SpecializeOptions &options,
       kernels.push_back(fn.get());
       kernelNames.push_back(fn->name);
     }
-  if (!options.kernel.empty()) {
+  if (options.kernel) {
+    if (options.kernel->empty()) {
+      diags.error("-k needs a kernel name");
+      return std::nullopt;
+    }
     auto it = llvm::find_if(kernels, [&](const FunctionDef *k) {
-      return k->name == options.kernel;
+      return k->name == *options.kernel;
     });
     if (it == kernels.end()) {
-      std::string msg = "no kernel named '" + options.kernel + "'";
-      std::string s = suggestName(options.kernel, kernelNames);
+      std::string msg = "no kernel named '" + *options.kernel + "'";
+      std::string s = suggestName(*options.kernel, kernelNames);
       if (!s.empty())
         msg += "; did you mean '" + s + "'?";
       else if (!kernelNames.empty())
@@ -462,7 +492,20 @@ tilec::planKernels(const Module &ast, const SpecializeOptions &options,
       diags.error(msg);
       return std::nullopt;
     }
-    defines.emplace_back(name.str(), parseDefineValue(value.trim()));
+    auto previous =
+        llvm::find_if(defines, [&](auto &e) { return e.first == name; });
+    if (previous != defines.end()) {
+      diags.error("-D " + name + " is given more than once (" +
+                  previous->second.repr() + " and " + value.trim() + ")");
+      return std::nullopt;
+    }
+    std::string error;
+    std::optional<Val> v = parseDefineValue(value.trim(), error);
+    if (!v) {
+      diags.error("-D " + name + "=" + value.trim() + ": " + error);
+      return std::nullopt;
+    }
+    defines.emplace_back(name.str(), *v);
   }
 
   // --signature NAME=TYPE,...
@@ -626,6 +669,28 @@ tilec::planKernels(const Module &ast, const SpecializeOptions &options,
       }
       planned.push_back(std::move(pk));
     }
+  }
+
+  // --all-configs names config i of kernel k 'k_i', which may be the name of
+  // another kernel: report it rather than emit two symbols of one name.
+  llvm::StringMap<const PlannedKernel *> symbols;
+  for (const PlannedKernel &pk : planned) {
+    auto [it, inserted] = symbols.try_emplace(pk.instance.symbol, &pk);
+    if (inserted)
+      continue;
+    const PlannedKernel *a = it->second, *b = &pk;
+    // `a` or `b` is a suffixed config; report at the kernel that is not.
+    if (a->instance.symbol != a->instance.kernel->name)
+      std::swap(a, b);
+    const FunctionDef *user = a->instance.kernel, *tuned = b->instance.kernel;
+    llvm::StringRef index =
+        llvm::StringRef(b->instance.symbol).drop_front(tuned->name.size() + 1);
+    diags.error(user->loc, "kernel '" + user->name +
+                               "' has the name --all-configs gives config " +
+                               index + " of kernel '" + tuned->name +
+                               "'; rename one of them");
+    diags.note(tuned->loc, "kernel '" + tuned->name + "' is defined here");
+    return std::nullopt;
   }
   return planned;
 }

@@ -149,7 +149,8 @@ static int run() {
                  "library; use --device cpu");
 
   CompileOptions options;
-  options.specialize.kernel = kernelName;
+  if (kernelName.getNumOccurrences())
+    options.specialize.kernel = kernelName;
   options.specialize.defines.assign(defines.begin(), defines.end());
   options.specialize.signature = signature;
   if (numWarps.getNumOccurrences())

@@ -89,31 +89,35 @@ openOutput(llvm::StringRef path, DiagnosticEngine &diags, bool binary = false) {
   return file;
 }
 
-static bool writeText(llvm::StringRef path, llvm::StringRef text,
-                      DiagnosticEngine &diags, bool binary = false) {
+/// Open `path` and write `text` into it; the file is removed again unless
+/// the caller keeps it. Reports the error and returns null on failure.
+static std::unique_ptr<llvm::ToolOutputFile>
+writeOutput(llvm::StringRef path, llvm::StringRef text,
+            DiagnosticEngine &diags, bool binary = false) {
   auto file = openOutput(path, diags, binary);
   if (!file)
-    return false;
+    return nullptr;
   file->os() << text;
-  file->keep();
-  return true;
+  file->os().flush();
+  if (std::error_code ec = file->os().error()) {
+    diags.error("cannot write '" + path + "': " + ec.message());
+    file->os().clear_error();
+    return nullptr;
+  }
+  return file;
 }
 
-static bool writeMetadataNextTo(llvm::StringRef path,
-                                CompilerSession &session) {
-  if (path == "-")
-    return true;
+/// The metadata JSON's path next to the PTX or cubin at `path`.
+static std::string metadataPath(llvm::StringRef path) {
   llvm::SmallString<256> json(path);
   llvm::sys::path::replace_extension(json, "json");
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  writeMetadataJSON(session.getMetadata(), os);
-  return writeText(json, text, session.getDiagnostics());
+  return std::string(json.str());
 }
 
 static int run() {
   CompileOptions options;
-  options.specialize.kernel = kernelName;
+  if (kernelName.getNumOccurrences())
+    options.specialize.kernel = kernelName;
   options.specialize.defines.assign(defines.begin(), defines.end());
   options.specialize.signature = signature;
   if (numWarps.getNumOccurrences())
@@ -145,6 +149,8 @@ static int run() {
                                           : defaultOutput("h");
   std::string text;
   llvm::raw_string_ostream os(text);
+  // The metadata JSON written next to a PTX or cubin file (not to stdout).
+  bool withMetadata = false;
   bool ok = true;
   switch (emit) {
   case Emit::Tokens:
@@ -182,7 +188,7 @@ static int run() {
     }
     if (emit == Emit::PTX) {
       text = *ptx;
-      ok = writeMetadataNextTo(out, session);
+      withMetadata = out != "-";
     } else if (emit == Emit::Cubin) {
       auto cubin = assembleCubin(*ptx, options.target);
       if (!cubin) {
@@ -190,7 +196,7 @@ static int run() {
         return 1;
       }
       text = *cubin;
-      ok = writeMetadataNextTo(out, session);
+      withMetadata = out != "-";
     } else {
       llvm::StringRef stem = llvm::sys::path::stem(inputFile);
       // A C identifier: letters, digits and '_', not starting with a digit.
@@ -208,7 +214,24 @@ static int run() {
     session.printTimings();
   if (!ok || diags.hadError())
     return 1;
-  return writeText(out, text, diags, emit == Emit::Cubin) ? 0 : 1;
+  // Outputs are kept only when all of them were written: a failure leaves
+  // neither a partial output nor a metadata file without its PTX.
+  auto main = writeOutput(out, text, diags, emit == Emit::Cubin);
+  if (!main)
+    return 1;
+  std::unique_ptr<llvm::ToolOutputFile> metadata;
+  if (withMetadata) {
+    std::string json;
+    llvm::raw_string_ostream jsonOS(json);
+    writeMetadataJSON(session.getMetadata(), jsonOS);
+    metadata = writeOutput(metadataPath(out), json, diags);
+    if (!metadata)
+      return 1;
+  }
+  main->keep();
+  if (metadata)
+    metadata->keep();
+  return 0;
 }
 
 int main(int argc, char **argv) {

@@ -82,10 +82,14 @@ private:
   size_t pos = 0;
   DiagnosticEngine &diags;
   bool failed = false;
-  /// Nesting of expressions and blocks; bounded so that pathological input
-  /// gets an error instead of exhausting the stack.
+  /// Nesting of expressions and of blocks, counted apart so that each limit
+  /// has its own message (the condition of a deeply nested 'if' is not a
+  /// deeply nested expression); bounded so that pathological input gets an
+  /// error instead of exhausting the stack.
   unsigned depth = 0;
   static constexpr unsigned kMaxDepth = 600;
+  unsigned blockDepth = 0;
+  static constexpr unsigned kMaxBlockDepth = 100;
   /// Longest chain of binary operators or trailers in one expression.
   static constexpr unsigned kMaxChain = 1000;
 };

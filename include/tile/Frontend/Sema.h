@@ -31,8 +31,9 @@ std::optional<ScalarType> promoteTypes(ScalarType a, bool aWeak, ScalarType b,
                                        bool bWeak, OpClass cls,
                                        std::string &error);
 
-/// bool < unsigned < signed < float: a literal of a higher kind than the
-/// other operand joins the promotion; otherwise it takes the other's type.
+/// bool < integer (signed or unsigned) < float: a literal of a higher kind
+/// than the other operand joins the promotion; otherwise it takes the other's
+/// type (as in Triton, an int literal next to a u8 block is a u8).
 unsigned kindRank(ScalarType t);
 
 /// Whether integer `value` is representable in `t`.

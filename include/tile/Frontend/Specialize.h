@@ -18,7 +18,7 @@
 namespace tilec {
 
 struct SpecializeOptions {
-  std::string kernel;               // -k; empty: every kernel
+  std::optional<std::string> kernel; // -k; none: every kernel
   std::vector<std::string> defines; // -D NAME=VALUE
   std::string signature;            // --signature "a=*fp16:16,M=i32"
   std::optional<unsigned> numWarps;
@@ -48,8 +48,11 @@ struct PlannedKernel {
 };
 
 /// Parse a `-D` value: an int, float, True/False, a dtype name, a quoted
-/// string, a tuple; anything else is taken as a bare string.
-Val parseDefineValue(llvm::StringRef text);
+/// string, a tuple; anything else is taken as a bare string. A value that
+/// starts like a constant (a digit, a sign, a quote, '(' or '[') must be a
+/// valid one: otherwise returns nullopt with `error` set (e.g. "integer
+/// literal '99999999999999999999999' is too large").
+std::optional<Val> parseDefineValue(llvm::StringRef text, std::string &error);
 
 /// Parse a parameter type as written in --signature ("*fp16:16", "i32").
 std::optional<ParamType> parseTypeString(llvm::StringRef text,

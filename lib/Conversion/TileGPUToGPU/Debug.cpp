@@ -99,7 +99,13 @@ private:
       }
       format += ")";
     }
-    format += " " + prefix.str();
+    // The prefix is user text, not a format: '%' prints as itself.
+    format += " ";
+    for (char c : prefix) {
+      format += c;
+      if (c == '%')
+        format += '%';
+    }
     auto emit = [&](OpBuilder &builder) {
       SmallVector<Value> all(args);
       std::string f = format;
