@@ -22,4 +22,10 @@ for d in 16 8 1; do
   /usr/local/cuda/bin/ptxas -arch=sm_90a -v "$OUT/matmul_div$d.ptx" \
     -o /dev/null 2> "$OUT/matmul_div$d.ptxas.txt"
 done
+# The naive 2-D version with and without the grouped-order pass.
+SIG="M=i32:16,N=i32:16,K=i32:16,stride_am=i32:16,stride_bk=i32:16,stride_cm=i32:16,$UNIT"
+"$TILEC" examples/matmul_2d.tile --all-configs --signature "$SIG" \
+  --group-m=8 -o "$OUT/matmul_2d_grouped.ptx"
+"$TILEC" examples/matmul_2d.tile --all-configs --signature "$SIG" \
+  --group-m=0 -o "$OUT/matmul_2d_rowmajor.ptx"
 grep -H -E "Used|spill" "$OUT"/*.ptxas.txt

@@ -6,8 +6,11 @@ compiled config against float64 (before any timing), autotuning over the
 @autotune configs (as the JIT would: the fastest config for this shape,
 among those whose specialization the arguments satisfy), then at least 5
 interleaved rounds of (tilec, cuBLAS, Triton); each round times each
-contender as the median of `reps` CUDA-event launches after warm-up, and
-the reported ratio is the median of the per-round ratios.
+contender as the median over CUDA-event timings of a CUDA graph of 20
+back-to-back launches (so no contender's host launch overhead counts), and
+the reported ratio is the median of the per-round ratios. With
+--grouping, also compares examples/matmul_2d.tile compiled with and without
+the grouped-program-order pass.
 
 usage: python3 bench/matmul_bench.py DIR [LOG] [--sizes 4096x4096x4096,...]
 """
@@ -20,7 +23,7 @@ import torch
 import triton
 import triton.language as tl
 
-from tilelaunch import Kernel, median_ms, rel_error
+from tilelaunch import Kernel, graph_ms, rel_error
 
 parser = argparse.ArgumentParser()
 parser.add_argument("dir")
@@ -28,9 +31,8 @@ parser.add_argument("log", nargs="?")
 parser.add_argument("--sizes", default="1024x1024x1024,2048x2048x2048,"
                     "4096x4096x4096,8192x8192x8192,2048x3072x768,1000x1000x1000")
 parser.add_argument("--rounds", type=int, default=5)
-parser.add_argument("--extra", default="",
-                    help="comma-separated extra kernels NAME (DIR/NAME.ptx) "
-                         "timed against the autotuned one")
+parser.add_argument("--grouping", default="8192x8192x8192",
+                    help="sizes for the grouped-order comparison ('' to skip)")
 args = parser.parse_args()
 LOG = open(args.log, "w") if args.log else None
 
@@ -171,19 +173,19 @@ def bench_size(M, N, K, kernels, reps):
     # (Only the most specialized variant that applies, as a JIT would pick.)
     best_spec = usable[0].label.split()[0]
     candidates = [k for k in usable if k.label.startswith(best_spec + " ")]
-    timings = {k.label: median_ms(lambda k=k: k(*matmul_args(a, b, c)),
-                                  reps=reps, warmup=3) for k in candidates}
+    timings = {k.label: graph_ms(k.bind(*matmul_args(a, b, c)), reps=reps)
+               for k in candidates}
     for label, ms in sorted(timings.items(), key=lambda x: x[1]):
         log(f"  tune  {shape} {label:32s} {ms:8.3f} ms "
             f"{tflops(M, N, K, ms):7.1f} TFLOP/s")
     best = min(candidates, key=lambda k: timings[k.label])
 
-    ours = lambda: best(*matmul_args(a, b, c))
+    ours = best.bind(*matmul_args(a, b, c))
     cublas = lambda: torch.matmul(a, b, out=c_ref)
     trit = lambda: triton_matmul(a, b, c_t)
     rounds = []
     for _ in range(args.rounds):
-        t = [median_ms(f, reps=reps, warmup=2) for f in (ours, cublas, trit)]
+        t = [graph_ms(f, reps=reps) for f in (ours, cublas, trit)]
         rounds.append(t)
     r_cublas = statistics.median(r[1] / r[0] for r in rounds)
     r_triton = statistics.median(r[2] / r[0] for r in rounds)
@@ -196,6 +198,43 @@ def bench_size(M, N, K, kernels, reps):
     return r_cublas
 
 
+def bench_grouping(M, N, K, directory, reps):
+    """matmul_2d.tile with and without tile-group-program-order: each
+    variant autotuned over its configs, then interleaved rounds."""
+    torch.manual_seed(1)
+    a = torch.randn(M, K, device="cuda", dtype=torch.float16)
+    b = torch.randn(K, N, device="cuda", dtype=torch.float16)
+    ref = a.double() @ b.double()
+    c = torch.empty(M, N, device="cuda", dtype=torch.float16)
+    shape = f"{M}x{N}x{K}"
+    best = {}
+    for variant in ["grouped", "rowmajor"]:
+        name = f"matmul_2d_{variant}"
+        md = json.load(open(f"{directory}/{name}.json"))
+        kernels = [Kernel(directory, name, i) for i in range(len(md))]
+        for k in kernels:
+            c.fill_(float("nan"))
+            k(*matmul_args(a, b, c))
+            torch.cuda.synchronize()
+            err = rel_error(c, ref)
+            log(f"  check {shape} {name} {k.md['kernel']} grid={k.md['grid']} "
+                f"rel_err={err:.2e} {'ok' if err <= 2e-3 else 'FAIL'}")
+            if not err <= 2e-3:
+                return
+        t = {k: graph_ms(k.bind(*matmul_args(a, b, c)), reps=reps) for k in kernels}
+        best[variant] = min(kernels, key=lambda k: t[k])
+    g = best["grouped"].bind(*matmul_args(a, b, c))
+    r = best["rowmajor"].bind(*matmul_args(a, b, c))
+    rounds = [(graph_ms(g, reps=reps), graph_ms(r, reps=reps))
+              for _ in range(args.rounds)]
+    speedup = statistics.median(x[1] / x[0] for x in rounds)
+    mg = statistics.median(x[0] for x in rounds)
+    mr = statistics.median(x[1] for x in rounds)
+    log(f"GROUPING {shape} grouped {mg:.3f} ms {tflops(M, N, K, mg):.1f} "
+        f"TFLOP/s | row-major {mr:.3f} ms {tflops(M, N, K, mr):.1f} TFLOP/s "
+        f"| grouped speed-up {speedup:.3f}x (median of {len(rounds)} rounds)")
+
+
 def main():
     log(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}, "
         f"triton {triton.__version__}")
@@ -204,6 +243,9 @@ def main():
         M, N, K = (int(x) for x in size.split("x"))
         reps = 10 if M * N * K >= 4096 ** 3 else 30
         bench_size(M, N, K, kernels, reps)
+    for size in filter(None, args.grouping.split(",")):
+        M, N, K = (int(x) for x in size.split("x"))
+        bench_grouping(M, N, K, args.dir, 10)
 
 
 main()

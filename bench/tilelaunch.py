@@ -44,6 +44,11 @@ class Kernel:
         return True
 
     def __call__(self, *args):
+        self.bind(*args)()
+
+    def bind(self, *args):
+        """A launcher for these arguments with the host work done once; it
+        launches on PyTorch's current stream (so CUDA graphs capture it)."""
         if not self.accepts(*args):
             raise ValueError(f"{self.md['kernel']}: arguments break the "
                              f"specialization {self.md['params']}")
@@ -61,8 +66,13 @@ class Kernel:
             else:
                 raise ValueError(t)
         assert len(converted) == len(self.md["params"])
-        self.fn(self.grid(args), (self.md["threads_per_block"], 1, 1),
-                tuple(converted), shared_mem=self.md["shared_bytes"])
+        grid, block = self.grid(args), (self.md["threads_per_block"], 1, 1)
+        converted, shared = tuple(converted), self.md["shared_bytes"]
+
+        def launch():
+            stream = cp.cuda.ExternalStream(torch.cuda.current_stream().cuda_stream)
+            self.fn(grid, block, converted, shared_mem=shared, stream=stream)
+        return launch
 
 
 def median_ms(fn, reps=10, warmup=1):
@@ -78,6 +88,32 @@ def median_ms(fn, reps=10, warmup=1):
         end.record()
         end.synchronize()
         times.append(start.elapsed_time(end))
+    return sorted(times)[len(times) // 2]
+
+
+def graph_ms(fn, launches=20, reps=10):
+    """Median time of one fn() when `launches` calls replay as one CUDA
+    graph (so host launch overhead, ours or the baselines', is not timed)."""
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        for _ in range(3):
+            fn()
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        for _ in range(launches):
+            fn()
+    graph.replay()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(reps):
+        start, end = torch.cuda.Event(True), torch.cuda.Event(True)
+        start.record()
+        graph.replay()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end) / launches)
     return sorted(times)[len(times) // 2]
 
 

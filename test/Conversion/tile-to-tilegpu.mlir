@@ -246,8 +246,9 @@ func.func @for_iter_args(%p: !tile.ptr<f32>, %n: i32) attributes {tilegpu.num_wa
 }
 
 // dot on f16 takes the mma.sync layout: the accumulator is an #mma
-// constant, the operands are converted to the matching #dot_op layouts and
-// the result is converted back to a blocked layout for the store.
+// constant, the operands are converted to the matching #dot_op layouts, and
+// the result is stored straight from the #mma layout (its addresses are
+// computed in that layout), with no conversion of the tile.
 // CHECK-LABEL: func.func @dot
 // CHECK: %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<16x16xf32, [[M:#tilegpu.mma<version = 2, warpsPerCTA = \[1, 4\], instrShape = \[16, 8\]>]]>
 // CHECK: %[[A:.*]] = tile.load
@@ -255,8 +256,9 @@ func.func @for_iter_args(%p: !tile.ptr<f32>, %n: i32) attributes {tilegpu.num_wa
 // CHECK: %[[AD:.*]] = tilegpu.convert_layout %[[A]] : tensor<16x32xf16, #tilegpu.blocked<{{.*}}>> -> tensor<16x32xf16, #tilegpu.dot_op<opIdx = 0, parent = <version = 2, warpsPerCTA = [1, 4], instrShape = [16, 8]>, kWidth = 2>>
 // CHECK: %[[BD:.*]] = tilegpu.convert_layout %[[B]] : tensor<32x16xf16, #tilegpu.blocked<{{.*}}>> -> tensor<32x16xf16, #tilegpu.dot_op<opIdx = 1, parent = <version = 2, warpsPerCTA = [1, 4], instrShape = [16, 8]>, kWidth = 2>>
 // CHECK: %[[D:.*]] = tile.dot %[[AD]], %[[BD]], %[[Z]] : {{.*}} -> tensor<16x16xf32, [[M]]>
-// CHECK: %[[DB:.*]] = tilegpu.convert_layout %[[D]] : tensor<16x16xf32, [[M]]> -> tensor<16x16xf32, #tilegpu.blocked<{{.*}}>>
-// CHECK: tile.store %{{.*}}, %[[DB]]
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: %[[P:.*]] = tile.splat %{{.*}} : tensor<16x16x!tile.ptr<f32>, [[M]]>
+// CHECK: tile.store %[[P]], %[[D]] : tensor<16x16x!tile.ptr<f32>, [[M]]>
 
 // NOMMA-LABEL: func.func @dot
 // NOMMA: %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<16x16xf32, [[C:#tilegpu.blocked<sizePerThread = \[1, 1\], threadsPerWarp = \[2, 16\], warpsPerCTA = \[4, 1\], order = \[1, 0\]>]]>

@@ -70,38 +70,6 @@ static Value elementAddress(OpBuilder &b, Location loc, Value base,
   return sharedAddress(b, loc, base, bytes);
 }
 
-/// The largest power of two w <= maxWidth such that every aligned group of
-/// w registers holds w consecutive elements along `dim`, starting at a
-/// multiple of w (so that the group stays inside one swizzle chunk).
-static unsigned contiguousRegisters(const LinearLayout &layout, unsigned dim,
-                                    unsigned maxWidth) {
-  ArrayRef<LinearLayout::Coord> regs = layout.getRegBases();
-  unsigned bits = 0;
-  while (bits < regs.size() && (2u << bits) <= maxWidth) {
-    const LinearLayout::Coord &c = regs[bits];
-    bool unit = true;
-    for (unsigned d = 0; d < c.size(); ++d)
-      unit &= c[d] == (d == dim ? (1 << bits) : 0);
-    if (!unit)
-      break;
-    ++bits;
-  }
-  auto aligned = [&](unsigned w) {
-    auto check = [&](ArrayRef<LinearLayout::Coord> bases, unsigned from) {
-      for (unsigned i = from; i < bases.size(); ++i)
-        if (bases[i][dim] % w)
-          return false;
-      return true;
-    };
-    return check(regs, llvm::Log2_32(w)) && check(layout.getLaneBases(), 0) &&
-           check(layout.getWarpBases(), 0);
-  };
-  unsigned w = 1u << bits;
-  while (w > 1 && !aligned(w))
-    w /= 2;
-  return w;
-}
-
 /// `values` as one vector value.
 static Value packVector(OpBuilder &b, Location loc, ValueRange values) {
   auto type = VectorType::get({(int64_t)values.size()}, values[0].getType());
@@ -126,8 +94,8 @@ static void storeTile(OpBuilder &b, Location loc, ValueRange values,
   LinearLayout layout = layoutOf(srcType);
   Type elem = srcType.getElementType();
   SharedEncodingAttr enc = type.getEncoding();
-  unsigned width = contiguousRegisters(
-      layout, enc.getOrder()[0],
+  unsigned width = layout.getContiguousRegisters(
+      enc.getOrder()[0],
       std::min<unsigned>(enc.getVec(), 16 / elementBytes(elem)));
   auto coords = emitCoordinates(b, loc, layout);
   for (unsigned r = 0; r < values.size(); r += width) {
@@ -356,8 +324,8 @@ struct LocalLoadLowering : public OpConversionPattern<tilegpu::LocalLoadOp> {
     Type elem = type.getElementType();
     SmallVector<int64_t> window = op.getWindowOffsets();
     unsigned inner = memType.getEncoding().getOrder()[0];
-    unsigned width = contiguousRegisters(
-        layout, inner,
+    unsigned width = layout.getContiguousRegisters(
+        inner,
         std::min<unsigned>(memType.getEncoding().getVec(),
                            16 / elementBytes(elem)));
     if (window[inner] % width)
@@ -404,8 +372,8 @@ struct AsyncCopyLowering : public OpConversionPattern<tilegpu::AsyncCopyOp> {
       maxWidth = vec.getInt();
     maxWidth = std::min<unsigned>(
         {maxWidth, memType.getEncoding().getVec(), 16 / bytes});
-    unsigned width = contiguousRegisters(
-        layout, memType.getEncoding().getOrder()[0], maxWidth);
+    unsigned width = layout.getContiguousRegisters(
+        memType.getEncoding().getOrder()[0], maxWidth);
     unsigned copyBytes = width * bytes;
     if (copyBytes != 4 && copyBytes != 8 && copyBytes != 16)
       return op.emitOpError("copies ")

@@ -314,10 +314,21 @@ LayoutPlan::LayoutPlan(func::FuncOp func, const AxisInfoAnalysis &axis,
     } else if (auto atomic = dyn_cast<AtomicRMWOp>(op)) {
       if (isTensor(atomic.getPtr()))
         anchor(atomic.getPtr(), coalescedLayout(atomic.getPtr()), kLoad);
-    } else if (auto store = dyn_cast<StoreOp>(op)) {
-      if (isTensor(store.getPtr()))
-        anchor(store.getPtr(), coalescedLayout(store.getPtr()), kStore);
     }
+  });
+  // Stores come last: one of an mma.sync result (the matmul epilogue)
+  // stores straight from the accumulator layout, each thread writing its
+  // pairs of adjacent columns, rather than converting the whole tile
+  // through shared memory; its address computation is rematerialized in
+  // that layout.
+  func.walk([&](StoreOp store) {
+    if (!isTensor(store.getPtr()))
+      return;
+    Value valueRoot = find(store.getValue());
+    if (classPriority.lookup(valueRoot) == kDot)
+      anchor(store.getPtr(), classLayout.lookup(valueRoot), kStore);
+    else
+      anchor(store.getPtr(), coalescedLayout(store.getPtr()), kStore);
   });
   derive(func);
 }

@@ -258,13 +258,16 @@ static void annotateVectorWidths(func::FuncOp func,
       return;
     }
     auto type = dyn_cast<RankedTensorType>(ptr.getType());
-    auto blocked =
-        type ? dyn_cast<BlockedEncodingAttr>(type.getEncoding()) : nullptr;
-    if (!blocked)
+    if (!type || !getLayout(type))
       return;
-    unsigned dim = blocked.getOrder()[0];
-    unsigned vec = std::min<unsigned>(blocked.getSizePerThread()[dim],
-                                      axis.getVectorWidth(ptr, mask, dim));
+    // Along the fastest dimension of the access: the most contiguous one.
+    AxisInfo info = axis.get(ptr);
+    unsigned dim = 0;
+    for (unsigned d = 1; d < info.getRank(); ++d)
+      if (info.contiguity[d] >= info.contiguity[dim])
+        dim = d;
+    unsigned vec = getLinearLayout(type).getContiguousRegisters(
+        dim, axis.getVectorWidth(ptr, mask, dim));
     if (vec > 1)
       op->setAttr("tilegpu.vec", IntegerAttr::get(
                                      IntegerType::get(op->getContext(), 32),

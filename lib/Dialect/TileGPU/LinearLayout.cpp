@@ -43,6 +43,34 @@ static uint32_t freeMask(llvm::ArrayRef<LinearLayout::Coord> bases) {
 uint32_t LinearLayout::getFreeLaneMask() const { return freeMask(laneBases); }
 uint32_t LinearLayout::getFreeWarpMask() const { return freeMask(warpBases); }
 
+unsigned LinearLayout::getContiguousRegisters(unsigned dim,
+                                              unsigned maxWidth) const {
+  unsigned bits = 0;
+  while (bits < regBases.size() && (2u << bits) <= maxWidth) {
+    const Coord &c = regBases[bits];
+    bool unit = true;
+    for (unsigned d = 0; d < c.size(); ++d)
+      unit &= c[d] == (d == dim ? (1 << bits) : 0);
+    if (!unit)
+      break;
+    ++bits;
+  }
+  auto aligned = [&](unsigned w) {
+    auto check = [&](llvm::ArrayRef<Coord> bases, unsigned from) {
+      for (unsigned i = from; i < bases.size(); ++i)
+        if (bases[i][dim] % w)
+          return false;
+      return true;
+    };
+    return check(regBases, llvm::Log2_32(w)) && check(laneBases, 0) &&
+           check(warpBases, 0);
+  };
+  unsigned w = 1u << bits;
+  while (w > 1 && !aligned(w))
+    w /= 2;
+  return w;
+}
+
 void LinearLayout::wrapToShape() {
   auto wrap = [&](Coord &c) {
     for (auto [v, size] : llvm::zip(c, shape))

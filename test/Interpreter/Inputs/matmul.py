@@ -70,6 +70,11 @@ for (M, N, K) in [(1, 1, 1), (37, 19, 70), (100, 70, 33)]:
     case(ieee, "matmul fp32 (ieee)", M, N, K, dtype=np.float32, tol=1e-6,
          defines=blocks)
 
+# The naive 2-D grid version (the CPU runs the @grid as written).
+tile = f"{examples}/matmul_2d.tile"
+for (M, N, K) in [(37, 19, 70), (100, 70, 33)]:
+    case(tile, "matmul_2d fp16", M, N, K, defines=blocks)
+
 tile = f"{examples}/matmul_block_ptr.tile"
 for (M, N, K) in [(1, 1, 1), (37, 19, 70), (64, 64, 64), (100, 70, 33)]:
     case(tile, "block_ptr fp16", M, N, K, defines=blocks)

@@ -50,6 +50,11 @@ public:
   uint32_t getFreeLaneMask() const;
   uint32_t getFreeWarpMask() const;
 
+  /// The largest power of two w <= maxWidth such that every aligned group
+  /// of w registers holds w consecutive elements along `dim` starting at a
+  /// multiple of w: the registers one vector access can move.
+  unsigned getContiguousRegisters(unsigned dim, unsigned maxWidth) const;
+
   /// Wrap coordinates into the shape: a basis component at or past the
   /// dimension's size becomes zero; registers whose basis becomes zero are
   /// dropped (they would only hold copies).
