@@ -21,8 +21,10 @@ rng = np.random.default_rng(7)
 cases = []
 
 
-def case(name, tile, defines, args, outputs):
-    """Compile `tile` to PTX, run it on the CPU, record the case."""
+def case(name, tile, defines, args, outputs, dot=None):
+    """Compile `tile` to PTX, run it on the CPU, record the case. `dot`
+    names the (a, b) inputs of an output that is a matrix product, which
+    the comparison judges against an accumulation-error bound."""
     ptx = os.path.join(OUT, name + ".ptx")
     cmd = [TILEC, tile, "-o", ptx]
     for d in defines:
@@ -33,6 +35,8 @@ def case(name, tile, defines, args, outputs):
         run += ["-D", d]
     entry = {"name": name, "ptx": name + ".ptx", "json": name + ".json",
              "args": [], "outputs": outputs}
+    if dot:
+        entry["dot"] = dot
     for pname, value in args:
         if isinstance(value, np.ndarray):
             path = f"{name}.{pname}.in.npy"
@@ -63,7 +67,8 @@ for (M, N, K) in [(256, 256, 256), (200, 136, 72)]:
          ["BLOCK_M=64", "BLOCK_N=64", "BLOCK_K=32"],
          [("a_ptr", a), ("b_ptr", b), ("c_ptr", c), ("M", M), ("N", N),
           ("K", K), ("stride_am", K), ("stride_ak", 1), ("stride_bk", N),
-          ("stride_bn", 1), ("stride_cm", N), ("stride_cn", 1)], ["c_ptr"])
+          ("stride_bn", 1), ("stride_cm", N), ("stride_cn", 1)], ["c_ptr"],
+         dot={"a": "a_ptr", "b": "b_ptr"})
 rows, cols = 37, 781
 x = (rng.standard_normal((rows, cols)) * 3).astype(np.float32)
 case("softmax", f"{ex}/softmax.tile", [],

@@ -1,6 +1,7 @@
 # lit configuration of the tilec test suites.
 import os
 import shutil
+import subprocess
 import sys
 
 import lit.formats
@@ -29,7 +30,35 @@ if not os.access(ptxas, os.X_OK):
 if ptxas:
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
-cuobjdump = shutil.which("cuobjdump") or os.path.join(cuda, "bin", "cuobjdump")
-if cuobjdump and os.access(cuobjdump, os.X_OK):
+
+
+def find_cuda_tool(name):
+    """A CUDA tool from PATH, the toolkit, or the PyPI wheels
+    (nvidia-cuda-cuobjdump / nvidia-cuda-nvdisasm put them under
+    site-packages/nvidia/cu13/bin of whichever Python installed them)."""
+    for path in (shutil.which(name), os.path.join(cuda, "bin", name)):
+        if path and os.access(path, os.X_OK):
+            return path
+    pythons = {p for p in (shutil.which("python3"), sys.executable) if p}
+    for python in sorted(pythons):
+        try:
+            out = subprocess.run(
+                [python, "-c", "import site; print(*site.getsitepackages(), "
+                 "site.getusersitepackages())"],
+                capture_output=True, text=True, timeout=30).stdout
+        except (OSError, subprocess.SubprocessError):
+            continue
+        for site_dir in out.split():
+            path = os.path.join(site_dir, "nvidia", "cu13", "bin", name)
+            if os.access(path, os.X_OK):
+                return path
+    return None
+
+
+# cuobjdump (and the nvdisasm it runs) show the SASS of compiled kernels.
+cuobjdump, nvdisasm = find_cuda_tool("cuobjdump"), find_cuda_tool("nvdisasm")
+if cuobjdump and nvdisasm:
     config.available_features.add("cuobjdump")
     config.substitutions.append(("%cuobjdump", cuobjdump))
+    config.environment["PATH"] = os.pathsep.join(
+        [os.path.dirname(nvdisasm), config.environment.get("PATH", "")])
