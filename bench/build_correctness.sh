@@ -23,6 +23,8 @@ done
 "$TILEC" examples/matmul.tile -D BLOCK_M=64 -D BLOCK_N=64 -D BLOCK_K=32 \
   -D ACTIVATION=leaky_relu --num-warps 4 -o "$OUT/matmul_leaky.ptx"
 "$TILEC" examples/matmul_block_ptr.tile --all-configs -o "$OUT/matmul_block_ptr.ptx"
+# The naive 2-D version, launched in grouped order by the pass (default).
+"$TILEC" examples/matmul_2d.tile --all-configs -o "$OUT/matmul_2d.ptx"
 for block in 1024 4096; do
   "$TILEC" examples/softmax.tile -D BLOCK=$block -o "$OUT/softmax_$block.ptx"
 done

@@ -123,6 +123,12 @@ def check_matmul():
     for (M, N, K) in [(512, 512, 512), (1000, 1000, 1000)]:
         matmul_case(k, torch.float16, M, N, K, act="leaky_relu",
                     label="matmul fp16 leaky_relu")
+    for i, cfg in enumerate(json.load(open(f"{DIR}/matmul_2d.json"))):
+        k = Kernel("matmul_2d", i)
+        c = cfg["constexprs"]
+        label = f"matmul_2d fp16 {c['BLOCK_M']}x{c['BLOCK_N']}x{c['BLOCK_K']}"
+        for (M, N, K) in SHAPES:
+            matmul_case(k, torch.float16, M, N, K, label=label)
     for i, cfg in enumerate(json.load(open(f"{DIR}/matmul_block_ptr.json"))):
         k = Kernel("matmul_block_ptr", i)
         c = cfg["constexprs"]

@@ -16,6 +16,7 @@ usage: python3 bench/matmul_bench.py DIR [LOG] [--sizes 4096x4096x4096,...]
 """
 import argparse
 import json
+import os
 import statistics
 import sys
 
@@ -119,6 +120,8 @@ def load_variants(directory):
     kernels = []
     for spec in ["div16", "div8", "div1"]:
         name = f"matmul_{spec}"
+        if not os.path.exists(f"{directory}/{name}.json"):
+            continue
         md = json.load(open(f"{directory}/{name}.json"))
         for i in range(len(md) if isinstance(md, list) else 1):
             k = Kernel(directory, name, i)
@@ -195,6 +198,8 @@ def bench_size(M, N, K, kernels, reps):
         f"| Triton {med[2]:8.3f} ms {tflops(M, N, K, med[2]):6.1f} "
         f"| tilec/cuBLAS {r_cublas:5.2f}x tilec/Triton {r_triton:5.2f}x "
         f"(speed ratios, median of {len(rounds)} rounds) [{best.label}]")
+    log("  rounds (ms tilec, cuBLAS, Triton): " +
+        "; ".join(", ".join(f"{x:.4f}" for x in r) for r in rounds))
     return r_cublas
 
 
@@ -230,6 +235,8 @@ def bench_grouping(M, N, K, directory, reps):
     speedup = statistics.median(x[1] / x[0] for x in rounds)
     mg = statistics.median(x[0] for x in rounds)
     mr = statistics.median(x[1] for x in rounds)
+    log("  rounds (ms grouped, row-major): " +
+        "; ".join(f"{x[0]:.4f}, {x[1]:.4f}" for x in rounds))
     log(f"GROUPING {shape} grouped {mg:.3f} ms {tflops(M, N, K, mg):.1f} "
         f"TFLOP/s | row-major {mr:.3f} ms {tflops(M, N, K, mr):.1f} TFLOP/s "
         f"| grouped speed-up {speedup:.3f}x (median of {len(rounds)} rounds)")

@@ -4,7 +4,8 @@
 //   =>  ma = local_alloc a; mb = local_alloc b
 //       c1 = dot(local_load ma[:, 0:k], local_load mb[0:k, :], c)
 //       c2 = dot(local_load ma[:, k:2k], local_load mb[k:2k, :], c1) ...
-// with k the instruction depth (16 for 16-bit operands, 8 for tf32).
+// with k the instruction depth (16 for 16-bit operands, 8 for tf32), each
+// slice's loads issued one dot ahead.
 //
 //===----------------------------------------------------------------------===//
 
@@ -61,8 +62,9 @@ static void rewriteDot(tile::DotOp dot) {
   Location loc = dot.getLoc();
   LocalAllocOp ma = stage(builder, loc, a);
   LocalAllocOp mb = stage(builder, loc, b);
-  Value acc = dot.getC();
-  for (int64_t k = 0; k < K; k += kSlice) {
+  // Operands of slice s + 1 are read before the mma of slice s, so that
+  // the ldmatrix latency hides behind tensor-core work.
+  auto loadSlice = [&](int64_t k) {
     auto aSlice = RankedTensorType::get({aType.getDimSize(0), kSlice},
                                         aType.getElementType(),
                                         aType.getEncoding());
@@ -73,9 +75,17 @@ static void rewriteDot(tile::DotOp dot) {
                                       builder.getDenseI64ArrayAttr({0, k}));
     Value bPart = LocalLoadOp::create(builder, loc, bSlice, mb,
                                       builder.getDenseI64ArrayAttr({k, 0}));
+    return std::make_pair(aPart, bPart);
+  };
+  Value acc = dot.getC();
+  auto next = loadSlice(0);
+  for (int64_t k = 0; k < K; k += kSlice) {
+    auto current = next;
+    if (k + kSlice < K)
+      next = loadSlice(k + kSlice);
     auto part = cast<tile::DotOp>(builder.clone(*dot));
-    part.getAMutable().assign(aPart);
-    part.getBMutable().assign(bPart);
+    part.getAMutable().assign(current.first);
+    part.getBMutable().assign(current.second);
     part.getCMutable().assign(acc);
     acc = part.getD();
   }

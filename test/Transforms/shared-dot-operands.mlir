@@ -17,11 +17,12 @@
 // CHECK-NOT: tilegpu.convert_layout
 // CHECK: %[[MA:.*]] = tilegpu.local_alloc %[[A]] : ({{.*}}) -> !tilegpu.memdesc<64x32xf16, #tilegpu.shared<vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]>>
 // CHECK: %[[MB:.*]] = tilegpu.local_alloc %[[B]] : ({{.*}}) -> !tilegpu.memdesc<32x64xf16, #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>>
+// Slice 1 is read before the dot of slice 0 (a one-slice prefetch).
 // CHECK: %[[A0:.*]] = tilegpu.local_load %[[MA]] {offsets = array<i64: 0, 0>} : {{.*}} -> tensor<64x16xf16, #tilegpu.dot_op<opIdx = 0
 // CHECK: %[[B0:.*]] = tilegpu.local_load %[[MB]] {offsets = array<i64: 0, 0>} : {{.*}} -> tensor<16x64xf16, #tilegpu.dot_op<opIdx = 1
-// CHECK: %[[D0:.*]] = tile.dot %[[A0]], %[[B0]], %[[C]]
 // CHECK: %[[A1:.*]] = tilegpu.local_load %[[MA]] {offsets = array<i64: 0, 16>}
 // CHECK: %[[B1:.*]] = tilegpu.local_load %[[MB]] {offsets = array<i64: 16, 0>}
+// CHECK: %[[D0:.*]] = tile.dot %[[A0]], %[[B0]], %[[C]]
 // CHECK: %[[D1:.*]] = tile.dot %[[A1]], %[[B1]], %[[D0]]
 // CHECK: return %[[D1]]
 func.func @f16(%a: tensor<64x32xf16, #blockedA>, %b: tensor<32x64xf16, #blockedB>, %c: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> {
@@ -43,8 +44,8 @@ func.func @f16(%a: tensor<64x32xf16, #blockedA>, %b: tensor<32x64xf16, #blockedB
 // in shared memory (16-byte chunks are 4 x f32).
 // CHECK-LABEL: func.func @tf32_m_major
 // CHECK: tilegpu.local_alloc %{{.*}} -> !tilegpu.memdesc<32x16xf32, #tilegpu.shared<vec = 4, perPhase = 1, maxPhase = 8, order = [0, 1]>>
-// CHECK: tile.dot
 // CHECK: tilegpu.local_load %{{.*}} {offsets = array<i64: 0, 8>} {{.*}} -> tensor<32x8xf32
+// CHECK: tile.dot
 // CHECK: tile.dot
 // CHECK-NOT: tile.dot
 func.func @tf32_m_major(%a: tensor<32x16xf32, #blockedA>, %b: tensor<16x32xf32, #blockedB>, %c: tensor<32x32xf32, #mma>) -> tensor<32x32xf32, #mma> {
