@@ -139,6 +139,18 @@ def matmul_args(a, b, c):
             b.stride(1), c.stride(0), c.stride(1))
 
 
+def telemetry():
+    """SM clock (MHz), power (W) and temperature (C) now, where NVML is
+    available: the card throttles under sustained load, which shows in
+    the per-round numbers."""
+    try:
+        return (f"{torch.cuda.clock_rate()} MHz "
+                f"{torch.cuda.power_draw() / 1000:.0f} W "
+                f"{torch.cuda.temperature()} C")
+    except Exception:
+        return "no telemetry"
+
+
 def tflops(M, N, K, ms):
     return 2 * M * N * K / ms / 1e9
 
@@ -186,9 +198,12 @@ def bench_size(M, N, K, kernels, reps):
     ours = best.bind(*matmul_args(a, b, c))
     cublas = lambda: torch.matmul(a, b, out=c_ref)
     trit = lambda: triton_matmul(a, b, c_t)
-    rounds = []
+    rounds, states = [], []
     for _ in range(args.rounds):
-        t = [graph_ms(f, reps=reps) for f in (ours, cublas, trit)]
+        t = []
+        for f in (ours, cublas, trit):
+            t.append(graph_ms(f, reps=reps))
+            states.append(telemetry())
         rounds.append(t)
     r_cublas = statistics.median(r[1] / r[0] for r in rounds)
     r_triton = statistics.median(r[2] / r[0] for r in rounds)
@@ -200,6 +215,7 @@ def bench_size(M, N, K, kernels, reps):
         f"(speed ratios, median of {len(rounds)} rounds) [{best.label}]")
     log("  rounds (ms tilec, cuBLAS, Triton): " +
         "; ".join(", ".join(f"{x:.4f}" for x in r) for r in rounds))
+    log("  after each timing: " + "; ".join(states))
     return r_cublas
 
 
