@@ -34,8 +34,8 @@ parser.add_argument("--sizes", default="1024x1024x1024,2048x2048x2048,"
 parser.add_argument("--rounds", type=int, default=5)
 parser.add_argument("--grouping", default="8192x8192x8192",
                     help="sizes for the grouped-order comparison ('' to skip)")
-args = parser.parse_args()
-LOG = open(args.log, "w") if args.log else None
+args = None
+LOG = None
 
 
 def log(msg):
@@ -271,4 +271,7 @@ def main():
         bench_grouping(M, N, K, args.dir, 10)
 
 
-main()
+if __name__ == "__main__":
+    args = parser.parse_args()
+    LOG = open(args.log, "w") if args.log else None
+    main()

@@ -194,7 +194,9 @@ bool CompilerSession::lowerToGPU() {
         pm.addPass(mlir::createCSEPass());
         pm.addPass(mlir::tile::createTileGPUAllocateShared(shared));
         pm.addPass(mlir::tile::createConvertTileGPUToGPU());
-        pm.addPass(mlir::createCanonicalizerPass());
+        // Only CSE here: the per-thread code is large (every register of
+        // every tensor is its own value), and LLVM's -O3 folds what a
+        // canonicalization would, several times faster.
         pm.addPass(mlir::createCSEPass());
       },
       "GPU-lowering passes");

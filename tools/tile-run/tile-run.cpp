@@ -14,6 +14,8 @@
 #include "tile/Frontend/Sema.h"
 #include "tile/Interpreter/Interpreter.h"
 #include "tile/Interpreter/NumPy.h"
+#include "tile/Runtime/CUDADriver.h"
+#include "tile/Runtime/JIT.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/StringExtras.h"
@@ -141,12 +143,83 @@ std::optional<std::vector<int64_t>> parseShape(llvm::StringRef text) {
 }
 } // namespace
 
+/// Run the kernel through the JIT: copy the buffers to the GPU, launch,
+/// copy them back (the same HostBuffers the CPU path fills).
+static int runOnGpu(const PlannedKernel &planned,
+                    const std::vector<KernelArg> &args,
+                    std::vector<HostBuffer> &buffers,
+                    std::optional<tile::Grid> grid) {
+  std::string why;
+  const tile::cuda::Driver *d = tile::cuda::getDriver(&why);
+  if (!d)
+    return error("--device gpu: " + why);
+  tile::JIT jit;
+  tile::CompileOptions options;
+  options.defines.assign(defines.begin(), defines.end());
+  if (numWarps.getNumOccurrences())
+    options.numWarps = numWarps;
+  auto kernel = jit.loadFile(inputFile, planned.instance.kernel->name, options);
+  if (!kernel)
+    return error(kernel.error());
+  if (tile::Status s = tile::JIT::useDevice(); !s)
+    return error(s.error());
+  // The JIT made a context current; allocate and copy in.
+  std::vector<tile::cuda::CUdeviceptr> device(buffers.size(), 0);
+  auto release = [&] {
+    for (tile::cuda::CUdeviceptr p : device)
+      if (p)
+        d->cuMemFree(p);
+  };
+  std::vector<tile::Arg> launchArgs;
+  for (auto [i, param] : llvm::enumerate(planned.instance.params)) {
+    const ParamType &type = param.second;
+    tile::DType dtype = tile::DType::fp32;
+    for (int t = 0; t <= int(tile::DType::fp64); ++t)
+      if (getName(type.elementType) == tile::dtypeName(tile::DType(t)))
+        dtype = tile::DType(t);
+    const KernelArg &a = args[i];
+    if (type.kind == ParamType::Kind::Pointer) {
+      HostBuffer &b = buffers[a.buffer];
+      size_t bytes = std::max<size_t>(b.bytes.size(), 16);
+      tile::cuda::CUresult r = d->cuMemAlloc(&device[a.buffer], bytes);
+      if (r == tile::cuda::CUDA_SUCCESS && !b.bytes.empty())
+        r = d->cuMemcpyHtoD(device[a.buffer], b.bytes.data(), b.bytes.size());
+      if (r != tile::cuda::CUDA_SUCCESS) {
+        release();
+        return error(tile::cuda::describe(*d, "copying to the GPU", r));
+      }
+      launchArgs.push_back(tile::ptr(device[a.buffer], dtype));
+    } else if (isFloat(type.elementType)) {
+      if (type.elementType == ScalarType::F64)
+        launchArgs.push_back(a.floatValue);
+      else
+        launchArgs.push_back(float(a.floatValue));
+    } else if (type.elementType == ScalarType::I64 ||
+               type.elementType == ScalarType::U64) {
+      launchArgs.push_back(int64_t(a.intValue));
+    } else if (type.elementType == ScalarType::I1) {
+      launchArgs.push_back(a.intValue != 0);
+    } else {
+      launchArgs.push_back(int32_t(a.intValue));
+    }
+  }
+  tile::Status s = kernel->launchWith(nullptr, grid, launchArgs);
+  tile::cuda::CUresult r = s ? d->cuCtxSynchronize() : tile::cuda::CUDA_SUCCESS;
+  for (size_t i = 0; s && r == tile::cuda::CUDA_SUCCESS && i < buffers.size(); ++i)
+    if (!buffers[i].bytes.empty())
+      r = d->cuMemcpyDtoH(buffers[i].bytes.data(), device[i],
+                          buffers[i].bytes.size());
+  release();
+  if (!s)
+    return error(s.error());
+  if (r != tile::cuda::CUDA_SUCCESS)
+    return error(tile::cuda::describe(*d, "running the kernel", r));
+  return 0;
+}
+
 static int run() {
   if (device != "cpu" && device != "gpu")
     return error("--device must be cpu or gpu, not '" + device + "'");
-  if (device == "gpu")
-    return error("--device gpu is not available yet: it arrives with the JIT "
-                 "library; use --device cpu");
 
   CompileOptions options;
   if (kernelName.getNumOccurrences())
@@ -305,16 +378,26 @@ static int run() {
   }
 
   auto start = std::chrono::steady_clock::now();
-  if (llvm::Error e = runOnCpu(func, args, buffers, runOptions))
+  if (device == "gpu") {
+    std::optional<tile::Grid> grid;
+    if (!gridOption.empty())
+      grid = tile::Grid{unsigned(runOptions.grid[0]),
+                        unsigned(runOptions.grid[1]),
+                        unsigned(runOptions.grid[2])};
+    if (int status = runOnGpu(planned, args, buffers, grid))
+      return status;
+  } else if (llvm::Error e = runOnCpu(func, args, buffers, runOptions)) {
     return error(llvm::toString(std::move(e)));
+  }
   if (verbose) {
     double ms = std::chrono::duration<double, std::milli>(
                     std::chrono::steady_clock::now() - start)
                     .count();
-    llvm::errs() << "ran " << planned.instance.symbol << " on the CPU, grid ("
-                 << runOptions.grid[0] << ", " << runOptions.grid[1] << ", "
-                 << runOptions.grid[2] << "), in " << llvm::format("%.1f", ms)
-                 << " ms\n";
+    llvm::errs() << "ran " << planned.instance.symbol << " on the "
+                 << (device == "gpu" ? "GPU (JIT compile included)" : "CPU")
+                 << ", grid (" << runOptions.grid[0] << ", "
+                 << runOptions.grid[1] << ", " << runOptions.grid[2]
+                 << "), in " << llvm::format("%.1f", ms) << " ms\n";
   }
 
   for (const std::string &d : dumps) {

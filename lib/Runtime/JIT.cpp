@@ -1,0 +1,774 @@
+//===- JIT.cpp - Compile and launch .tile kernels from C++ ----------------===//
+//
+// Per kernel: the specialization of each call (argument types, 16-byte
+// alignment, multiples of 16, ones) selects a compiled set of entries (all
+// @autotune configs in one module), compiled on first use through the
+// tilec pipeline, turned into a cubin by the driver's linker and kept in
+// memory and on disk. Autotuned kernels pick their entry per value of the
+// autotune key by timing every config once.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Runtime/JIT.h"
+#include "tile/Driver/Compiler.h"
+#include "tile/Frontend/Specialize.h"
+#include "tile/Runtime/CUDADriver.h"
+#include "tile/Runtime/DiskCache.h"
+#include "tile/Runtime/GridExpr.h"
+#include "tile/Runtime/Specialization.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <mutex>
+#include <shared_mutex>
+#include <unordered_map>
+
+#ifndef TILE_VERSION
+#define TILE_VERSION "0.1"
+#endif
+
+using namespace tile;
+namespace cu = tile::cuda;
+
+namespace {
+
+/// One compiled entry point of a module.
+struct Entry {
+  std::string name;
+  cu::CUfunction function = nullptr;
+  unsigned threads = 128, sharedBytes = 0;
+  std::vector<DType> paramTypes;
+  std::vector<bool> paramIsPointer;
+  std::vector<GridExpr> grid; // empty without @grid
+  std::string config;         // "BLOCK_M=128, ..., num_warps=8"
+};
+
+/// One compilation: a specialization of a kernel, every config.
+struct CompiledSet {
+  std::string ptx, cubin, metadata;
+  cu::CUmodule module = nullptr;
+  std::vector<Entry> entries;
+};
+
+bool envFlag(const char *name) {
+  const char *v = std::getenv(name);
+  return v && *v && std::string(v) != "0";
+}
+
+std::optional<DType> parseDType(llvm::StringRef name) {
+  static const std::pair<const char *, DType> names[] = {
+      {"i1", DType::i1},     {"i8", DType::i8},     {"i16", DType::i16},
+      {"i32", DType::i32},   {"i64", DType::i64},   {"u8", DType::u8},
+      {"u16", DType::u16},   {"u32", DType::u32},   {"u64", DType::u64},
+      {"fp16", DType::fp16}, {"bf16", DType::bf16}, {"fp32", DType::fp32},
+      {"fp64", DType::fp64}};
+  for (auto &[n, t] : names)
+    if (name == n)
+      return t;
+  return std::nullopt;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// The JIT's shared state
+//===----------------------------------------------------------------------===//
+
+struct JIT::Impl {
+  JITOptions options;
+  std::optional<DiskCache> disk;
+  std::mutex loadMutex;
+  std::unordered_map<std::string, std::weak_ptr<KernelState>> loaded;
+  /// The tilec pipeline runs one compilation at a time.
+  std::mutex compileMutex;
+};
+
+struct tile::KernelState {
+  std::shared_ptr<JIT::Impl> jit;
+  std::string source, bufferName, kernelName, sourceHash;
+  CompileOptions options;
+  std::vector<DeclaredParam> params;
+  std::vector<int> tuneKey; // parameter indices of the @autotune key
+  bool autotuned = false;
+  std::string arch;
+
+  std::shared_mutex mapMutex;
+  std::unordered_map<std::string, std::shared_ptr<CompiledSet>> sets;
+  std::unordered_map<std::string, unsigned> choices;
+  std::mutex compileMutex, tuneMutex;
+};
+
+namespace {
+
+/// The device's compute capability as a tilec --arch.
+Expected<std::string> deviceArch(const cu::Driver &d) {
+  cu::CUdevice dev;
+  cu::CUresult r = d.cuDeviceGet(&dev, 0);
+  if (r != cu::CUDA_SUCCESS)
+    return Status::error(cu::describe(d, "cuDeviceGet", r));
+  int major = 0, minor = 0;
+  d.cuDeviceGetAttribute(&major, cu::kAttrComputeCapabilityMajor, dev);
+  d.cuDeviceGetAttribute(&minor, cu::kAttrComputeCapabilityMinor, dev);
+  if (major == 9)
+    return std::string("sm_90a");
+  if (major == 8)
+    return std::string("sm_80");
+  return Status::error("the GPU has compute capability " +
+                       std::to_string(major) + "." + std::to_string(minor) +
+                       "; tilec targets sm_80 and sm_90");
+}
+
+/// Make a context current on this thread (the device's primary context,
+/// unless the program already made one current).
+Status ensureContext(const cu::Driver &d) {
+  thread_local bool done = false;
+  if (done)
+    return Status();
+  cu::CUcontext current = nullptr;
+  d.cuCtxGetCurrent(&current);
+  if (!current) {
+    cu::CUdevice dev;
+    cu::CUresult r = d.cuDeviceGet(&dev, 0);
+    if (r == cu::CUDA_SUCCESS)
+      r = d.cuDevicePrimaryCtxRetain(&current, dev);
+    if (r == cu::CUDA_SUCCESS)
+      r = d.cuCtxSetCurrent(current);
+    if (r != cu::CUDA_SUCCESS)
+      return Status::error(cu::describe(d, "creating a CUDA context", r));
+  }
+  done = true;
+  return Status();
+}
+
+Expected<const cu::Driver *> gpu() {
+  std::string why;
+  const cu::Driver *d = cu::getDriver(&why);
+  if (!d)
+    return Status::error("no GPU: " + why);
+  if (Status s = ensureContext(*d); !s)
+    return s;
+  return d;
+}
+
+/// PTX to a cubin with the driver's linker (the driver's own ptxas).
+Expected<std::string> linkPTX(const cu::Driver &d, const std::string &ptx) {
+  cu::CUlinkState link;
+  cu::CUresult r = d.cuLinkCreate(0, nullptr, nullptr, &link);
+  if (r != cu::CUDA_SUCCESS)
+    return Status::error(cu::describe(d, "cuLinkCreate", r));
+  std::string text = ptx;
+  r = d.cuLinkAddData(link, cu::kJitInputPtx, text.data(), text.size() + 1,
+                      "tile.ptx", 0, nullptr, nullptr);
+  void *cubin = nullptr;
+  size_t size = 0;
+  if (r == cu::CUDA_SUCCESS)
+    r = d.cuLinkComplete(link, &cubin, &size);
+  std::string out;
+  if (r == cu::CUDA_SUCCESS)
+    out.assign(static_cast<const char *>(cubin), size);
+  d.cuLinkDestroy(link);
+  if (r != cu::CUDA_SUCCESS)
+    return Status::error(cu::describe(d, "assembling the PTX", r));
+  return out;
+}
+
+/// Entries from the metadata JSON that tilec wrote for the set.
+Expected<std::vector<Entry>> parseEntries(const std::string &json,
+                                          const KernelState &k) {
+  llvm::Expected<llvm::json::Value> value = llvm::json::parse(json);
+  if (!value)
+    return Status::error("corrupt kernel metadata: " +
+                         llvm::toString(value.takeError()));
+  std::vector<const llvm::json::Object *> objects;
+  if (auto *array = value->getAsArray()) {
+    for (const llvm::json::Value &v : *array)
+      if (auto *o = v.getAsObject())
+        objects.push_back(o);
+  } else if (auto *o = value->getAsObject()) {
+    objects.push_back(o);
+  }
+  std::vector<Entry> entries;
+  for (const llvm::json::Object *o : objects) {
+    Entry e;
+    if (auto name = o->getString("kernel"))
+      e.name = name->str();
+    e.threads = o->getInteger("threads_per_block").value_or(128);
+    e.sharedBytes = o->getInteger("shared_bytes").value_or(0);
+    std::vector<std::string> names;
+    if (auto *params = o->getArray("params"))
+      for (const llvm::json::Value &p : *params) {
+        const llvm::json::Object *po = p.getAsObject();
+        llvm::StringRef type = po ? po->getString("type").value_or("") : "";
+        bool pointer = type.consume_front("*");
+        e.paramIsPointer.push_back(pointer);
+        e.paramTypes.push_back(parseDType(type).value_or(DType::i32));
+        names.push_back(po ? po->getString("name").value_or("").str() : "");
+      }
+    std::string config;
+    if (auto *cs = o->getObject("constexprs"))
+      for (const auto &kv : *cs) {
+        std::string v;
+        llvm::raw_string_ostream os(v);
+        os << kv.second;
+        config += (config.empty() ? "" : ", ") + kv.first.str() + "=" + v;
+      }
+    config += ", num_warps=" + std::to_string(o->getInteger("num_warps").value_or(0)) +
+              ", num_stages=" + std::to_string(o->getInteger("num_stages").value_or(0));
+    e.config = config;
+    if (auto *grid = o->getArray("grid"))
+      for (const llvm::json::Value &g : *grid) {
+        auto text = g.getAsString();
+        auto lookup = [&](const std::string &n) -> int {
+          auto it = llvm::find(names, n);
+          return it == names.end() ? -1 : int(it - names.begin());
+        };
+        Expected<GridExpr> expr = GridExpr::parse(text ? text->str() : "", lookup);
+        if (!expr)
+          return expr.takeStatus();
+        e.grid.push_back(*expr);
+      }
+    if (e.paramTypes.size() != k.params.size())
+      return Status::error("internal error: the compiled kernel takes " +
+                           std::to_string(e.paramTypes.size()) +
+                           " parameters, the source declares " +
+                           std::to_string(k.params.size()));
+    entries.push_back(std::move(e));
+  }
+  if (entries.empty())
+    return Status::error("internal error: no kernel in the metadata");
+  return entries;
+}
+
+/// Run the tilec pipeline for one specialization.
+Status runCompiler(KernelState &k, const std::string &signature,
+                   CompiledSet &set) {
+  std::string diagnostics;
+  llvm::raw_string_ostream diagStream(diagnostics);
+  tilec::CompileOptions co;
+  co.specialize.kernel = k.kernelName;
+  co.specialize.defines = k.options.defines;
+  co.specialize.signature = signature;
+  co.specialize.numWarps = k.options.numWarps;
+  co.specialize.numStages = k.options.numStages;
+  co.specialize.allConfigs = k.autotuned;
+  co.target.arch = k.arch;
+  co.groupM = k.options.groupM;
+  std::lock_guard<std::mutex> lock(k.jit->compileMutex);
+  tilec::CompilerSession session(co, diagStream);
+  session.loadSource(k.bufferName, k.source);
+  std::optional<std::string> ptx;
+  if (session.generate() && session.lowerToGPU() && session.lowerToLLVM())
+    ptx = session.emitPTX();
+  if (!ptx)
+    return Status::error(diagnostics.empty() ? "compilation failed"
+                                             : diagnostics);
+  set.ptx = std::move(*ptx);
+  llvm::raw_string_ostream md(set.metadata);
+  tilec::writeMetadataJSON(session.getMetadata(), md);
+  return Status();
+}
+
+std::string cacheKey(const KernelState &k, const std::string &signature) {
+  std::string defines;
+  for (const std::string &d : k.options.defines)
+    defines += d + "\n";
+  return hashKey({"tile-jit", JIT::compilerVersion(), k.source, k.kernelName,
+                  signature, defines,
+                  std::to_string(k.options.numWarps.value_or(0)),
+                  std::to_string(k.options.numStages.value_or(0)),
+                  std::to_string(k.options.groupM), k.arch});
+}
+
+/// The compiled set for a specialization: from memory, disk, or the
+/// compiler; with `loadModule`, also assembled and loaded on the GPU.
+Expected<std::shared_ptr<CompiledSet>>
+getSet(KernelState &k, const std::vector<ParamSpec> &specs,
+       const std::string &specKey, bool loadModule) {
+  {
+    std::shared_lock<std::shared_mutex> read(k.mapMutex);
+    auto it = k.sets.find(specKey);
+    if (it != k.sets.end() && (!loadModule || it->second->module))
+      return it->second;
+  }
+  std::lock_guard<std::mutex> lock(k.compileMutex);
+  {
+    std::shared_lock<std::shared_mutex> read(k.mapMutex);
+    auto it = k.sets.find(specKey);
+    if (it != k.sets.end() && (!loadModule || it->second->module))
+      return it->second;
+  }
+  const cu::Driver *driver = nullptr;
+  if (loadModule) {
+    Expected<const cu::Driver *> d = gpu();
+    if (!d)
+      return d.takeStatus();
+    driver = *d;
+  }
+  std::string signature = signatureString(specs);
+  std::string key = cacheKey(k, signature);
+  bool log = envFlag("TILE_JIT_LOG");
+  auto began = std::chrono::steady_clock::now();
+  auto lap = [&] {
+    auto now = std::chrono::steady_clock::now();
+    double s = std::chrono::duration<double>(now - began).count();
+    began = now;
+    return s;
+  };
+  double compileTime = 0, assembleTime = 0, loadTime = 0;
+  const char *source = "compiled";
+  const std::optional<DiskCache> &disk = k.jit->disk;
+  auto set = std::make_shared<CompiledSet>();
+  std::optional<std::string> ptx, md, cubin;
+  if (disk) {
+    ptx = disk->get(key, "ptx");
+    md = disk->get(key, "json");
+    if (loadModule)
+      cubin = disk->get(key, "cubin");
+  }
+  if (ptx && md) {
+    set->ptx = std::move(*ptx);
+    set->metadata = std::move(*md);
+    source = "from the disk cache";
+  } else {
+    if (Status s = runCompiler(k, signature, *set); !s)
+      return s;
+    compileTime = lap();
+    if (disk) {
+      // A cache that cannot be written only costs the next process time.
+      (void)disk->put(key, "ptx", set->ptx);
+      (void)disk->put(key, "json", set->metadata);
+    }
+  }
+  Expected<std::vector<Entry>> entries = parseEntries(set->metadata, k);
+  if (!entries)
+    return entries.takeStatus();
+  set->entries = std::move(*entries);
+  if (loadModule) {
+    lap();
+    if (cubin) {
+      set->cubin = std::move(*cubin);
+    } else {
+      Expected<std::string> linked = linkPTX(*driver, set->ptx);
+      if (!linked)
+        return linked.takeStatus();
+      set->cubin = std::move(*linked);
+      if (disk)
+        (void)disk->put(key, "cubin", set->cubin);
+      assembleTime = lap();
+    }
+    cu::CUresult r = driver->cuModuleLoadData(&set->module, set->cubin.data());
+    if (r != cu::CUDA_SUCCESS)
+      return Status::error(cu::describe(*driver, "cuModuleLoadData", r));
+    for (Entry &e : set->entries) {
+      r = driver->cuModuleGetFunction(&e.function, set->module, e.name.c_str());
+      if (r == cu::CUDA_SUCCESS && e.sharedBytes > 48 * 1024)
+        r = driver->cuFuncSetAttribute(
+            e.function, cu::kFuncAttrMaxDynamicSharedSize, e.sharedBytes);
+      if (r != cu::CUDA_SUCCESS)
+        return Status::error(
+            cu::describe(*driver, ("loading kernel " + e.name).c_str(), r));
+    }
+  }
+  loadTime = lap();
+  if (log)
+    llvm::errs() << "tile: " << k.kernelName << " (" << signature << ") "
+                 << source << ": tilec " << llvm::format("%.3f", compileTime)
+                 << " s, PTX -> cubin " << llvm::format("%.3f", assembleTime)
+                 << " s, load " << llvm::format("%.3f", loadTime) << " s, "
+                 << set->entries.size() << " kernel(s)\n";
+  std::unique_lock<std::shared_mutex> write(k.mapMutex);
+  k.sets[specKey] = set;
+  return set;
+}
+
+/// The 8-byte argument slots of a launch and the grid it runs.
+struct LaunchArgs {
+  llvm::SmallVector<uint64_t, 32> slots;
+  llvm::SmallVector<void *, 32> pointers;
+  llvm::SmallVector<int64_t, 32> gridValues;
+};
+
+void packArgs(const Entry &e, llvm::ArrayRef<Arg> args, LaunchArgs &out) {
+  size_t n = args.size();
+  out.slots.resize(n);
+  out.pointers.resize(n);
+  out.gridValues.assign(n, 0);
+  for (size_t i = 0; i < n; ++i) {
+    if (auto *p = std::get_if<Pointer>(&args[i].get())) {
+      out.slots[i] = p->address;
+    } else {
+      out.slots[i] = scalarBits(args[i], e.paramTypes[i]);
+      std::visit(
+          [&](const auto &v) {
+            using V = std::decay_t<decltype(v)>;
+            if constexpr (!std::is_same_v<V, Pointer>)
+              out.gridValues[i] = int64_t(v);
+          },
+          args[i].get());
+    }
+    out.pointers[i] = &out.slots[i];
+  }
+}
+
+Expected<Grid> gridFor(const Entry &e, std::optional<Grid> explicitGrid,
+                       llvm::ArrayRef<int64_t> values) {
+  Grid g;
+  if (explicitGrid) {
+    g = *explicitGrid;
+  } else {
+    if (e.grid.empty())
+      return Status::error("kernel '" + e.name +
+                           "' has no @grid; launch it with an explicit grid");
+    unsigned *dims[3] = {&g.x, &g.y, &g.z};
+    for (size_t d = 0; d < e.grid.size() && d < 3; ++d) {
+      Expected<int64_t> v = e.grid[d].evaluate(values.data());
+      if (!v)
+        return v.takeStatus();
+      if (*v < 0 || *v > INT32_MAX)
+        return Status::error("launch grid dimension " + std::to_string(*v) +
+                             " is out of range");
+      *dims[d] = unsigned(*v);
+    }
+  }
+  if (g.x == 0 || g.y == 0 || g.z == 0)
+    return Status::error("the launch grid (" + std::to_string(g.x) + ", " +
+                         std::to_string(g.y) + ", " + std::to_string(g.z) +
+                         ") has no programs");
+  return g;
+}
+
+Status launchEntry(const cu::Driver &d, const Entry &e, Stream stream,
+                   Grid g, LaunchArgs &a) {
+  cu::CUresult r = d.cuLaunchKernel(
+      e.function, g.x, g.y, g.z, e.threads, 1, 1, e.sharedBytes,
+      static_cast<cu::CUstream>(stream), a.pointers.data(), nullptr);
+  if (r != cu::CUDA_SUCCESS)
+    return Status::error(cu::describe(d, "cuLaunchKernel", r));
+  return Status();
+}
+
+/// Median time of one launch of `e`, in milliseconds.
+Expected<float> timeEntry(const cu::Driver &d, const Entry &e, Stream stream,
+                          Grid g, LaunchArgs &a, const JITOptions &o) {
+  for (unsigned i = 0; i < o.tuneWarmup; ++i)
+    if (Status s = launchEntry(d, e, stream, g, a); !s)
+      return s;
+  cu::CUevent start, end;
+  d.cuEventCreate(&start, 0);
+  d.cuEventCreate(&end, 0);
+  std::vector<float> times;
+  Status status;
+  for (unsigned i = 0; i < std::max(1u, o.tuneRepetitions) && status; ++i) {
+    d.cuEventRecord(start, static_cast<cu::CUstream>(stream));
+    status = launchEntry(d, e, stream, g, a);
+    d.cuEventRecord(end, static_cast<cu::CUstream>(stream));
+    d.cuEventSynchronize(end);
+    float ms = 0;
+    d.cuEventElapsedTime(&ms, start, end);
+    times.push_back(ms);
+  }
+  d.cuEventDestroy(start);
+  d.cuEventDestroy(end);
+  if (!status)
+    return status;
+  std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
+  return times[times.size() / 2];
+}
+
+/// The entry of an autotuned set for this call's key values.
+Expected<unsigned> chooseEntry(KernelState &k, const CompiledSet &set,
+                               const std::string &specKey,
+                               llvm::ArrayRef<Arg> args, Stream stream,
+                               std::optional<Grid> explicitGrid) {
+  if (set.entries.size() == 1)
+    return 0u;
+  std::string tuneKey = specKey + "|";
+  std::string keyText;
+  for (int index : k.tuneKey) {
+    int64_t v = 0;
+    std::visit(
+        [&](const auto &x) {
+          using V = std::decay_t<decltype(x)>;
+          if constexpr (!std::is_same_v<V, Pointer>)
+            v = int64_t(x);
+        },
+        args[index].get());
+    tuneKey += std::to_string(v) + ",";
+    keyText += (keyText.empty() ? "" : ", ") + k.params[index].name + "=" +
+               std::to_string(v);
+  }
+  {
+    std::shared_lock<std::shared_mutex> read(k.mapMutex);
+    auto it = k.choices.find(tuneKey);
+    if (it != k.choices.end())
+      return it->second;
+  }
+  std::lock_guard<std::mutex> lock(k.tuneMutex);
+  {
+    std::shared_lock<std::shared_mutex> read(k.mapMutex);
+    auto it = k.choices.find(tuneKey);
+    if (it != k.choices.end())
+      return it->second;
+  }
+  bool log = envFlag("TILE_AUTOTUNE_LOG");
+  std::string diskKey = hashKey({"tile-autotune", JIT::compilerVersion(),
+                                 k.source, k.kernelName, tuneKey, k.arch,
+                                 std::to_string(k.options.groupM)});
+  std::optional<unsigned> choice;
+  if (k.jit->disk)
+    if (auto saved = k.jit->disk->get(diskKey, "tune")) {
+      unsigned c = unsigned(std::atoi(saved->c_str()));
+      if (c < set.entries.size())
+        choice = c;
+      if (choice && log)
+        llvm::errs() << "tile: autotune " << k.kernelName << " (" << keyText
+                     << "): config " << *choice << " from the disk cache\n";
+    }
+  if (!choice) {
+    Expected<const cu::Driver *> d = gpu();
+    if (!d)
+      return d.takeStatus();
+    auto began = std::chrono::steady_clock::now();
+    float best = 0;
+    for (unsigned i = 0; i < set.entries.size(); ++i) {
+      const Entry &e = set.entries[i];
+      LaunchArgs a;
+      packArgs(e, args, a);
+      Expected<Grid> g = gridFor(e, explicitGrid, a.gridValues);
+      if (!g)
+        return g.takeStatus();
+      double elapsed = std::chrono::duration<double>(
+                           std::chrono::steady_clock::now() - began)
+                           .count();
+      if (log || elapsed > 2.0)
+        llvm::errs() << "tile: autotuning " << k.kernelName << " ("
+                     << keyText << "): config " << i + 1 << " of "
+                     << set.entries.size() << "...\n";
+      Expected<float> ms = timeEntry(**d, e, stream, *g, a, k.jit->options);
+      if (!ms)
+        return ms.takeStatus();
+      if (log)
+        llvm::errs() << "tile:   " << e.config << ": " << *ms << " ms\n";
+      if (!choice || *ms < best) {
+        choice = i;
+        best = *ms;
+      }
+    }
+    if (log)
+      llvm::errs() << "tile: autotune " << k.kernelName << " (" << keyText
+                   << "): chose " << set.entries[*choice].config << "\n";
+    if (k.jit->disk)
+      (void)k.jit->disk->put(diskKey, "tune", std::to_string(*choice));
+  }
+  std::unique_lock<std::shared_mutex> write(k.mapMutex);
+  k.choices[tuneKey] = *choice;
+  return *choice;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Kernel
+//===----------------------------------------------------------------------===//
+
+Status Kernel::launchWith(Stream stream, std::optional<Grid> grid,
+                          const Arg *argv, size_t count) {
+  KernelState &k = *state;
+  // The hot path: the specialization key straight from the arguments, one
+  // shared-lock lookup, fixed-size argument slots, cuLaunchKernel.
+  thread_local std::string key;
+  key.clear();
+  std::shared_ptr<CompiledSet> set;
+  if (quickSpecializationKey(k.params, argv, count, key)) {
+    std::shared_lock<std::shared_mutex> read(k.mapMutex);
+    auto it = k.sets.find(key);
+    if (it != k.sets.end() && it->second->module)
+      set = it->second;
+  }
+  llvm::ArrayRef<Arg> args(argv, count);
+  if (!set) {
+    Expected<std::vector<ParamSpec>> specs =
+        specialize(k.params, std::vector<Arg>(args.begin(), args.end()));
+    if (!specs)
+      return Status::error(k.kernelName + ": " + specs.error());
+    key = specializationKey(*specs);
+    Expected<std::shared_ptr<CompiledSet>> compiled =
+        getSet(k, *specs, key, true);
+    if (!compiled)
+      return compiled.takeStatus();
+    set = *compiled;
+  }
+  unsigned index = 0;
+  if (set->entries.size() > 1) {
+    Expected<unsigned> chosen = chooseEntry(k, *set, key, args, stream, grid);
+    if (!chosen)
+      return chosen.takeStatus();
+    index = *chosen;
+  }
+  const Entry &e = set->entries[index];
+  LaunchArgs a;
+  packArgs(e, args, a);
+  Expected<Grid> g = gridFor(e, grid, a.gridValues);
+  if (!g)
+    return g.takeStatus();
+  const cu::Driver &driver = *cu::getDriver();
+  if (Status s = ensureContext(driver); !s) // another thread's first launch
+    return s;
+  return launchEntry(driver, e, stream, *g, a);
+}
+
+Expected<std::string> Kernel::ptxFor(const std::vector<Arg> &args) {
+  KernelState &k = *state;
+  Expected<std::vector<ParamSpec>> specs = specialize(k.params, args);
+  if (!specs)
+    return Status::error(k.kernelName + ": " + specs.error());
+  Expected<std::shared_ptr<CompiledSet>> set =
+      getSet(k, *specs, specializationKey(*specs), false);
+  if (!set)
+    return set.takeStatus();
+  return (*set)->ptx;
+}
+
+const std::string &Kernel::name() const { return state->kernelName; }
+
+std::vector<std::string> Kernel::parameterNames() const {
+  std::vector<std::string> names;
+  for (const DeclaredParam &p : state->params)
+    names.push_back(p.name);
+  return names;
+}
+
+//===----------------------------------------------------------------------===//
+// JIT
+//===----------------------------------------------------------------------===//
+
+JIT::JIT(JITOptions options) : impl(std::make_shared<Impl>()) {
+  impl->options = options;
+  if (options.diskCache)
+    impl->disk.emplace(options.cacheDir.empty() ? DiskCache::defaultDirectory()
+                                                : options.cacheDir);
+}
+
+JIT::~JIT() = default;
+
+bool JIT::gpuAvailable(std::string *whyNot) {
+  return cu::getDriver(whyNot) != nullptr;
+}
+
+const char *JIT::compilerVersion() { return TILE_VERSION; }
+
+Status JIT::useDevice() {
+  Expected<const cu::Driver *> d = gpu();
+  return d ? Status() : d.takeStatus();
+}
+
+Expected<Kernel> JIT::loadFile(const std::string &path,
+                               const std::string &kernel,
+                               CompileOptions options) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buffer)
+    return Status::error("cannot read '" + path + "': " +
+                         buffer.getError().message());
+  return loadSource((*buffer)->getBuffer().str(), kernel, options, path);
+}
+
+Expected<Kernel> JIT::loadSource(const std::string &source,
+                                 const std::string &kernel,
+                                 CompileOptions options,
+                                 const std::string &name) {
+  std::string defines;
+  for (const std::string &d : options.defines)
+    defines += d + "\n";
+  std::string loadKey =
+      hashKey({source, kernel, name, defines,
+               std::to_string(options.numWarps.value_or(0)),
+               std::to_string(options.numStages.value_or(0)),
+               std::to_string(options.groupM), options.arch});
+  std::lock_guard<std::mutex> lock(impl->loadMutex);
+  if (auto it = impl->loaded.find(loadKey); it != impl->loaded.end())
+    if (std::shared_ptr<KernelState> state = it->second.lock())
+      return Kernel(state);
+
+  auto state = std::make_shared<KernelState>();
+  state->jit = impl;
+  state->source = source;
+  state->bufferName = name;
+  state->kernelName = kernel;
+  state->options = options;
+  state->sourceHash = hashKey({source});
+  state->arch = options.arch;
+  if (state->arch.empty()) {
+    std::string why;
+    if (const cu::Driver *d = cu::getDriver(&why)) {
+      Expected<std::string> arch = deviceArch(*d);
+      if (!arch)
+        return arch.takeStatus();
+      state->arch = *arch;
+    } else {
+      state->arch = "sm_90a"; // compile-only use without a GPU
+    }
+  }
+
+  // Parse once: the kernel's run-time parameters and autotune key.
+  std::string diagnostics;
+  llvm::raw_string_ostream diagStream(diagnostics);
+  tilec::CompileOptions co;
+  tilec::CompilerSession session(co, diagStream);
+  session.loadSource(name, source);
+  const tilec::Module *module = session.parse();
+  if (!module)
+    return Status::error(diagnostics);
+  const tilec::FunctionDef *fn = nullptr;
+  std::string available;
+  for (const auto &f : module->functions) {
+    if (!f->isKernel)
+      continue;
+    available += (available.empty() ? "" : ", ") + f->name;
+    if (f->name == kernel)
+      fn = f.get();
+  }
+  if (!fn)
+    return Status::error("no kernel '" + kernel + "' in " + name +
+                         (available.empty() ? std::string(" (it has none)")
+                                            : "; its kernels: " + available));
+  for (const tilec::Param &p : fn->params) {
+    if (p.isConstexpr())
+      continue;
+    DeclaredParam d;
+    d.name = p.name;
+    if (p.type) {
+      d.isPointer = p.type->kind == tilec::ParamType::Kind::Pointer;
+      d.type = parseDType(tilec::getName(p.type->elementType));
+      d.divisibility = p.type->divisibility;
+      d.equalsOne = p.type->equalsOne;
+    }
+    state->params.push_back(d);
+  }
+  bool failed = false;
+  if (std::optional<tilec::AutotuneSpec> tune =
+          tilec::readAutotune(*fn, session.getDiagnostics(), failed)) {
+    // -D bindings of every tuned constexpr replace the tuning (as in tilec).
+    bool bindsAll = true;
+    for (const tilec::AutotuneConfig &c : tune->configs)
+      for (const auto &binding : c.constexprs)
+        bindsAll &= llvm::any_of(options.defines, [&](const std::string &d) {
+          return llvm::StringRef(d).split('=').first.trim() == binding.first;
+        });
+    state->autotuned = tune->configs.size() > 1 && !bindsAll;
+    for (const std::string &keyName : tune->key)
+      for (size_t i = 0; i < state->params.size(); ++i)
+        if (state->params[i].name == keyName)
+          state->tuneKey.push_back(int(i));
+  }
+  if (failed)
+    return Status::error(diagnostics);
+  impl->loaded[loadKey] = state;
+  return Kernel(state);
+}

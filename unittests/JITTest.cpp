@@ -1,0 +1,286 @@
+//===- JITTest.cpp - The JIT library without (and with) a GPU -------------===//
+
+#include "tile/Runtime/CUDADriver.h"
+#include "tile/Runtime/DiskCache.h"
+#include "tile/Runtime/GridExpr.h"
+#include "tile/Runtime/JIT.h"
+#include "tile/Runtime/Specialization.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "gtest/gtest.h"
+
+#include <fstream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace tile;
+
+namespace {
+
+std::string examples() { return TILE_EXAMPLES_DIR; }
+
+/// A fresh cache directory per test.
+std::string tempDir(const char *name) {
+  llvm::SmallString<128> dir;
+  llvm::sys::fs::createUniqueDirectory(name, dir);
+  return std::string(dir);
+}
+
+const std::vector<DeclaredParam> kMatmulParams = {
+    {"a", DType::fp16, true}, {"M", std::nullopt, false},
+    {"s", std::nullopt, false}};
+
+TEST(Specialization, FromArguments) {
+  alignas(16) static char buffer[64];
+  auto specs = specialize(kMatmulParams,
+                          {ptr(reinterpret_cast<half *>(buffer)), int32_t(4096),
+                           int32_t(1)});
+  ASSERT_TRUE(bool(specs)) << specs.error();
+  EXPECT_EQ(signatureString(*specs), "a=*fp16:16,M=i32:16,s=i32:1");
+  auto unaligned = specialize(
+      kMatmulParams,
+      {ptr(reinterpret_cast<half *>(buffer + 2)), int32_t(100), int64_t(3)});
+  ASSERT_TRUE(bool(unaligned)) << unaligned.error();
+  EXPECT_EQ(signatureString(*unaligned), "a=*fp16,M=i32,s=i64");
+  EXPECT_NE(specializationKey(*specs), specializationKey(*unaligned));
+}
+
+TEST(Specialization, Errors) {
+  alignas(16) static char buffer[64];
+  auto count = specialize(kMatmulParams, {int32_t(1)});
+  ASSERT_FALSE(bool(count));
+  EXPECT_EQ(count.error(), "the kernel takes 3 run-time arguments, 1 were given");
+  auto kind = specialize(kMatmulParams, {int32_t(1), int32_t(1), int32_t(1)});
+  ASSERT_FALSE(bool(kind));
+  EXPECT_EQ(kind.error(), "argument 1 ('a'): the kernel declares *fp16, got a "
+                          "i32 scalar");
+  auto dtype = specialize(
+      kMatmulParams,
+      {ptr(reinterpret_cast<float *>(buffer)), int32_t(1), int32_t(1)});
+  ASSERT_FALSE(bool(dtype));
+  EXPECT_EQ(dtype.error(), "argument 1 ('a'): the kernel declares *fp16, got a "
+                           "pointer to fp32");
+  auto null = specialize(kMatmulParams,
+                         {ptr(static_cast<half *>(nullptr)), int32_t(1), int32_t(1)});
+  ASSERT_FALSE(bool(null));
+  EXPECT_EQ(null.error(), "argument 1 ('a') is a null pointer");
+  std::vector<DeclaredParam> aligned = {{"x", DType::fp32, true, 16}};
+  auto promise = specialize(aligned, {ptr(reinterpret_cast<float *>(buffer + 4))});
+  ASSERT_FALSE(bool(promise));
+  EXPECT_EQ(promise.error(), "argument 1 ('x'): the kernel declares the address "
+                             "a multiple of 16 bytes, it is not");
+}
+
+TEST(Specialization, HalfConversions) {
+  EXPECT_EQ(toHalfBits(1.0f), 0x3c00);
+  EXPECT_EQ(toHalfBits(-2.5f), 0xc100);
+  EXPECT_EQ(toHalfBits(65504.0f), 0x7bff);
+  EXPECT_EQ(toHalfBits(1e6f), 0x7c00);      // overflow to infinity
+  EXPECT_EQ(toHalfBits(5.9604645e-8f), 1);  // smallest subnormal
+  EXPECT_EQ(toHalfBits(1.0f + 1.0f / 2048), 0x3c00); // tie to even
+  EXPECT_EQ(toBFloat16Bits(1.0f), 0x3f80);
+  EXPECT_EQ(toBFloat16Bits(-3.0f), 0xc040);
+}
+
+TEST(GridExpr, Evaluates) {
+  auto lookup = [](const std::string &n) { return n == "M" ? 0 : n == "N" ? 1 : -1; };
+  auto e = GridExpr::parse("(cdiv(M, 128)) * (cdiv(N, 256)) + max(1, M // 7 % 3) - min(M, 2)", lookup);
+  ASSERT_TRUE(bool(e)) << e.error();
+  auto v = e->evaluate({1000, 300});
+  ASSERT_TRUE(bool(v));
+  EXPECT_EQ(*v, 8 * 2 + std::max<int64_t>(1, (1000 / 7) % 3) - 2);
+  auto bad = GridExpr::parse("cdiv(M, K)", lookup);
+  ASSERT_FALSE(bool(bad));
+  EXPECT_EQ(bad.error(), "grid expression 'cdiv(M, K)': unknown name 'K'");
+  auto zero = GridExpr::parse("M // N", lookup);
+  ASSERT_TRUE(bool(zero));
+  EXPECT_FALSE(bool(zero->evaluate({4, 0})));
+}
+
+TEST(DiskCache, KeysAndRoundTrip) {
+  EXPECT_NE(hashKey({"ab", "c"}), hashKey({"a", "bc"}));
+  EXPECT_EQ(hashKey({"x", "y"}), hashKey({"x", "y"}));
+  EXPECT_EQ(hashKey({"x"}).size(), 64u);
+  DiskCache cache(tempDir("tile-cache-test"));
+  EXPECT_FALSE(cache.get("k", "ptx").has_value());
+  std::string bytes("binary\0data", 11);
+  ASSERT_TRUE(bool(cache.put("k", "ptx", bytes)));
+  ASSERT_TRUE(cache.get("k", "ptx").has_value());
+  EXPECT_EQ(*cache.get("k", "ptx"), bytes);
+  DiskCache unwritable("/proc/tile-cache-cannot-exist");
+  Status s = unwritable.put("k", "ptx", "x");
+  EXPECT_FALSE(bool(s));
+  EXPECT_NE(s.error().find("cannot create the cache directory"), std::string::npos);
+}
+
+/// Two processes write one key over and over with different contents while
+/// this one reads: every read sees one writer's whole entry.
+TEST(DiskCache, ConcurrentWriters) {
+  std::string dir = tempDir("tile-cache-concurrent");
+  std::string a(200000, 'a'), b(200000, 'b');
+  pid_t children[2];
+  for (int c = 0; c < 2; ++c) {
+    children[c] = fork();
+    ASSERT_GE(children[c], 0);
+    if (children[c] == 0) {
+      DiskCache cache(dir);
+      for (int i = 0; i < 100; ++i)
+        if (!cache.put("shared", "cubin", c ? b : a))
+          _exit(1);
+      _exit(0);
+    }
+  }
+  DiskCache cache(dir);
+  int seen = 0;
+  for (int i = 0; i < 2000; ++i)
+    if (auto v = cache.get("shared", "cubin")) {
+      ++seen;
+      ASSERT_TRUE(*v == a || *v == b) << "a torn entry of " << v->size() << " bytes";
+    }
+  for (pid_t child : children) {
+    int status = 0;
+    waitpid(child, &status, 0);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  }
+  auto final = cache.get("shared", "cubin");
+  ASSERT_TRUE(final.has_value());
+  EXPECT_TRUE(*final == a || *final == b);
+  (void)seen;
+}
+
+TEST(JIT, CompileErrorsComeBackAsValues) {
+  JIT jit(JITOptions{"", false});
+  auto bad = jit.loadSource("kernel k(x: *fp32):\n    store(x, 1.0 +)\n", "k");
+  ASSERT_FALSE(bool(bad));
+  EXPECT_NE(bad.error().find("<source>:2:"), std::string::npos) << bad.error();
+  auto missing = jit.loadSource("kernel k(x: *fp32):\n    store(x, 1.0)\n", "q");
+  ASSERT_FALSE(bool(missing));
+  EXPECT_EQ(missing.error(), "no kernel 'q' in <source>; its kernels: k");
+  auto file = jit.loadFile("/nonexistent/x.tile", "k");
+  ASSERT_FALSE(bool(file));
+  EXPECT_NE(file.error().find("cannot read '/nonexistent/x.tile'"), std::string::npos);
+  // Type errors surface when a specialization is compiled.
+  auto typed = jit.loadSource("kernel k(x: *fp32, n: i32):\n"
+                              "    store(x + arange(0, 16), arange(0, 12))\n", "k");
+  ASSERT_TRUE(bool(typed)) << typed.error();
+  alignas(16) static float buffer[16];
+  auto ptx = typed->ptxFor({ptr(buffer), int32_t(16)});
+  ASSERT_FALSE(bool(ptx));
+  EXPECT_NE(ptx.error().find("error:"), std::string::npos) << ptx.error();
+  auto args = typed->ptxFor({ptr(buffer)});
+  ASSERT_FALSE(bool(args));
+  EXPECT_EQ(args.error(), "k: the kernel takes 2 run-time arguments, 1 were given");
+}
+
+/// The specialization reaches the code: 16-byte aligned, contiguous rows
+/// become cp.async copies of 16 bytes; an unaligned B does not.
+TEST(JIT, SpecializesOnArguments) {
+  JIT jit(JITOptions{"", false});
+  CompileOptions options;
+  options.defines = {"BLOCK_M=64", "BLOCK_N=64", "BLOCK_K=32"};
+  options.numWarps = 4;
+  auto k = jit.loadFile(examples() + "/matmul.tile", "matmul", options);
+  ASSERT_TRUE(bool(k)) << k.error();
+  EXPECT_EQ(k->parameterNames().size(), 12u);
+  alignas(16) static half a[64], b[64], c[64];
+  auto aligned = k->ptxFor({ptr(a), ptr(b), ptr(c), int32_t(256), int32_t(256),
+                            int32_t(256), int32_t(256), int32_t(1), int32_t(256),
+                            int32_t(1), int32_t(256), int32_t(1)});
+  ASSERT_TRUE(bool(aligned)) << aligned.error();
+  EXPECT_NE(aligned->find("cp.async.cg.shared.global"), std::string::npos);
+  EXPECT_NE(aligned->find("ldmatrix"), std::string::npos);
+  auto odd = k->ptxFor({ptr(a), ptr(b), ptr(c), int32_t(250), int32_t(250),
+                        int32_t(250), int32_t(250), int32_t(1), int32_t(250),
+                        int32_t(1), int32_t(250), int32_t(1)});
+  ASSERT_TRUE(bool(odd)) << odd.error();
+  EXPECT_EQ(odd->find("cp.async.cg.shared.global"), std::string::npos);
+}
+
+/// A second JIT finds the first one's output on disk (the cached PTX is
+/// marked to prove it was not recompiled).
+TEST(JIT, DiskCacheRoundTrip) {
+  std::string dir = tempDir("tile-jit-cache");
+  alignas(16) static float x[16];
+  std::string source = "kernel k(x: *fp32, n: i32):\n"
+                       "    store(x + arange(0, 16), 1.0, mask=arange(0, 16) < n)\n";
+  std::string first;
+  {
+    JIT jit(JITOptions{dir, true});
+    auto k = jit.loadSource(source, "k");
+    ASSERT_TRUE(bool(k)) << k.error();
+    auto ptx = k->ptxFor({ptr(x), int32_t(5)});
+    ASSERT_TRUE(bool(ptx)) << ptx.error();
+    first = *ptx;
+  }
+  std::error_code ec;
+  int entries = 0;
+  for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec;
+       it.increment(ec)) {
+    if (llvm::StringRef(it->path()).ends_with(".ptx")) {
+      ++entries;
+      std::ofstream(it->path(), std::ios::app) << "// from the disk cache\n";
+    }
+  }
+  EXPECT_EQ(entries, 1);
+  JIT again(JITOptions{dir, true});
+  auto k = again.loadSource(source, "k");
+  ASSERT_TRUE(bool(k)) << k.error();
+  auto ptx = k->ptxFor({ptr(x), int32_t(5)});
+  ASSERT_TRUE(bool(ptx)) << ptx.error();
+  EXPECT_EQ(*ptx, first + "// from the disk cache\n");
+  // Another specialization is another entry.
+  auto other = k->ptxFor({ptr(x), int32_t(1)});
+  ASSERT_TRUE(bool(other)) << other.error();
+  EXPECT_EQ(other->find("// from the disk cache"), std::string::npos);
+}
+
+TEST(JIT, LaunchNeedsAGPU) {
+  std::string why;
+  if (JIT::gpuAvailable(&why))
+    GTEST_SKIP() << "a GPU is present; LaunchOnGPU covers launching";
+  JIT jit(JITOptions{"", false});
+  auto k = jit.loadFile(examples() + "/vector_add.tile", "vector_add");
+  ASSERT_TRUE(bool(k)) << k.error();
+  alignas(16) static float x[16];
+  Status s = k->launch(nullptr, ptr(x), ptr(x), ptr(x), int32_t(16));
+  ASSERT_FALSE(bool(s));
+  EXPECT_NE(s.error().find("no GPU"), std::string::npos) << s.error();
+}
+
+TEST(JIT, LaunchOnGPU) {
+  std::string why;
+  const cuda::Driver *d = cuda::getDriver(&why);
+  if (!d)
+    GTEST_SKIP() << "no GPU here: " << why;
+  JIT jit(JITOptions{"", false});
+  auto k = jit.loadFile(examples() + "/vector_add.tile", "vector_add");
+  ASSERT_TRUE(bool(k)) << k.error();
+  const int n = 100003;
+  // The JIT made a context current on first use; launching needs one.
+  Status warm = k->launchGrid(nullptr, Grid{0, 1, 1}, ptr(uint64_t(16), DType::fp32),
+                              ptr(uint64_t(16), DType::fp32),
+                              ptr(uint64_t(16), DType::fp32), int32_t(n));
+  EXPECT_FALSE(bool(warm)); // a grid of zero programs is refused
+  cuda::CUdeviceptr x, y, z;
+  ASSERT_EQ(d->cuMemAlloc(&x, n * 4), 0);
+  ASSERT_EQ(d->cuMemAlloc(&y, n * 4), 0);
+  ASSERT_EQ(d->cuMemAlloc(&z, n * 4), 0);
+  std::vector<float> hx(n), hy(n), hz(n, -1);
+  for (int i = 0; i < n; ++i) {
+    hx[i] = float(i % 97) * 0.5f;
+    hy[i] = float(i % 13) - 3.0f;
+  }
+  d->cuMemcpyHtoD(x, hx.data(), n * 4);
+  d->cuMemcpyHtoD(y, hy.data(), n * 4);
+  Status s = k->launch(nullptr, ptr(x, DType::fp32), ptr(y, DType::fp32),
+                       ptr(z, DType::fp32), int32_t(n));
+  ASSERT_TRUE(bool(s)) << s.error();
+  d->cuMemcpyDtoH(hz.data(), z, n * 4);
+  for (int i = 0; i < n; ++i)
+    ASSERT_EQ(hz[i], hx[i] + hy[i]) << i;
+  d->cuMemFree(x);
+  d->cuMemFree(y);
+  d->cuMemFree(z);
+}
+
+} // namespace
