@@ -62,3 +62,16 @@ if cuobjdump and nvdisasm:
     config.substitutions.append(("%cuobjdump", cuobjdump))
     config.environment["PATH"] = os.pathsep.join(
         [os.path.dirname(nvdisasm), config.environment.get("PATH", "")])
+
+
+# A CUDA driver (a machine with a GPU) and the CUDA toolkit's cuBLAS.
+import ctypes
+try:
+    if ctypes.CDLL("libcuda.so.1").cuInit(0) == 0:
+        config.available_features.add("cuda-driver")
+except (OSError, AttributeError):
+    pass
+if os.path.exists(os.path.join(cuda, "include", "cublas_v2.h")):
+    config.available_features.add("cuda-toolkit")
+    config.substitutions.append(("%cuda_home", cuda))
+config.substitutions.append(("%tile_obj_root", config.tile_obj_root))

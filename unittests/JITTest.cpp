@@ -10,6 +10,7 @@
 #include "gtest/gtest.h"
 
 #include <fstream>
+#include <thread>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -232,6 +233,31 @@ TEST(JIT, DiskCacheRoundTrip) {
   auto other = k->ptxFor({ptr(x), int32_t(1)});
   ASSERT_TRUE(bool(other)) << other.error();
   EXPECT_EQ(other->find("// from the disk cache"), std::string::npos);
+}
+
+/// Several threads asking for the same and different specializations at
+/// once get consistent results (one compilation per specialization).
+TEST(JIT, ThreadSafe) {
+  JIT jit(JITOptions{"", false});
+  auto k = jit.loadSource("kernel k(x: *fp32, n: i32):\n"
+                          "    store(x + arange(0, 16), 2.0, mask=arange(0, 16) < n)\n",
+                          "k");
+  ASSERT_TRUE(bool(k)) << k.error();
+  alignas(16) static float x[16];
+  std::vector<std::string> results(8);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t)
+    threads.emplace_back([&, t] {
+      auto ptx = k->ptxFor({ptr(x), int32_t(t % 2 ? 1 : 5)});
+      results[t] = ptx ? *ptx : "error: " + ptx.error();
+    });
+  for (std::thread &t : threads)
+    t.join();
+  for (int t = 0; t < 8; ++t) {
+    EXPECT_EQ(results[t].rfind("error", 0), std::string::npos) << results[t];
+    EXPECT_EQ(results[t], results[t % 2]);
+  }
+  EXPECT_NE(results[0], results[1]); // n = 5 vs n = 1 (specialized to 1)
 }
 
 TEST(JIT, LaunchNeedsAGPU) {
