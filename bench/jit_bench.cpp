@@ -82,6 +82,23 @@ int main(int argc, char **argv) {
                                   M, N, K, K, 1, N, 1, N, 1};
   };
 
+  // Seconds from loading the kernel (in a new JIT over `dir`) until its
+  // first launch has finished.
+  auto firstCall = [&](const std::string &dir, const tile::CompileOptions &o,
+                       double &out) -> tile::Status {
+    tile::JIT jit(tile::JITOptions{dir, true});
+    auto t0 = Clock::now();
+    auto k = jit.loadFile(path, "matmul", o);
+    if (!k)
+      return k.takeStatus();
+    tile::Status s = k->launchWith(nullptr, std::nullopt, args(S, S, S));
+    if (!s)
+      return s;
+    d->cuCtxSynchronize();
+    out = seconds(t0, Clock::now());
+    return tile::Status();
+  };
+
   // Cold compile of one config to a loaded module and a finished launch.
   tile::CompileOptions one;
   one.defines = {"BLOCK_M=128", "BLOCK_N=256", "BLOCK_K=64", "GROUP_M=8"};
@@ -89,16 +106,10 @@ int main(int argc, char **argv) {
   one.numStages = 3;
   std::vector<double> cold;
   for (int r = 0; r < 5; ++r) {
-    tile::JIT jit(tile::JITOptions{freshDir(), true});
-    auto t0 = Clock::now();
-    auto k = jit.loadFile(path, "matmul", one);
-    if (!k)
-      return fail(k.takeStatus());
-    tile::Status s = k->launchWith(nullptr, std::nullopt, args(S, S, S));
-    if (!s)
+    double t;
+    if (tile::Status s = firstCall(freshDir(), one, t); !s)
       return fail(s);
-    d->cuCtxSynchronize();
-    cold.push_back(seconds(t0, Clock::now()));
+    cold.push_back(t);
   }
   std::printf("COLD  compile+assemble+load+launch matmul 128x256x64 (4096^3): "
               "first %.3f s, median of 5 %.3f s\n",
@@ -170,18 +181,9 @@ int main(int argc, char **argv) {
   {
     std::string dir = freshDir();
     double times[2];
-    for (int r = 0; r < 2; ++r) {
-      tile::JIT jit(tile::JITOptions{dir, true});
-      auto t0 = Clock::now();
-      auto k = jit.loadFile(path, "matmul");
-      if (!k)
-        return fail(k.takeStatus());
-      tile::Status s = k->launchWith(nullptr, std::nullopt, args(S, S, S));
-      if (!s)
+    for (int r = 0; r < 2; ++r)
+      if (tile::Status s = firstCall(dir, tile::CompileOptions(), times[r]); !s)
         return fail(s);
-      d->cuCtxSynchronize();
-      times[r] = seconds(t0, Clock::now());
-    }
     std::printf("TUNE  first call of the autotuned matmul (4096^3): empty cache "
                 "%.3f s (compile all configs + time each), warm disk cache "
                 "%.3f s\n",

@@ -16,6 +16,7 @@
 #include "tile/Interpreter/NumPy.h"
 #include "tile/Runtime/CUDADriver.h"
 #include "tile/Runtime/JIT.h"
+#include "tile/Runtime/Specialization.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/StringExtras.h"
@@ -79,36 +80,12 @@ void encode(llvm::StringRef dtype, double v, uint8_t *p) {
   ScalarType t = *parseScalarType(dtype);
   switch (t) {
   case ScalarType::F16: {
-    // Round-to-nearest-even through the interpreter's encoding.
-    float f = static_cast<float>(v);
-    uint32_t b;
-    std::memcpy(&b, &f, 4);
-    uint32_t sign = (b >> 16) & 0x8000;
-    int exp = static_cast<int>((b >> 23) & 0xFF) - 127 + 15;
-    uint32_t mant = b & 0x7FFFFF;
-    uint16_t h;
-    if (exp <= 0) {
-      h = static_cast<uint16_t>(sign); // tiny values flush (fine for data)
-    } else if (exp >= 31) {
-      h = static_cast<uint16_t>(sign | 0x7C00);
-    } else {
-      uint32_t r = mant + 0xFFF + ((mant >> 13) & 1);
-      if (r & 0x800000) {
-        r = 0;
-        ++exp;
-      }
-      h = static_cast<uint16_t>(sign | (exp << 10) | (r >> 13));
-      if (exp >= 31)
-        h = static_cast<uint16_t>(sign | 0x7C00);
-    }
+    uint16_t h = tile::toHalfBits(static_cast<float>(v));
     std::memcpy(p, &h, 2);
     return;
   }
   case ScalarType::BF16: {
-    float f = static_cast<float>(v);
-    uint32_t b;
-    std::memcpy(&b, &f, 4);
-    uint16_t h = static_cast<uint16_t>((b + 0x7FFF + ((b >> 16) & 1)) >> 16);
+    uint16_t h = tile::toBFloat16Bits(static_cast<float>(v));
     std::memcpy(p, &h, 2);
     return;
   }

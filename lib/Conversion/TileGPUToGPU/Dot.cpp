@@ -258,15 +258,10 @@ struct DotLowering : public OpConversionPattern<DotOp> {
     SmallVector<Value> inits;
     for (Value c : adaptor.getC())
       inits.push_back(widen(rewriter, c));
-    auto loop = scf::ForOp::create(rewriter, loc, i32Constant(rewriter, loc, 0),
-                                   i32Constant(rewriter, loc, K),
-                                   i32Constant(rewriter, loc, 1), inits);
+    scf::ForOp loop = createEmptyLoop(rewriter, loc, 0, K, inits);
     {
       OpBuilder::InsertionGuard guard(rewriter);
-      Block *body = loop.getBody();
-      if (!body->empty())
-        rewriter.eraseOp(body->getTerminator());
-      rewriter.setInsertionPointToEnd(body);
+      rewriter.setInsertionPointToEnd(loop.getBody());
       Value k = loop.getInductionVar();
       SmallVector<Value> aVals, bVals;
       for (Value start : rowStarts) {

@@ -88,15 +88,10 @@ struct ReduceLowering : public OpConversionPattern<ReduceOp> {
     for (Value row : rowStarts)
       for (unsigned k = 0; k < numOperands; ++k)
         inits.push_back(loadAt(rewriter, row, zero, k));
-    auto loop = scf::ForOp::create(rewriter, loc, i32Constant(rewriter, loc, 1),
-                                   i32Constant(rewriter, loc, shape[axis]),
-                                   i32Constant(rewriter, loc, 1), inits);
+    scf::ForOp loop = createEmptyLoop(rewriter, loc, 1, shape[axis], inits);
     {
       OpBuilder::InsertionGuard guard(rewriter);
-      Block *body = loop.getBody();
-      if (!body->empty())
-        rewriter.eraseOp(body->getTerminator());
-      rewriter.setInsertionPointToEnd(body);
+      rewriter.setInsertionPointToEnd(loop.getBody());
       Value index = loop.getInductionVar();
       SmallVector<Value> next;
       for (auto [r, row] : llvm::enumerate(rowStarts)) {

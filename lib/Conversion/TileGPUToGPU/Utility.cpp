@@ -232,6 +232,18 @@ SmallVector<Value> mlir::tile::lowering::exchangeThroughScratch(
   return result;
 }
 
+scf::ForOp mlir::tile::lowering::createEmptyLoop(RewriterBase &b, Location loc,
+                                                 int64_t lower, int64_t upper,
+                                                 ValueRange inits) {
+  auto loop = scf::ForOp::create(b, loc, i32Constant(b, loc, lower),
+                                 i32Constant(b, loc, upper),
+                                 i32Constant(b, loc, 1), inits);
+  Block *body = loop.getBody();
+  if (!body->empty())
+    b.eraseOp(body->getTerminator());
+  return loop;
+}
+
 SmallVector<Value> mlir::tile::lowering::inlineCombine(OpBuilder &b,
                                                        Region &region,
                                                        ValueRange operands) {

@@ -10,6 +10,7 @@
 #define TILE_LIB_CONVERSION_TILEGPUTOGPU_UTILITY_H
 
 #include "tile/Dialect/TileGPU/TileGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include <functional>
@@ -81,6 +82,11 @@ SmallVector<Value> exchangeThroughScratch(
     const tilegpu::LinearLayout &dst,
     const std::function<SmallVector<Value>(ArrayRef<Value>)> &mapCoords,
     Type elementType, unsigned byteBase);
+
+/// An scf.for over [lower, upper) with step 1 (i32) carrying `inits`,
+/// with an empty body: the caller fills it and ends it with scf.yield.
+scf::ForOp createEmptyLoop(RewriterBase &b, Location loc, int64_t lower,
+                           int64_t upper, ValueRange inits);
 
 /// Emit `op`'s region body (a tile.reduce combine region) on scalar
 /// operands and return the values it yields.
