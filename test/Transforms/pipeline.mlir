@@ -116,3 +116,27 @@ func.func @one_stage(%p: tensor<64x32x!tile.ptr<f16>, #bA>, %n: i32) attributes 
   }
   return
 }
+
+// -----
+
+#bA = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#sA = #tilegpu.shared<vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]>
+#mma = #tilegpu.mma<version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]>
+#dotA = #tilegpu.dot_op<opIdx = 0, parent = #mma, kWidth = 2>
+
+// tl.range(..., num_stages=N) puts tile.num_stages on the loop: it wins
+// over the kernel's.
+// CHECK-LABEL: func.func @loop_stages
+// CHECK: tilegpu.local_alloc : () -> !tilegpu.memdesc<2x64x32xf16
+// CHECK: scf.for
+// CHECK: tilegpu.async_wait 0
+func.func @loop_stages(%p: tensor<64x32x!tile.ptr<f16>, #bA>, %n: i32) attributes {tile.num_stages = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    %a = tile.load %p {tilegpu.vec = 8 : i32} : tensor<64x32x!tile.ptr<f16>, #bA>
+    %ma = tilegpu.local_alloc %a : (tensor<64x32xf16, #bA>) -> !tilegpu.memdesc<64x32xf16, #sA>
+    %la = tilegpu.local_load %ma : !tilegpu.memdesc<64x32xf16, #sA> -> tensor<64x32xf16, #dotA>
+  } {tile.num_stages = 2 : i32}
+  return
+}
