@@ -20,6 +20,21 @@ llvm_config.add_tool_substitutions(
     ["tilec", "tile-opt", "tile-run", "FileCheck", "not", "count", "split-file"],
     [config.tile_tools_dir, config.llvm_tools_dir])
 config.substitutions.append(("%python", sys.executable))
+
+# A sanitized build (TILE_SANITIZE or TILE_FUZZ): every report aborts its
+# test with a symbolized stack. The tools carry their other defaults
+# (tools/SanitizerDefaults.cpp); options the user exported come after ours
+# and win.
+if getattr(config, "tile_sanitized", False):
+    for name, ours in (("ASAN_OPTIONS", "halt_on_error=1:abort_on_error=1"),
+                       ("UBSAN_OPTIONS", "halt_on_error=1")):
+        config.environment[name] = ":".join(
+            filter(None, [ours, os.environ.get(name)]))
+    symbolizer = shutil.which("llvm-symbolizer") or os.path.join(
+        config.llvm_tools_dir, "llvm-symbolizer")
+    if os.access(symbolizer, os.X_OK):
+        config.environment["ASAN_SYMBOLIZER_PATH"] = symbolizer
+    config.available_features.add("sanitized")
 config.substitutions.append(("%examples", os.path.join(config.tile_src_root, "examples")))
 
 # ptxas validates generated PTX where the CUDA toolkit is installed.
@@ -75,3 +90,6 @@ if os.path.exists(os.path.join(cuda, "include", "cublas_v2.h")):
     config.available_features.add("cuda-toolkit")
     config.substitutions.append(("%cuda_home", cuda))
 config.substitutions.append(("%tile_obj_root", config.tile_obj_root))
+# The compiler the project was built with (a sanitized libTileJIT needs
+# its sanitizer runtime in the programs that link it).
+config.substitutions.append(("%cxx", config.tile_cxx_compiler))
