@@ -61,7 +61,7 @@ if [ "$1" = "--merge" ]; then
   work=$(mktemp -d)
   cp "$OUT/seeds/"* "$work/"
   before=$(ls "$work" | sort)
-  "$FUZZER" -merge=1 -max_len=4096 -timeout=10 -rss_limit_mb=4096 \
+  "$FUZZER" -set_cover_merge=1 -max_len=4096 -timeout=10 -rss_limit_mb=4096 \
     "$work" test/fuzz/corpus "$OUT/corpus" 2>"$OUT/merge.log" || {
     tail -20 "$OUT/merge.log"
     exit 1
@@ -103,14 +103,14 @@ total=0
 for log in fuzz-*.log; do
   [ -f "$log" ] || continue
   runs=$(grep -Eo "stat::number_of_executed_units: [0-9]+" "$log" |
-         awk '{s += $2} END {print s + 0}')
+         awk '{s += $2} END {print s + 0}' || true)
   if [ "$runs" = 0 ]; then
     # fork mode, or a job that ended on a finding: the last status line.
-    runs=$(grep -Eo "^#[0-9]+" "$log" | tail -1 | tr -d '#')
+    runs=$(grep -Eo "^#[0-9]+" "$log" | tail -1 | tr -d '#' || true)
     runs=${runs:-0}
   fi
   total=$((total + runs))
-  echo "$log: $runs runs; $(grep -E '^#[0-9]+' "$log" | tail -1)"
+  echo "$log: $runs runs; $(grep -E '^#[0-9]+' "$log" | tail -1 || true)"
   grep -E "^(==[0-9]+==ERROR|SUMMARY|tile-fuzz: )|ALARM: working on the last Unit for|Test unit written to" "$log" | head -5 || true
 done
 echo "total: $total executions"
