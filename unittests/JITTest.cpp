@@ -5,6 +5,7 @@
 #include "tile/Runtime/GridExpr.h"
 #include "tile/Runtime/JIT.h"
 #include "tile/Runtime/Specialization.h"
+#include "tile/Support/Float16.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "gtest/gtest.h"
@@ -73,14 +74,14 @@ TEST(Specialization, Errors) {
 }
 
 TEST(Specialization, HalfConversions) {
-  EXPECT_EQ(toHalfBits(1.0f), 0x3c00);
-  EXPECT_EQ(toHalfBits(-2.5f), 0xc100);
-  EXPECT_EQ(toHalfBits(65504.0f), 0x7bff);
-  EXPECT_EQ(toHalfBits(1e6f), 0x7c00);      // overflow to infinity
-  EXPECT_EQ(toHalfBits(5.9604645e-8f), 1);  // smallest subnormal
-  EXPECT_EQ(toHalfBits(1.0f + 1.0f / 2048), 0x3c00); // tie to even
-  EXPECT_EQ(toBFloat16Bits(1.0f), 0x3f80);
-  EXPECT_EQ(toBFloat16Bits(-3.0f), 0xc040);
+  EXPECT_EQ(tilec::toHalfBits(1.0f), 0x3c00);
+  EXPECT_EQ(tilec::toHalfBits(-2.5f), 0xc100);
+  EXPECT_EQ(tilec::toHalfBits(65504.0f), 0x7bff);
+  EXPECT_EQ(tilec::toHalfBits(1e6f), 0x7c00);      // overflow to infinity
+  EXPECT_EQ(tilec::toHalfBits(5.9604645e-8f), 1);  // smallest subnormal
+  EXPECT_EQ(tilec::toHalfBits(1.0f + 1.0f / 2048), 0x3c00); // tie to even
+  EXPECT_EQ(tilec::toBFloat16Bits(1.0f), 0x3f80);
+  EXPECT_EQ(tilec::toBFloat16Bits(-3.0f), 0xc040);
 }
 
 TEST(GridExpr, Evaluates) {

@@ -11,6 +11,8 @@
 #ifndef TILE_LIB_INTERPRETER_NUMERICS_H
 #define TILE_LIB_INTERPRETER_NUMERICS_H
 
+#include "tile/Support/Float16.h"
+
 #include "mlir/IR/Types.h"
 #include <cmath>
 #include <cstdint>
@@ -82,24 +84,12 @@ inline float bitsFloat(uint32_t b) {
   return f;
 }
 
-/// Bits of an fp16 value (already representable).
+/// Bits of an fp16 value (already representable, so the conversion
+/// through float is exact). NaN is the canonical quiet NaN.
 inline uint16_t halfBits(double x) {
-  uint16_t sign = std::signbit(x) ? 0x8000 : 0;
   if (std::isnan(x))
     return 0x7E00;
-  double a = std::fabs(x);
-  if (std::isinf(a))
-    return sign | 0x7C00;
-  if (a == 0)
-    return sign;
-  int e;
-  std::frexp(a, &e);
-  int exponent = e - 1;
-  if (exponent < -14) // subnormal: a = m * 2^-24
-    return sign | static_cast<uint16_t>(std::ldexp(a, 24));
-  uint16_t mantissa =
-      static_cast<uint16_t>(std::ldexp(a, -exponent) * 1024.0 - 1024.0);
-  return sign | static_cast<uint16_t>((exponent + 15) << 10) | mantissa;
+  return ::tilec::toHalfBits(static_cast<float>(x));
 }
 
 inline double halfValue(uint16_t bits) {
@@ -113,10 +103,12 @@ inline double halfValue(uint16_t bits) {
   return sign * std::ldexp(1024 + mantissa, exponent - 25);
 }
 
+/// Bits of a bf16 value (already representable). NaN is the canonical
+/// quiet NaN.
 inline uint16_t bfloatBits(double x) {
   if (std::isnan(x))
     return 0x7FC0;
-  return static_cast<uint16_t>(floatBits(static_cast<float>(x)) >> 16);
+  return ::tilec::toBFloat16Bits(static_cast<float>(x));
 }
 
 inline double bfloatValue(uint16_t bits) {

@@ -1,6 +1,7 @@
 //===- Specialization.cpp - What a call's arguments let the JIT assume ----===//
 
 #include "tile/Runtime/Specialization.h"
+#include "tile/Support/Float16.h"
 
 #include <cmath>
 #include <cstring>
@@ -190,44 +191,6 @@ bool tile::quickSpecializationKey(const std::vector<DeclaredParam> &params,
   return true;
 }
 
-uint16_t tile::toHalfBits(float value) {
-  uint32_t x;
-  std::memcpy(&x, &value, 4);
-  uint32_t sign = (x >> 16) & 0x8000;
-  uint32_t exp = (x >> 23) & 0xff;
-  uint32_t mant = x & 0x7fffff;
-  if (exp == 0xff) // inf or nan
-    return sign | 0x7c00 | (mant ? 0x200 : 0);
-  int32_t e = int32_t(exp) - 127 + 15;
-  if (e >= 31)
-    return sign | 0x7c00;
-  if (e <= 0) { // subnormal or zero
-    if (e < -10)
-      return sign;
-    mant |= 0x800000;
-    uint32_t shift = 14 - e;
-    uint32_t half = mant >> shift;
-    uint32_t rest = mant & ((1u << shift) - 1), mid = 1u << (shift - 1);
-    if (rest > mid || (rest == mid && (half & 1)))
-      ++half;
-    return sign | half;
-  }
-  uint32_t half = (uint32_t(e) << 10) | (mant >> 13);
-  uint32_t rest = mant & 0x1fff;
-  if (rest > 0x1000 || (rest == 0x1000 && (half & 1)))
-    ++half; // may carry into the exponent, up to infinity: correct
-  return sign | half;
-}
-
-uint16_t tile::toBFloat16Bits(float value) {
-  uint32_t x;
-  std::memcpy(&x, &value, 4);
-  if (std::isnan(value))
-    return (x >> 16) | 0x40;
-  uint32_t rounding = 0x7fff + ((x >> 16) & 1);
-  return (x + rounding) >> 16;
-}
-
 uint64_t tile::scalarBits(const Arg &arg, DType type) {
   double asDouble = 0;
   int64_t asInt = 0;
@@ -245,10 +208,10 @@ uint64_t tile::scalarBits(const Arg &arg, DType type) {
   uint64_t bits = 0;
   switch (type) {
   case DType::fp16:
-    bits = toHalfBits(float(asDouble));
+    bits = tilec::toHalfBits(float(asDouble));
     break;
   case DType::bf16:
-    bits = toBFloat16Bits(float(asDouble));
+    bits = tilec::toBFloat16Bits(float(asDouble));
     break;
   case DType::fp32: {
     float f = float(asDouble);

@@ -16,7 +16,7 @@
 #include "tile/Interpreter/NumPy.h"
 #include "tile/Runtime/CUDADriver.h"
 #include "tile/Runtime/JIT.h"
-#include "tile/Runtime/Specialization.h"
+#include "tile/Support/Float16.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/StringExtras.h"
@@ -80,12 +80,12 @@ void encode(llvm::StringRef dtype, double v, uint8_t *p) {
   ScalarType t = *parseScalarType(dtype);
   switch (t) {
   case ScalarType::F16: {
-    uint16_t h = tile::toHalfBits(static_cast<float>(v));
+    uint16_t h = tilec::toHalfBits(static_cast<float>(v));
     std::memcpy(p, &h, 2);
     return;
   }
   case ScalarType::BF16: {
-    uint16_t h = tile::toBFloat16Bits(static_cast<float>(v));
+    uint16_t h = tilec::toBFloat16Bits(static_cast<float>(v));
     std::memcpy(p, &h, 2);
     return;
   }

@@ -61,10 +61,6 @@ bool quickSpecializationKey(const std::vector<DeclaredParam> &params,
 /// `type` (fp16/bf16 rounded to nearest even), in an 8-byte slot.
 uint64_t scalarBits(const Arg &arg, DType type);
 
-/// fp32 -> fp16 / bf16 bit patterns, rounded to nearest even.
-uint16_t toHalfBits(float value);
-uint16_t toBFloat16Bits(float value);
-
 } // namespace tile
 
 #endif // TILE_RUNTIME_SPECIALIZATION_H
