@@ -12,7 +12,11 @@ the reported ratio is the median of the per-round ratios. With
 --grouping, also compares examples/matmul_2d.tile compiled with and without
 the grouped-program-order pass.
 
+With --baseline DIR2, also compares each config with the same config
+compiled by another build (a compiler change's effect on the kernels).
+
 usage: python3 bench/matmul_bench.py DIR [LOG] [--sizes 4096x4096x4096,...]
+       [--baseline DIR2]
 """
 import argparse
 import json
@@ -34,6 +38,10 @@ parser.add_argument("--sizes", default="1024x1024x1024,2048x2048x2048,"
 parser.add_argument("--rounds", type=int, default=5)
 parser.add_argument("--grouping", default="8192x8192x8192",
                     help="sizes for the grouped-order comparison ('' to skip)")
+parser.add_argument("--baseline",
+                    help="a DIR of the same kernels from another compiler "
+                    "build: each div16 config is compared with its "
+                    "counterpart there, interleaved, at the given sizes")
 args = None
 LOG = None
 
@@ -271,14 +279,51 @@ def bench_grouping(M, N, K, directory, reps):
         f"{best_r:.3f} ms, speed-up {best_r / best_g:.3f}x")
 
 
+def bench_baseline(M, N, K, kernels, baseline, reps):
+    """Each div16 config against the same config compiled by another build
+    (after checking both): the speed ratio of this build over the other,
+    median of interleaved rounds."""
+    torch.manual_seed(M + N + K)
+    a = torch.randn(M, K, device="cuda", dtype=torch.float16)
+    b = torch.randn(K, N, device="cuda", dtype=torch.float16)
+    ref = a.double() @ b.double()
+    c = torch.empty(M, N, device="cuda", dtype=torch.float16)
+    shape = f"{M}x{N}x{K}"
+    old = {k.label: k for k in baseline}
+    for k in kernels:
+        if not k.label.startswith("div16 ") or k.label not in old:
+            continue
+        pair = (k, old[k.label])
+        for which, kernel in zip(("this", "baseline"), pair):
+            c.fill_(float("nan"))
+            kernel(*matmul_args(a, b, c))
+            torch.cuda.synchronize()
+            err = rel_error(c, ref)
+            if not err <= 2e-3:
+                log(f"  check {shape} {which} {k.label} rel_err={err:.2e} FAIL")
+                return
+        new_f, old_f = (x.bind(*matmul_args(a, b, c)) for x in pair)
+        rounds = [(graph_ms(new_f, reps=reps), graph_ms(old_f, reps=reps))
+                  for _ in range(args.rounds)]
+        ratio = statistics.median(r[1] / r[0] for r in rounds)
+        log(f"BASELINE {shape} {k.label:28s} this "
+            f"{statistics.median(r[0] for r in rounds):.3f} ms, baseline "
+            f"{statistics.median(r[1] for r in rounds):.3f} ms, speed ratio "
+            f"{ratio:.3f}x (median of {len(rounds)} rounds, faster in "
+            f"{sum(r[0] < r[1] for r in rounds)})")
+
+
 def main():
     log(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}, "
         f"triton {triton.__version__}")
     kernels = load_variants(args.dir)
+    baseline = load_variants(args.baseline) if args.baseline else None
     for size in args.sizes.split(","):
         M, N, K = (int(x) for x in size.split("x"))
         reps = 10 if M * N * K >= 4096 ** 3 else 30
         bench_size(M, N, K, kernels, reps)
+        if baseline:
+            bench_baseline(M, N, K, kernels, baseline, reps)
     for size in filter(None, args.grouping.split(",")):
         M, N, K = (int(x) for x in size.split("x"))
         bench_grouping(M, N, K, args.dir, 10)

@@ -1,12 +1,14 @@
 """Launch tilec-compiled kernels from Python (CuPy) on the device machine.
 
-A Kernel reads the PTX and the JSON metadata tilec wrote, evaluates the
+A Kernel reads the PTX (or a cubin beside it) and the JSON metadata tilec
+wrote, evaluates the
 launch grid from the metadata's `grid` expressions, passes the dynamic
 shared memory it names, and checks that the arguments satisfy the
 specialization the kernel was compiled for (divisibility, value 1), so a
 mismatched launch fails loudly instead of computing garbage.
 """
 import json
+import os
 
 import cupy as cp
 import numpy as np
@@ -21,7 +23,11 @@ class Kernel:
     def __init__(self, directory, name, index=None):
         md = json.load(open(f"{directory}/{name}.json"))
         self.md = md if isinstance(md, dict) else md[index]
-        self.module = cp.RawModule(path=f"{directory}/{name}.ptx")
+        # A cubin next to the PTX (assembled with chosen ptxas options)
+        # takes precedence over the driver's JIT of the PTX.
+        cubin = f"{directory}/{name}.cubin"
+        self.module = cp.RawModule(
+            path=cubin if os.path.exists(cubin) else f"{directory}/{name}.ptx")
         self.fn = self.module.get_function(self.md["kernel"])
         shared = self.md["shared_bytes"]
         if shared > 48 * 1024:

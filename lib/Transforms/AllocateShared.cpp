@@ -151,6 +151,11 @@ struct TileGPUAllocateSharedPass
       }
       func->setAttr(TileGPUDialect::getSharedBytesAttrName(),
                     IntegerAttr::get(i32, bytes));
+      // The hardware reserves 1 KiB of shared memory per resident program.
+      constexpr int64_t kReservedPerProgram = 1024;
+      if (bytes > 0 && 2 * (bytes + kReservedPerProgram) > sharedBytesPerSM)
+        func->setAttr(TileGPUDialect::getProgramsPerSMAttrName(),
+                      IntegerAttr::get(i32, 1));
     }
   }
 };

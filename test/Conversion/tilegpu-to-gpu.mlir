@@ -55,9 +55,11 @@ func.func @masked_copy(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %n: i32) attribut
   return
 }
 
-// 4 warps: 128 threads. A load without mask is not predicated.
+// 4 warps: 128 threads. A load without mask is not predicated. No
+// occupancy hint without tilegpu.programs_per_sm.
 // CHECK-LABEL: gpu.func @four_warps
 // CHECK-SAME: known_block_size = array<i32: 128, 1, 1>
+// CHECK-NOT: nvvm.minctasm
 // CHECK: llvm.inline_asm has_side_effects asm_dialect = att "ld.global.b16 $0, [ $1 + 0 ];", "=h,l"
 // CHECK: arith.bitcast %{{.*}} : i16 to f16
 func.func @four_warps(%x: !tile.ptr<f16>) attributes {tilegpu.num_warps = 4 : i32} {
@@ -260,5 +262,17 @@ func.func @dot_f16(%a: f16, %b: f16, %y: !tile.ptr<f16>) attributes {tilegpu.num
 func.func @atomic(%p: !tile.ptr<f32>, %q: !tile.ptr<f32>, %v: f32) attributes {tilegpu.num_warps = 1 : i32} {
   %old = tile.atomic_rmw add, %p, %v : !tile.ptr<f32>
   tile.store %q, %old : !tile.ptr<f32>
+  return
+}
+
+// A kernel that shared memory limits to one program per SM tells ptxas so.
+// CHECK-LABEL: gpu.func @one_per_sm
+// CHECK-SAME: nvvm.minctasm = 1 : i32
+func.func @one_per_sm(%x: !tile.ptr<f32>) attributes {tilegpu.num_warps = 1 : i32, tilegpu.programs_per_sm = 1 : i32} {
+  %r = tile.make_range 0 to 32 : tensor<32xi32>
+  %xs = tile.splat %x : tensor<32x!tile.ptr<f32>>
+  %xp = tile.addptr %xs, %r : tensor<32x!tile.ptr<f32>>, tensor<32xi32>
+  %v = tile.load %xp : tensor<32x!tile.ptr<f32>>
+  tile.store %xp, %v : tensor<32x!tile.ptr<f32>>
   return
 }

@@ -3,6 +3,19 @@
 // the need is accepted, a smaller one is an error at the largest user.
 // RUN: tile-opt %s --convert-tile-to-tilegpu=use-mma=false --tilegpu-allocate-shared=max-shared-bytes=8192 | FileCheck %s
 // RUN: not tile-opt %s --convert-tile-to-tilegpu=use-mma=false --tilegpu-allocate-shared=max-shared-bytes=1000 2>&1 | FileCheck %s --check-prefix=LIMIT
+// A kernel whose shared memory (plus the 1 KiB the hardware reserves per
+// program) leaves room for one program per SM is marked: @convert's 8192
+// bytes fit twice in an SM of 18432 bytes, not in one of 18431; @dot's
+// 5120 fit twice in 16384. With the real SM (228 KiB) nothing here is.
+// RUN: tile-opt %s --convert-tile-to-tilegpu=use-mma=false --tilegpu-allocate-shared=shared-bytes-per-sm=18431 | FileCheck %s --check-prefix=ONE-PER-SM
+// RUN: tile-opt %s --convert-tile-to-tilegpu=use-mma=false --tilegpu-allocate-shared=shared-bytes-per-sm=18432 | FileCheck %s --check-prefix=TWO-PER-SM
+// RUN: tile-opt %s --convert-tile-to-tilegpu=use-mma=false --tilegpu-allocate-shared | FileCheck %s --check-prefix=TWO-PER-SM
+// ONE-PER-SM-NOT: programs_per_sm
+// ONE-PER-SM: func.func @convert({{.*}} tilegpu.programs_per_sm = 1 : i32, tilegpu.shared_bytes = 8192 : i32
+// ONE-PER-SM-NOT: programs_per_sm
+// TWO-PER-SM-NOT: programs_per_sm
+// TWO-PER-SM: func.func @convert({{.*}} tilegpu.shared_bytes = 8192 : i32
+// TWO-PER-SM-NOT: programs_per_sm
 
 // The layouts come from --convert-tile-to-tilegpu (the portable dot, so that
 // dot has a scratch of its own). Scratch sizes are the bytes of the tensors

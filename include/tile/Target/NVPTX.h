@@ -2,7 +2,8 @@
 //
 // The back end: lowers the gpu.module to the LLVM and NVVM dialects with
 // upstream conversions, translates it to LLVM IR, links libdevice when a
-// math function needs it, optimizes at O3 and emits PTX with LLVM's NVPTX
+// math function needs it, optimizes with a pipeline chosen for the
+// per-thread code (NVPTX.cpp says why) and emits PTX with LLVM's NVPTX
 // back end, all in process. Assembling PTX to a cubin uses the CUDA
 // toolkit's ptxas.
 //

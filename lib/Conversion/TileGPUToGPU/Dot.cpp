@@ -106,6 +106,17 @@ static LogicalResult lowerWithMma(DotOp op, ValueRange a, ValueRange bRegs,
   auto structType = LLVM::LLVMStructType::getLiteral(
       rewriter.getContext(), SmallVector<Type>(4, rewriter.getF32Type()));
 
+  // Each operand register pair feeds every mma of its row (A) or column
+  // (B) of tiles: pack it once.
+  DenseMap<unsigned, Value> packedA, packedB;
+  auto packPair = [&](DenseMap<unsigned, Value> &packed, ValueRange regs,
+                      unsigned lo, unsigned hi) {
+    Value &v = packed[lo];
+    if (!v)
+      v = pack16(rewriter, loc, regs[lo], regs[hi]);
+    return v;
+  };
+
   SmallVector<Value> acc(c.begin(), c.end());
   int64_t mTiles = std::max<int64_t>(1, M / (16 * wm));
   int64_t nTiles = std::max<int64_t>(1, N / (8 * wn));
@@ -181,7 +192,7 @@ static LogicalResult lowerWithMma(DotOp op, ValueRange a, ValueRange bRegs,
             auto hi = find(aRegs, m0 + o[0], k0 + o[1] + 1);
             if (!lo || !hi)
               return op.emitOpError("internal error: operand register missing");
-            operands.push_back(pack16(rewriter, loc, a[*lo], a[*hi]));
+            operands.push_back(packPair(packedA, a, *lo, *hi));
           }
           int64_t bOff[2] = {0, 8};
           for (int64_t o : bOff) {
@@ -189,7 +200,7 @@ static LogicalResult lowerWithMma(DotOp op, ValueRange a, ValueRange bRegs,
             auto hi = find(bRegsAt, k0 + o + 1, n0);
             if (!lo || !hi)
               return op.emitOpError("internal error: operand register missing");
-            operands.push_back(pack16(rewriter, loc, bRegs[*lo], bRegs[*hi]));
+            operands.push_back(packPair(packedB, bRegs, *lo, *hi));
           }
           issue(std::move(operands));
         }

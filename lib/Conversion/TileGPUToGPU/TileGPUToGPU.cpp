@@ -11,6 +11,7 @@
 #include "tile/Conversion/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -64,6 +65,12 @@ static LogicalResult outlineKernels(ModuleOp module) {
     unsigned threads = 32 * tilegpu::getNumWarps(func);
     gpuFunc.setKnownBlockSizeAttr(
         b.getDenseI32ArrayAttr({(int32_t)threads, 1, 1}));
+    // Shared memory already limits the kernel to one program per SM: say so
+    // to ptxas (.minnctapersm), which then spends less time on register
+    // budgets for occupancies it cannot reach.
+    if (func->hasAttr(tilegpu::TileGPUDialect::getProgramsPerSMAttrName()))
+      gpuFunc->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                       b.getI32IntegerAttr(1));
     Block &from = func.getBody().front();
     Block &to = gpuFunc.getBody().front();
     for (auto [oldArg, newArg] :

@@ -28,6 +28,10 @@ def TileGPU_Dialect : Dialect {
     static constexpr llvm::StringLiteral getSharedBytesAttrName() {
       return llvm::StringLiteral("tilegpu.shared_bytes");
     }
+    /// Set (to 1) when shared memory alone allows one program per SM.
+    static constexpr llvm::StringLiteral getProgramsPerSMAttrName() {
+      return llvm::StringLiteral("tilegpu.programs_per_sm");
+    }
     static constexpr llvm::StringLiteral getScratchBytesAttrName() {
       return llvm::StringLiteral("tilegpu.scratch_bytes");
     }
