@@ -9,7 +9,9 @@
 //   tune: the autotuned kernel's first call on an empty cache (compile every
 //         config, time each) and on a warm disk cache.
 //
-// usage: jit_bench MATMUL.tile
+// usage: jit_bench MATMUL.tile [--cold N]
+//   --cold N: only N cold compiles, each printed (for A/B runs of two
+//             builds in alternation: the machine's speed drifts).
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,11 +44,12 @@ static double median(std::vector<double> v) {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 2) {
-    std::fprintf(stderr, "usage: jit_bench MATMUL.tile\n");
+  if (argc != 2 && !(argc == 4 && std::string(argv[2]) == "--cold")) {
+    std::fprintf(stderr, "usage: jit_bench MATMUL.tile [--cold N]\n");
     return 2;
   }
   std::string path = argv[1];
+  const int coldOnly = argc == 4 ? std::atoi(argv[3]) : 0;
   std::string why;
   const cu::Driver *d = cu::getDriver(&why);
   if (!d) {
@@ -104,16 +107,26 @@ int main(int argc, char **argv) {
   one.defines = {"BLOCK_M=128", "BLOCK_N=256", "BLOCK_K=64", "GROUP_M=8"};
   one.numWarps = 8;
   one.numStages = 3;
+  // The device machines' CPUs vary by tens of percent from run to run:
+  // 11 repeats, with their range.
+  const int coldRepeats = coldOnly > 0 ? coldOnly : 11;
   std::vector<double> cold;
-  for (int r = 0; r < 5; ++r) {
+  for (int r = 0; r < coldRepeats; ++r) {
     double t;
     if (tile::Status s = firstCall(freshDir(), one, t); !s)
       return fail(s);
     cold.push_back(t);
   }
   std::printf("COLD  compile+assemble+load+launch matmul 128x256x64 (4096^3): "
-              "first %.3f s, median of 5 %.3f s\n",
-              cold[0], median(cold));
+              "first %.3f s, median of %d %.3f s (min %.3f, max %.3f)\n",
+              cold[0], coldRepeats, median(cold),
+              *std::min_element(cold.begin(), cold.end()),
+              *std::max_element(cold.begin(), cold.end()));
+  if (coldOnly > 0) {
+    for (double t : cold)
+      std::printf("COLD1 %.4f\n", t);
+    return 0;
+  }
 
   // Warm launches: host time per launch() (small problem so the GPU keeps
   // up and the launch queue does not fill).

@@ -280,7 +280,8 @@ def bench_grouping(M, N, K, directory, reps):
 
 
 def bench_baseline(M, N, K, kernels, baseline, reps):
-    """Each div16 config against the same config compiled by another build
+    """Each config (of the most specialized variant the shape allows)
+    against the same config compiled by another build
     (after checking both): the speed ratio of this build over the other,
     median of interleaved rounds."""
     torch.manual_seed(M + N + K)
@@ -290,8 +291,14 @@ def bench_baseline(M, N, K, kernels, baseline, reps):
     c = torch.empty(M, N, device="cuda", dtype=torch.float16)
     shape = f"{M}x{N}x{K}"
     old = {k.label: k for k in baseline}
-    for k in kernels:
-        if not k.label.startswith("div16 ") or k.label not in old:
+    usable = [k for k in kernels
+              if k.label in old and k.accepts(*matmul_args(a, b, c))]
+    if not usable:
+        return
+    # The most specialized variant that applies, as the tuning picks.
+    spec = usable[0].label.split()[0]
+    for k in usable:
+        if not k.label.startswith(spec + " "):
             continue
         pair = (k, old[k.label])
         for which, kernel in zip(("this", "baseline"), pair):

@@ -83,6 +83,8 @@ bool hasInternalError(llvm::StringRef diagnostics) {
 bool compile(llvm::StringRef source, const std::vector<std::string> &defines,
              std::string &diagnostics, std::set<std::string> *unbound) {
   CompileOptions options;
+  // A pass that breaks the IR is caught at that pass.
+  options.verifyEachPass = true;
   options.specialize.defines = defines;
   llvm::raw_string_ostream os(diagnostics);
   CompilerSession session(options, os);

@@ -60,6 +60,10 @@ cl::opt<std::string> outputFile("o", cl::desc("Output file ('-' for stdout)"),
 cl::opt<bool> printIRAfterAll("mlir-print-ir-after-all",
                               cl::desc("Print the IR after every pass"),
                               cl::cat(category));
+cl::opt<bool> verifyEach("verify-each",
+                         cl::desc("Verify the IR after every pass (default: "
+                                  "after every phase)"),
+                         cl::cat(category));
 cl::opt<bool> allConfigs("all-configs",
                          cl::desc("Compile every @autotune config, suffixing "
                                   "kernel names with _0, _1, ..."),
@@ -127,6 +131,7 @@ static int run() {
   options.specialize.allConfigs = allConfigs;
   options.target.arch = arch;
   options.printIRAfterAll = printIRAfterAll;
+  options.verifyEachPass = verifyEach;
   // --time-passes is LLVM's own option: it also times the LLVM passes.
   options.timePasses = llvm::TimePassesIsEnabled;
   options.groupM = groupM;

@@ -68,6 +68,8 @@ struct CompileOptions {
   TargetInfo target;
   bool printIRAfterAll = false;
   bool timePasses = false;
+  /// Verify the IR after every pass instead of once per phase.
+  bool verifyEachPass = false;
   /// Apply the GROUP_M-grouped program order to 2-D grids (0: off).
   unsigned groupM = 8;
 };
