@@ -249,9 +249,10 @@ llvm::Expected<std::string> tilec::emitPTX(llvm::Module &module,
     return llvm::createStringError("the NVPTX back end cannot emit PTX");
   SkipScalarOptsInLargeKernels gate(module);
   llvm::LLVMContext &context = module.getContext();
+  llvm::OptPassGate &previousGate = context.getOptPassGate();
   context.setOptPassGate(gate);
   pm.run(module);
-  context.setOptPassGate(llvm::getGlobalPassGate());
+  context.setOptPassGate(previousGate);
   return std::string(ptx.str());
 }
 
