@@ -157,10 +157,17 @@ Expected<const cu::Driver *> gpu() {
   return d;
 }
 
-/// PTX to a cubin with the driver's linker (the driver's own ptxas).
+/// PTX to a cubin with the driver's linker (the driver's own ptxas). The
+/// kernels of a set (every config of an @autotune) are assembled in
+/// parallel, one thread per CPU (split compilation; a driver that does not
+/// know the option links without it).
 Expected<std::string> linkPTX(const cu::Driver &d, const std::string &ptx) {
   cu::CUlinkState link;
-  cu::CUresult r = d.cuLinkCreate(0, nullptr, nullptr, &link);
+  int options[] = {cu::kJitSplitCompile};
+  void *values[] = {reinterpret_cast<void *>(uintptr_t(0))};
+  cu::CUresult r = d.cuLinkCreate(1, options, values, &link);
+  if (r != cu::CUDA_SUCCESS)
+    r = d.cuLinkCreate(0, nullptr, nullptr, &link);
   if (r != cu::CUDA_SUCCESS)
     return Status::error(cu::describe(d, "cuLinkCreate", r));
   std::string text = ptx;

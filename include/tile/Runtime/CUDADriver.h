@@ -76,6 +76,8 @@ constexpr int kAttrComputeCapabilityMajor = 75;
 constexpr int kAttrComputeCapabilityMinor = 76;
 constexpr int kFuncAttrMaxDynamicSharedSize = 8;
 constexpr int kJitInputPtx = 1;
+/// CU_JIT_SPLIT_COMPILE: threads ptxas may use (0: one per CPU).
+constexpr int kJitSplitCompile = 34;
 
 } // namespace tile::cuda
 
