@@ -11,6 +11,7 @@
 #include "mlir/Target/LLVMIR/Export.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/OptBisect.h"
@@ -229,15 +230,20 @@ public:
 
   explicit SkipScalarOptsInLargeKernels(const llvm::Module &module) {
     for (const llvm::Function &f : module)
-      large |= f.getInstructionCount() > kLargeKernelInstructions;
+      if (f.getInstructionCount() > kLargeKernelInstructions)
+        large.insert(("function (" + f.getName() + ")").str());
   }
-  bool isEnabled() const override { return large; }
-  bool shouldRunPass(llvm::StringRef pass, llvm::StringRef) const override {
-    return pass != "slsr" && pass != "nary-reassociate" && pass != "gvn";
+  bool isEnabled() const override { return !large.empty(); }
+  /// `ir` names the unit a pass runs on: "function (NAME)" for the function
+  /// passes asked here.
+  bool shouldRunPass(llvm::StringRef pass, llvm::StringRef ir) const override {
+    if (pass != "slsr" && pass != "nary-reassociate" && pass != "gvn")
+      return true;
+    return !large.contains(ir);
   }
 
 private:
-  bool large = false;
+  llvm::StringSet<> large;
 };
 } // namespace
 
