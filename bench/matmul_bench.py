@@ -40,8 +40,8 @@ parser.add_argument("--grouping", default="8192x8192x8192",
                     help="sizes for the grouped-order comparison ('' to skip)")
 parser.add_argument("--baseline",
                     help="a DIR of the same kernels from another compiler "
-                    "build: each div16 config is compared with its "
-                    "counterpart there, interleaved, at the given sizes")
+                    "build: each config is compared with its counterpart "
+                    "there, interleaved, at the given sizes")
 args = None
 LOG = None
 
