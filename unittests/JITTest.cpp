@@ -84,6 +84,13 @@ TEST(Specialization, HalfConversions) {
   EXPECT_EQ(tilec::toBFloat16Bits(-3.0f), 0xc040);
 }
 
+TEST(Specialization, TypeNames) {
+  for (int t = 0; t <= int(DType::fp64); ++t)
+    EXPECT_EQ(dtypeFromName(dtypeName(DType(t))), DType(t));
+  EXPECT_EQ(dtypeFromName("float16"), std::nullopt);
+  EXPECT_EQ(dtypeFromName(""), std::nullopt);
+}
+
 TEST(GridExpr, Evaluates) {
   auto lookup = [](const std::string &n) { return n == "M" ? 0 : n == "N" ? 1 : -1; };
   auto e = GridExpr::parse("(cdiv(M, 128)) * (cdiv(N, 256)) + max(1, M // 7 % 3) - min(M, 2)", lookup);

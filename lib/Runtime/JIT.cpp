@@ -45,7 +45,6 @@ struct Entry {
   cu::CUfunction function = nullptr;
   unsigned threads = 128, sharedBytes = 0;
   std::vector<DType> paramTypes;
-  std::vector<bool> paramIsPointer;
   std::vector<GridExpr> grid; // empty without @grid
   std::string config;         // "BLOCK_M=128, ..., num_warps=8"
 };
@@ -60,19 +59,6 @@ struct CompiledSet {
 bool envFlag(const char *name) {
   const char *v = std::getenv(name);
   return v && *v && std::string(v) != "0";
-}
-
-std::optional<DType> parseDType(llvm::StringRef name) {
-  static const std::pair<const char *, DType> names[] = {
-      {"i1", DType::i1},     {"i8", DType::i8},     {"i16", DType::i16},
-      {"i32", DType::i32},   {"i64", DType::i64},   {"u8", DType::u8},
-      {"u16", DType::u16},   {"u32", DType::u32},   {"u64", DType::u64},
-      {"fp16", DType::fp16}, {"bf16", DType::bf16}, {"fp32", DType::fp32},
-      {"fp64", DType::fp64}};
-  for (auto &[n, t] : names)
-    if (name == n)
-      return t;
-  return std::nullopt;
 }
 
 } // namespace
@@ -92,7 +78,7 @@ struct JIT::Impl {
 
 struct tile::KernelState {
   std::shared_ptr<JIT::Impl> jit;
-  std::string source, bufferName, kernelName, sourceHash;
+  std::string source, bufferName, kernelName;
   CompileOptions options;
   std::vector<DeclaredParam> params;
   std::vector<int> tuneKey; // parameter indices of the @autotune key
@@ -170,9 +156,9 @@ Expected<std::string> linkPTX(const cu::Driver &d, const std::string &ptx) {
     r = d.cuLinkCreate(0, nullptr, nullptr, &link);
   if (r != cu::CUDA_SUCCESS)
     return Status::error(cu::describe(d, "cuLinkCreate", r));
-  std::string text = ptx;
-  r = d.cuLinkAddData(link, cu::kJitInputPtx, text.data(), text.size() + 1,
-                      "tile.ptx", 0, nullptr, nullptr);
+  // The driver only reads the text (its parameter is not const).
+  r = d.cuLinkAddData(link, cu::kJitInputPtx, const_cast<char *>(ptx.c_str()),
+                      ptx.size() + 1, "tile.ptx", 0, nullptr, nullptr);
   void *cubin = nullptr;
   size_t size = 0;
   if (r == cu::CUDA_SUCCESS)
@@ -213,9 +199,8 @@ Expected<std::vector<Entry>> parseEntries(const std::string &json,
       for (const llvm::json::Value &p : *params) {
         const llvm::json::Object *po = p.getAsObject();
         llvm::StringRef type = po ? po->getString("type").value_or("") : "";
-        bool pointer = type.consume_front("*");
-        e.paramIsPointer.push_back(pointer);
-        e.paramTypes.push_back(parseDType(type).value_or(DType::i32));
+        type.consume_front("*");
+        e.paramTypes.push_back(dtypeFromName(type.str()).value_or(DType::i32));
         names.push_back(po ? po->getString("name").value_or("").str() : "");
       }
     std::string config;
@@ -282,15 +267,23 @@ Status runCompiler(KernelState &k, const std::string &signature,
   return Status();
 }
 
-std::string cacheKey(const KernelState &k, const std::string &signature) {
+/// `parts`, then what the compile options contribute, then `arch`, hashed
+/// (the keys of loaded kernels and of compiled sets).
+std::string hashWithOptions(std::vector<std::string> parts,
+                            const CompileOptions &o, const std::string &arch) {
   std::string defines;
-  for (const std::string &d : k.options.defines)
+  for (const std::string &d : o.defines)
     defines += d + "\n";
-  return hashKey({"tile-jit", JIT::compilerVersion(), k.source, k.kernelName,
-                  signature, defines,
-                  std::to_string(k.options.numWarps.value_or(0)),
-                  std::to_string(k.options.numStages.value_or(0)),
-                  std::to_string(k.options.groupM), k.arch});
+  parts.insert(parts.end(), {defines, std::to_string(o.numWarps.value_or(0)),
+                             std::to_string(o.numStages.value_or(0)),
+                             std::to_string(o.groupM), arch});
+  return hashKey(parts);
+}
+
+std::string cacheKey(const KernelState &k, const std::string &signature) {
+  return hashWithOptions(
+      {"tile-jit", JIT::compilerVersion(), k.source, k.kernelName, signature},
+      k.options, k.arch);
 }
 
 /// The compiled set for a specialization: from memory, disk, or the
@@ -690,14 +683,8 @@ Expected<Kernel> JIT::loadSource(const std::string &source,
                                  const std::string &kernel,
                                  CompileOptions options,
                                  const std::string &name) {
-  std::string defines;
-  for (const std::string &d : options.defines)
-    defines += d + "\n";
   std::string loadKey =
-      hashKey({source, kernel, name, defines,
-               std::to_string(options.numWarps.value_or(0)),
-               std::to_string(options.numStages.value_or(0)),
-               std::to_string(options.groupM), options.arch});
+      hashWithOptions({source, kernel, name}, options, options.arch);
   std::lock_guard<std::mutex> lock(impl->loadMutex);
   if (auto it = impl->loaded.find(loadKey); it != impl->loaded.end())
     if (std::shared_ptr<KernelState> state = it->second.lock())
@@ -709,7 +696,6 @@ Expected<Kernel> JIT::loadSource(const std::string &source,
   state->bufferName = name;
   state->kernelName = kernel;
   state->options = options;
-  state->sourceHash = hashKey({source});
   state->arch = options.arch;
   if (state->arch.empty()) {
     std::string why;
@@ -752,7 +738,7 @@ Expected<Kernel> JIT::loadSource(const std::string &source,
     d.name = p.name;
     if (p.type) {
       d.isPointer = p.type->kind == tilec::ParamType::Kind::Pointer;
-      d.type = parseDType(tilec::getName(p.type->elementType));
+      d.type = dtypeFromName(tilec::getName(p.type->elementType).str());
       d.divisibility = p.type->divisibility;
       d.equalsOne = p.type->equalsOne;
     }

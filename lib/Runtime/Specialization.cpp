@@ -27,6 +27,13 @@ const char *tile::dtypeName(DType t) {
   return "?";
 }
 
+std::optional<DType> tile::dtypeFromName(const std::string &name) {
+  for (int t = 0; t <= int(DType::fp64); ++t)
+    if (name == dtypeName(DType(t)))
+      return DType(t);
+  return std::nullopt;
+}
+
 static bool isIntegerType(DType t) {
   return t != DType::fp16 && t != DType::bf16 && t != DType::fp32 &&
          t != DType::fp64;

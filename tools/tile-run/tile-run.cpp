@@ -150,10 +150,8 @@ static int runOnGpu(const PlannedKernel &planned,
   std::vector<tile::Arg> launchArgs;
   for (auto [i, param] : llvm::enumerate(planned.instance.params)) {
     const ParamType &type = param.second;
-    tile::DType dtype = tile::DType::fp32;
-    for (int t = 0; t <= int(tile::DType::fp64); ++t)
-      if (getName(type.elementType) == tile::dtypeName(tile::DType(t)))
-        dtype = tile::DType(t);
+    tile::DType dtype = tile::dtypeFromName(getName(type.elementType).str())
+                            .value_or(tile::DType::fp32);
     const KernelArg &a = args[i];
     if (type.kind == ParamType::Kind::Pointer) {
       HostBuffer &b = buffers[a.buffer];

@@ -39,6 +39,8 @@ enum class DType { i1, i8, i16, i32, i64, u8, u16, u32, u64, fp16, bf16, fp32, f
 
 /// The language's name of a type ("fp16", "i32", ...).
 const char *dtypeName(DType t);
+/// The type with that name; none for a name that is not one.
+std::optional<DType> dtypeFromName(const std::string &name);
 
 /// 16-bit float storage types for typed pointers.
 struct half {
