@@ -2,6 +2,7 @@
 
 #include "tile/Frontend/Sema.h"
 #include "tile/Frontend/Diagnostics.h"
+#include "tile/Support/IntegerDivision.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -181,19 +182,6 @@ static bool isIntLike(const Val &v) {
   return v.getKind() == Val::Kind::Int || v.getKind() == Val::Kind::Bool;
 }
 
-static int64_t floorDiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0)))
-    --q;
-  return q;
-}
-
-static int64_t floorMod(int64_t a, int64_t b) {
-  int64_t r = a % b;
-  if (r != 0 && ((r < 0) != (b < 0)))
-    r += b;
-  return r;
-}
 
 std::optional<Val> tilec::foldBinary(BinaryOp op, const Val &a, const Val &b,
                                      std::string &error) {
@@ -684,7 +672,7 @@ std::optional<Val> ConstEvaluator::evalCall(const CallExpr &call) {
     if (args[1].getInt() == 0)
       return fail(*call.args[1], "division by zero in cdiv");
     int64_t a = args[0].getInt(), b = args[1].getInt();
-    return Val::integer(-floorDiv(-a, b));
+    return Val::integer(ceilDiv(a, b));
   }
   if (name == "min" || name == "max") {
     if (args.size() < 2)

@@ -1,6 +1,7 @@
 //===- GridExpr.cpp - Launch-grid expressions of the metadata -------------===//
 
 #include "tile/Runtime/GridExpr.h"
+#include "tile/Support/IntegerDivision.h"
 
 #include <cctype>
 
@@ -143,11 +144,6 @@ private:
   size_t pos = 0;
 };
 
-int64_t floorDiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-
 bool eval(const Node &n, const int64_t *values, int64_t &out) {
   if (n.kind == Node::Const) {
     out = n.value;
@@ -172,11 +168,11 @@ bool eval(const Node &n, const int64_t *values, int64_t &out) {
     if (b == 0)
       return false;
     if (n.kind == Node::FloorDiv)
-      out = floorDiv(a, b);
+      out = tilec::floorDiv(a, b);
     else if (n.kind == Node::Mod)
-      out = a - floorDiv(a, b) * b;
+      out = tilec::floorMod(a, b);
     else
-      out = -floorDiv(-a, b);
+      out = tilec::ceilDiv(a, b);
     return true;
   default:
     return false;
