@@ -182,7 +182,6 @@ static bool isIntLike(const Val &v) {
   return v.getKind() == Val::Kind::Int || v.getKind() == Val::Kind::Bool;
 }
 
-
 std::optional<Val> tilec::foldBinary(BinaryOp op, const Val &a, const Val &b,
                                      std::string &error) {
   if (op == BinaryOp::Add && a.getKind() == Val::Kind::Str &&
