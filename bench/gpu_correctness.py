@@ -180,7 +180,43 @@ def check_layernorm():
         record("layernorm rstd", f"{M}x{N}", rel_error(rstd, r), 1e-5)
 
 
-for check in [check_vector_add, check_matmul, check_softmax, check_layernorm]:
+def check_reductions():
+    k = Kernel("reductions", 0)
+    BM, BN = 32, 128
+    x = torch.randn(BM, BN, device="cuda")
+    outs = [torch.full((BM,), float("nan"), device="cuda"),
+            torch.full((BN,), float("nan"), device="cuda"),
+            torch.full((BM,), -1, device="cuda", dtype=torch.int32),
+            torch.full((BN,), -1, device="cuda", dtype=torch.int32)]
+    k(x, *outs)
+    torch.cuda.synchronize()
+    xd = x.double()
+    record("reduce sum axis=1", f"{BM}x{BN}", rel_error(outs[0], xd.sum(1)), 1e-6)
+    record("reduce max axis=0", f"{BM}x{BN}", rel_error(outs[1], xd.max(0).values), 0)
+    for name, got, ref in [("argmax axis=1", outs[2], xd.argmax(1)),
+                           ("argmin axis=0", outs[3], xd.argmin(0))]:
+        wrong = (got.long() != ref).sum().item()
+        record(f"reduce {name}", f"{BM}x{BN}", float(wrong), 0)
+    k = Kernel("reductions", 1)
+    BM, BN, BK = 128, 64, 32
+    a = torch.randn(BM, BK, device="cuda", dtype=torch.float16)
+    b = torch.randn(BK, BN, device="cuda", dtype=torch.float16)
+    outs = [torch.full((BM,), float("nan"), device="cuda"),
+            torch.full((BN,), float("nan"), device="cuda"),
+            torch.full((1,), float("nan"), device="cuda")]
+    k(a, b, *outs)
+    torch.cuda.synchronize()
+    acc = a.double() @ b.double()
+    record("reduce mma max axis=1", f"{BM}x{BN}x{BK}",
+           rel_error(outs[0], acc.max(1).values), 1e-5)
+    record("reduce mma sum axis=0", f"{BM}x{BN}x{BK}",
+           rel_error(outs[1], acc.sum(0)), 1e-5)
+    record("reduce mma sum all", f"{BM}x{BN}x{BK}",
+           rel_error(outs[2], acc.sum().reshape(1)), 1e-5)
+
+
+for check in [check_vector_add, check_matmul, check_softmax, check_layernorm,
+              check_reductions]:
     try:
         check()
     except Exception as e:  # report and go on with the other examples

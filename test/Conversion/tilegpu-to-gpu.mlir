@@ -144,18 +144,18 @@ func.func @cross_thread(%p: !tile.ptr<f32>) attributes {tilegpu.num_warps = 1 : 
   return
 }
 
-// A reduction stores its operand to shared memory, then walks the reduced
-// axis in a loop, combining with the region's op.
+// A reduction within one warp: butterfly shuffles over the 5 lane bits,
+// no shared memory; every lane ends with the result.
 // CHECK-LABEL: gpu.func @reduce
-// CHECK: gpu.barrier
-// CHECK: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
-// CHECK: gpu.barrier
-// CHECK: %[[FIRST:.*]] = llvm.load %{{.*}} : !llvm.ptr<3> -> f32
-// CHECK: %[[MAX:.*]] = scf.for %{{.*}} = %c1_i32{{[_0-9]*}} to %c32_i32{{[_0-9]*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[FIRST]]) -> (f32) : i32 {
-// CHECK:   %[[NEXT:.*]] = llvm.load %{{.*}} : !llvm.ptr<3> -> f32
-// CHECK:   %[[M:.*]] = arith.maxnumf %[[ACC]], %[[NEXT]] : f32
-// CHECK:   scf.yield %[[M]] : f32
-// CHECK: }
+// CHECK-NOT: gpu.barrier
+// CHECK: %[[S1:.*]], %{{.*}} = gpu.shuffle xor %[[X:.*]], %c1_i32, %c32_i32
+// CHECK: %[[M1:.*]] = arith.maxnumf %[[X]], %[[S1]] : f32
+// CHECK: %[[S2:.*]], %{{.*}} = gpu.shuffle xor %[[M1]], %c2_i32
+// CHECK: gpu.shuffle xor %{{.*}}, %c4_i32
+// CHECK: gpu.shuffle xor %{{.*}}, %c8_i32
+// CHECK: %[[S5:.*]], %{{.*}} = gpu.shuffle xor %[[M4:.*]], %c16_i32
+// CHECK: %[[MAX:.*]] = arith.maxnumf %[[M4]], %[[S5]] : f32
+// CHECK-NOT: llvm.load
 // CHECK: %[[BITS:.*]] = arith.bitcast %[[MAX]] : f32 to i32
 // CHECK: "@$2 st.global.b32 [ $0 + 0 ], $1;", "l,r,b" %{{.*}}, %[[BITS]], %{{.*}}
 func.func @reduce(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>) attributes {tilegpu.num_warps = 1 : i32} {
@@ -172,11 +172,15 @@ func.func @reduce(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>) attributes {tilegpu.nu
   return
 }
 
-// Along axis 0 of an 8 x 32 block the loop runs over 8 rows; each thread
-// reduces its one column.
+// Along axis 0 of an 8 x 32 block on one warp (a lane per column, the 8
+// rows in each thread's registers) the rows are added in registers, as a
+// tree: no shuffle, no shared memory.
 // CHECK-LABEL: gpu.func @reduce_axis0
-// CHECK: scf.for %{{.*}} = %c1_i32{{[_0-9]*}} to %c8_i32{{[_0-9]*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (i32) : i32 {
-// CHECK: arith.addi
+// CHECK-NOT: gpu.shuffle
+// CHECK-NOT: gpu.barrier
+// CHECK-COUNT-7: arith.addi %{{.*}}, %{{.*}} : i32
+// CHECK-NOT: gpu.shuffle
+// CHECK: gpu.return
 func.func @reduce_axis0(%x: !tile.ptr<i32>) attributes {tilegpu.num_warps = 1 : i32} {
   %xs = tile.splat %x : tensor<8x32x!tile.ptr<i32>>
   %v = tile.load %xs : tensor<8x32x!tile.ptr<i32>>
@@ -187,6 +191,62 @@ func.func @reduce_axis0(%x: !tile.ptr<i32>) attributes {tilegpu.num_warps = 1 : 
   }
   %ys = tile.splat %x : tensor<32x!tile.ptr<i32>>
   tile.store %ys, %s : tensor<32x!tile.ptr<i32>>
+  return
+}
+
+// Across 4 warps: registers, then 5 shuffles, then one thread per warp
+// (lane 0) writes its partial to slot warp of the scratch; after a barrier
+// every thread combines the 4 slots.
+// CHECK-LABEL: gpu.func @reduce_warps
+// CHECK-COUNT-5: gpu.shuffle xor
+// CHECK: gpu.barrier
+// CHECK: %[[LANE0:.*]] = arith.cmpi eq, %{{.*}}, %c0_i32{{.*}} : i32
+// CHECK: scf.if %[[LANE0]] {
+// CHECK:   llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
+// CHECK: }
+// CHECK: gpu.barrier
+// CHECK-COUNT-4: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// CHECK: arith.addf
+// CHECK: arith.addf
+// CHECK: arith.addf
+// CHECK: gpu.return
+func.func @reduce_warps(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>) attributes {tilegpu.num_warps = 4 : i32} {
+  %r = tile.make_range 0 to 512 : tensor<512xi32>
+  %xs = tile.splat %x : tensor<512x!tile.ptr<f32>>
+  %xp = tile.addptr %xs, %r : tensor<512x!tile.ptr<f32>>, tensor<512xi32>
+  %v = tile.load %xp : tensor<512x!tile.ptr<f32>>
+  %m = tile.reduce %v {axis = 0 : i32} : (tensor<512xf32>) -> f32 {
+  ^bb0(%a: f32, %b: f32):
+    %c = arith.addf %a, %b : f32
+    tile.reduce.return %c : f32
+  }
+  tile.store %y, %m : !tile.ptr<f32>
+  return
+}
+
+// argmax carries values and i64 indices together; a 64-bit index moves as
+// two 32-bit shuffles.
+// CHECK-LABEL: gpu.func @argmax_i64
+// CHECK: %[[LO:.*]] = arith.trunci %{{.*}} : i64 to i32
+// CHECK: %[[HI:.*]] = arith.trunci %{{.*}} : i64 to i32
+// CHECK: gpu.shuffle xor %[[LO]], %c1_i32
+// CHECK: gpu.shuffle xor %[[HI]], %c1_i32
+// CHECK: arith.cmpf ogt
+// CHECK: arith.select
+func.func @argmax_i64(%p: !tile.ptr<f32>, %q: !tile.ptr<i64>) attributes {tilegpu.num_warps = 1 : i32} {
+  %r = tile.make_range 0 to 32 : tensor<32xi32>
+  %i = arith.extsi %r : tensor<32xi32> to tensor<32xi64>
+  %s = tile.splat %p : tensor<32x!tile.ptr<f32>>
+  %a = tile.addptr %s, %r : tensor<32x!tile.ptr<f32>>, tensor<32xi32>
+  %v = tile.load %a : tensor<32x!tile.ptr<f32>>
+  %m:2 = tile.reduce %v, %i {axis = 0 : i32} : (tensor<32xf32>, tensor<32xi64>) -> (f32, i64) {
+  ^bb0(%x: f32, %xi: i64, %y: f32, %yi: i64):
+    %gt = arith.cmpf ogt, %y, %x : f32
+    %mv = arith.select %gt, %y, %x : f32
+    %mi = arith.select %gt, %yi, %xi : i64
+    tile.reduce.return %mv, %mi : f32, i64
+  }
+  tile.store %q, %m#1 : !tile.ptr<i64>
   return
 }
 

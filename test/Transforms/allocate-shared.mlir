@@ -23,27 +23,29 @@
 // a kernel whose scratch users never overlap needs the largest of them.
 // (allocate-shared-liveness.mlir tests buffers that do overlap.)
 
-// A reduction stores its operand: 256 x f32.
+// A reduction keeps one partial per warp along the axis and result
+// element: 64 rows x 4 warps x f32 (lanes and registers combine without
+// shared memory).
 // CHECK-LABEL: func.func @reduce
 // CHECK-SAME: tilegpu.shared_bytes = 1024 : i32
 func.func @reduce(%p: !tile.ptr<f32>, %q: !tile.ptr<f32>) attributes {tilegpu.num_warps = 4 : i32} {
-  %r = tile.make_range 0 to 256 : tensor<256xi32>
-  %s = tile.splat %p : tensor<256x!tile.ptr<f32>>
-  %a = tile.addptr %s, %r : tensor<256x!tile.ptr<f32>>, tensor<256xi32>
-  %v = tile.load %a : tensor<256x!tile.ptr<f32>>
+  %s = tile.splat %p : tensor<64x256x!tile.ptr<f32>>
+  %v = tile.load %s : tensor<64x256x!tile.ptr<f32>>
   // LIMIT: :[[@LINE+1]]:8: error: the kernel needs 1024 bytes of shared memory (this operation 1024), more than the 1000 a program can use; use smaller blocks or fewer stages
-  %m = tile.reduce %v {axis = 0 : i32} : (tensor<256xf32>) -> f32 {
+  %m = tile.reduce %v {axis = 1 : i32} : (tensor<64x256xf32>) -> tensor<64xf32> {
   ^bb0(%x: f32, %y: f32):
     %z = arith.maxnumf %x, %y : f32
     tile.reduce.return %z : f32
   }
-  tile.store %q, %m : !tile.ptr<f32>
+  %qs = tile.splat %q : tensor<64x!tile.ptr<f32>>
+  tile.store %qs, %m : tensor<64x!tile.ptr<f32>>
   return
 }
 
-// Several operands sit side by side: 64 x f32 + 64 x i64.
+// Several operands sit side by side, each part aligned to 16 bytes:
+// 2 warps x f32, then 2 warps x i64.
 // CHECK-LABEL: func.func @argmax
-// CHECK-SAME: tilegpu.shared_bytes = 768 : i32
+// CHECK-SAME: tilegpu.shared_bytes = 32 : i32
 func.func @argmax(%p: !tile.ptr<f32>, %q: !tile.ptr<i64>) attributes {tilegpu.num_warps = 2 : i32} {
   %r = tile.make_range 0 to 64 : tensor<64xi32>
   %i = arith.extsi %r : tensor<64xi32> to tensor<64xi64>
@@ -61,9 +63,9 @@ func.func @argmax(%p: !tile.ptr<f32>, %q: !tile.ptr<i64>) attributes {tilegpu.nu
   return
 }
 
-// 4 x i8 is 4 bytes, rounded up to 16.
+// Within one warp a reduction needs no shared memory at all.
 // CHECK-LABEL: func.func @small_reduce
-// CHECK-SAME: tilegpu.shared_bytes = 16 : i32
+// CHECK-SAME: tilegpu.shared_bytes = 0 : i32
 func.func @small_reduce(%p: !tile.ptr<i8>, %q: !tile.ptr<i8>) attributes {tilegpu.num_warps = 1 : i32} {
   %r = tile.make_range 0 to 4 : tensor<4xi32>
   %s = tile.splat %p : tensor<4x!tile.ptr<i8>>

@@ -1,52 +1,275 @@
-//===- Reduce.cpp - Reductions through shared memory ----------------------===//
+//===- Reduce.cpp - Reductions in registers, shuffles and shared memory ---===//
 //
-// Every thread writes its elements to the scratch buffer; then each result
-// register walks the reduced axis, combining with the op's region. All
-// operands of a multi-operand reduction (argmax's values and indices) sit
-// side by side in the scratch.
+// A reduction along `axis` follows the operand's linear layout. When every
+// basis either walks only along the axis or not at all (every blocked, mma
+// and sliced layout), the reduction is done in three steps, as the layout
+// spreads the axis: registers of one thread are combined first, then lanes
+// by butterfly shuffles (after which every lane of the group holds the
+// result), then warps through a scratch of one partial per warp and result
+// element. The result is then exactly the sliced layout's registers.
+//
+// Layouts whose bases mix the axis with other dimensions take the general
+// path: every thread writes its elements to the scratch, then each result
+// register walks the reduced axis.
+//
+// All operands of a multi-operand reduction (argmax's values and indices)
+// move together; the combine region is inlined on scalars.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Utility.h"
 
+#include "tile/Dialect/TileGPU/ReductionPlan.h"
 #include "tile/Dialect/TileGPU/Scratch.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::lowering;
+using tilegpu::LinearLayout;
+using tilegpu::ReductionPlan;
 
 namespace {
 
+/// One value per operand of the reduction.
+using Tuple = SmallVector<Value, 2>;
+
+/// `value` from the lane whose id differs from this one's by `mask` (XOR).
+/// The shuffle moves 32-bit words: narrower values are widened, 64-bit ones
+/// move as two halves.
+Value shuffleXor(OpBuilder &b, Location loc, Value value, unsigned mask) {
+  Type type = value.getType();
+  Type i32 = b.getI32Type();
+  auto shuffle = [&](Value word) {
+    return gpu::ShuffleOp::create(b, loc, word, i32Constant(b, loc, mask),
+                                  i32Constant(b, loc, 32),
+                                  gpu::ShuffleMode::XOR)
+        .getShuffleResult();
+  };
+  if (type.isF32() || type.isInteger(32))
+    return shuffle(value);
+  unsigned bits = type.getIntOrFloatBitWidth();
+  Type intType = b.getIntegerType(bits);
+  Value asInt = type.isInteger()
+                    ? value
+                    : arith::BitcastOp::create(b, loc, intType, value);
+  Value moved;
+  if (bits < 32) {
+    Value word = arith::ExtUIOp::create(b, loc, i32, asInt);
+    moved = arith::TruncIOp::create(b, loc, intType, shuffle(word));
+  } else {
+    assert(bits == 64 && "shuffled values are at most 64 bits wide");
+    Value lo = arith::TruncIOp::create(b, loc, i32, asInt);
+    Value hi = arith::TruncIOp::create(
+        b, loc, i32,
+        arith::ShRUIOp::create(b, loc, asInt, i64Constant(b, loc, 32)));
+    Value lo64 = arith::ExtUIOp::create(b, loc, intType, shuffle(lo));
+    Value hi64 = arith::ExtUIOp::create(b, loc, intType, shuffle(hi));
+    moved = arith::OrIOp::create(
+        b, loc, lo64,
+        arith::ShLIOp::create(b, loc, hi64, i64Constant(b, loc, 32)));
+  }
+  return type.isInteger() ? moved
+                          : arith::BitcastOp::create(b, loc, type, moved);
+}
+
 struct ReduceLowering : public OpConversionPattern<ReduceOp> {
   using OpConversionPattern::OpConversionPattern;
+
   LogicalResult
   matchAndRewrite(ReduceOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    auto srcType = cast<RankedTensorType>(op.getSrcs()[0].getType());
+    LinearLayout src = layoutOf(srcType);
+    LinearLayout dst = resultLayout(op, src);
+    SmallVector<Type> elems;
+    for (Value v : op.getSrcs())
+      elems.push_back(getTypeConverter()->convertType(
+          cast<RankedTensorType>(v.getType()).getElementType()));
+
+    SmallVector<SmallVector<Value>> results;
+    if (std::optional<ReductionPlan> plan =
+            tilegpu::planReduction(src, dst, op.getAxis()))
+      results = reduceByLayout(op, adaptor, rewriter, *plan, dst, elems);
+    else
+      results = reduceThroughScratch(op, adaptor, rewriter, src, dst, elems);
+    rewriter.replaceOpWithMultiple(op, std::move(results));
+    return success();
+  }
+
+private:
+  /// The layout of the results: the slice of the operand's layout, or, for
+  /// a reduction to a scalar, the operand's layout without its one axis.
+  static LinearLayout resultLayout(ReduceOp op, const LinearLayout &src) {
+    if (auto t = dyn_cast<RankedTensorType>(op.getResults()[0].getType()))
+      return layoutOf(t);
+    return src.dropDim(op.getAxis());
+  }
+
+  static Tuple combine(OpBuilder &b, ReduceOp op, const Tuple &lhs,
+                       const Tuple &rhs) {
+    SmallVector<Value> operands(lhs.begin(), lhs.end());
+    operands.append(rhs.begin(), rhs.end());
+    SmallVector<Value> r = inlineCombine(b, op.getCombineOp(), operands);
+    return Tuple(r.begin(), r.end());
+  }
+
+  /// Combine `parts` pairwise (a tree, so the dependency chain is
+  /// logarithmic in their number).
+  static Tuple combineAll(OpBuilder &b, ReduceOp op, SmallVector<Tuple> parts) {
+    while (parts.size() > 1) {
+      SmallVector<Tuple> next;
+      for (size_t i = 0; i + 1 < parts.size(); i += 2)
+        next.push_back(combine(b, op, parts[i], parts[i + 1]));
+      if (parts.size() % 2)
+        next.push_back(parts.back());
+      parts = std::move(next);
+    }
+    return parts.front();
+  }
+
+  /// Bytes of operand k's part of the scratch, each part aligned.
+  static SmallVector<unsigned> scratchBases(ReduceOp op, int64_t elements) {
+    SmallVector<unsigned> bases;
+    unsigned offset = tilegpu::getScratchOffset(op);
+    for (Value v : op.getSrcs()) {
+      bases.push_back(offset);
+      offset += tilegpu::alignScratch(
+          elements * tilegpu::getScratchElementBytes(
+                         cast<RankedTensorType>(v.getType()).getElementType()));
+    }
+    return bases;
+  }
+
+  SmallVector<SmallVector<Value>>
+  reduceByLayout(ReduceOp op, OneToNOpAdaptor adaptor,
+                 ConversionPatternRewriter &b, const ReductionPlan &plan,
+                 const LinearLayout &dst, ArrayRef<Type> elems) const {
+    Location loc = op.getLoc();
+    unsigned numOperands = op.getSrcs().size();
+
+    // 1. Within the thread: one tuple per result register.
+    SmallVector<Tuple> partial;
+    for (ArrayRef<unsigned> group : plan.regGroups) {
+      SmallVector<Tuple> parts;
+      for (unsigned reg : group) {
+        Tuple t;
+        for (unsigned k = 0; k < numOperands; ++k)
+          t.push_back(adaptor.getSrcs()[k][reg]);
+        parts.push_back(std::move(t));
+      }
+      partial.push_back(combineAll(b, op, std::move(parts)));
+    }
+
+    // 2. Across the lanes that hold the axis: butterfly shuffles.
+    for (unsigned mask : plan.laneMasks)
+      for (Tuple &t : partial) {
+        Tuple other;
+        for (Value v : t)
+          other.push_back(shuffleXor(b, loc, v, mask));
+        t = combine(b, op, t, other);
+      }
+
+    // 3. Across the warps that hold the axis: one partial per warp and
+    // result element in the scratch, written by one thread of each group of
+    // copies, then combined by every thread.
+    if (!plan.warpBits.empty()) {
+      unsigned numSlots = 1u << plan.warpBits.size();
+      int64_t resultElements = 1;
+      for (int64_t s : dst.getShape())
+        resultElements *= s;
+      SmallVector<unsigned> bases = scratchBases(op, resultElements * numSlots);
+      Value warp = getWarpId(b, loc);
+      Value slot;
+      for (auto [j, bit] : llvm::enumerate(plan.warpBits)) {
+        Value one = arith::AndIOp::create(
+            b, loc,
+            arith::ShRUIOp::create(b, loc, warp, i32Constant(b, loc, bit)),
+            i32Constant(b, loc, 1));
+        if (j)
+          one = arith::ShLIOp::create(b, loc, one, i32Constant(b, loc, j));
+        slot = slot ? arith::OrIOp::create(b, loc, slot, one) : one;
+      }
+      SmallVector<Value> rowOffsets;
+      for (SmallVector<Value> &coords : emitCoordinates(b, loc, dst))
+        rowOffsets.push_back(arith::MulIOp::create(
+            b, loc, linearOffset(b, loc, coords, dst.getShape()),
+            i32Constant(b, loc, numSlots)));
+      auto address = [&](Value row, Value s, unsigned k) {
+        return scratchAddress(b, loc, arith::AddIOp::create(b, loc, row, s),
+                              elems[k], bases[k]);
+      };
+
+      // The previous user of the scratch may still be reading it.
+      barrier(b, loc);
+      Value writer = emitWriterPredicate(b, loc, plan);
+      auto ifOp = scf::IfOp::create(b, loc, writer, /*withElseRegion=*/false);
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+        for (auto [t, row] : llvm::zip(partial, rowOffsets))
+          for (unsigned k = 0; k < numOperands; ++k)
+            storeScratch(b, loc, address(row, slot, k), t[k]);
+      }
+      barrier(b, loc);
+      for (auto [t, row] : llvm::zip(partial, rowOffsets)) {
+        SmallVector<Tuple> parts;
+        for (unsigned s = 0; s < numSlots; ++s) {
+          Tuple p;
+          for (unsigned k = 0; k < numOperands; ++k)
+            p.push_back(loadScratch(
+                b, loc, address(row, i32Constant(b, loc, s), k), elems[k]));
+          parts.push_back(std::move(p));
+        }
+        t = combineAll(b, op, std::move(parts));
+      }
+    }
+
+    SmallVector<SmallVector<Value>> results(numOperands);
+    for (Tuple &t : partial)
+      for (unsigned k = 0; k < numOperands; ++k)
+        results[k].push_back(t[k]);
+    return results;
+  }
+
+  /// True in one thread of each group that holds the same partials after
+  /// the shuffles: lanes along the axis and copies are zero, and so are the
+  /// copy bits of the warp.
+  static Value emitWriterPredicate(OpBuilder &b, Location loc,
+                                   const ReductionPlan &plan) {
+    auto isZeroUnder = [&](Value index, uint32_t mask) {
+      Value masked =
+          arith::AndIOp::create(b, loc, index, i32Constant(b, loc, mask));
+      return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, masked,
+                                   i32Constant(b, loc, 0));
+    };
+    Value pred = isZeroUnder(getLaneId(b, loc), plan.redundantLaneMask);
+    if (plan.redundantWarpMask)
+      pred = arith::AndIOp::create(
+          b, loc, pred, isZeroUnder(getWarpId(b, loc), plan.redundantWarpMask));
+    return pred;
+  }
+
+  /// The general path: every element goes through the scratch and each
+  /// result register walks the reduced axis.
+  SmallVector<SmallVector<Value>>
+  reduceThroughScratch(ReduceOp op, OneToNOpAdaptor adaptor,
+                       ConversionPatternRewriter &rewriter,
+                       const LinearLayout &src, const LinearLayout &dst,
+                       ArrayRef<Type> elems) const {
     Location loc = op.getLoc();
     auto srcType = cast<RankedTensorType>(op.getSrcs()[0].getType());
     ArrayRef<int64_t> shape = srcType.getShape();
     unsigned axis = op.getAxis();
     unsigned numOperands = op.getSrcs().size();
-    tilegpu::LinearLayout srcLayout = layoutOf(srcType);
-
-    // Operand k lives at byte offset bases[k] of the scratch.
-    SmallVector<unsigned> bases;
-    SmallVector<Type> elems;
-    unsigned offset = tilegpu::getScratchOffset(op);
-    for (Value src : op.getSrcs()) {
-      auto t = cast<RankedTensorType>(src.getType());
-      bases.push_back(offset);
-      elems.push_back(getTypeConverter()->convertType(t.getElementType()));
-      offset += tilegpu::alignScratch(
-          t.getNumElements() *
-          tilegpu::getScratchElementBytes(t.getElementType()));
-    }
+    SmallVector<unsigned> bases =
+        scratchBases(op, srcType.getNumElements());
 
     barrier(rewriter, loc);
     SmallVector<SmallVector<Value>> srcCoords =
-        emitCoordinates(rewriter, loc, srcLayout);
+        emitCoordinates(rewriter, loc, src);
     for (unsigned k = 0; k < numOperands; ++k) {
       ValueRange values = adaptor.getSrcs()[k];
       for (auto [value, coords] : llvm::zip(values, srcCoords)) {
@@ -59,16 +282,11 @@ struct ReduceLowering : public OpConversionPattern<ReduceOp> {
     barrier(rewriter, loc);
 
     // The start (axis coordinate 0) of the row each result register reduces.
-    Type resultType = op.getResults()[0].getType();
     SmallVector<Value> rowStarts;
-    if (auto t = dyn_cast<RankedTensorType>(resultType)) {
-      for (auto &coords : emitCoordinates(rewriter, loc, layoutOf(t))) {
-        SmallVector<Value> full(coords);
-        full.insert(full.begin() + axis, i32Constant(rewriter, loc, 0));
-        rowStarts.push_back(linearOffset(rewriter, loc, full, shape));
-      }
-    } else {
-      rowStarts.push_back(i32Constant(rewriter, loc, 0));
+    for (auto &coords : emitCoordinates(rewriter, loc, dst)) {
+      SmallVector<Value> full(coords);
+      full.insert(full.begin() + axis, i32Constant(rewriter, loc, 0));
+      rowStarts.push_back(linearOffset(rewriter, loc, full, shape));
     }
     int64_t stride = 1;
     for (unsigned d = axis + 1; d < shape.size(); ++d)
@@ -110,8 +328,7 @@ struct ReduceLowering : public OpConversionPattern<ReduceOp> {
     for (size_t r = 0; r < rowStarts.size(); ++r)
       for (unsigned k = 0; k < numOperands; ++k)
         results[k].push_back(loop.getResult(r * numOperands + k));
-    rewriter.replaceOpWithMultiple(op, std::move(results));
-    return success();
+    return results;
   }
 };
 

@@ -2,6 +2,8 @@
 
 #include "tile/Dialect/TileGPU/Scratch.h"
 
+#include "tile/Dialect/TileGPU/ReductionPlan.h"
+
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -69,9 +71,30 @@ unsigned mlir::tilegpu::getScratchBytes(Operation *op) {
         return tensorBytes(r.getSrc());
       })
       .Case<tile::ReduceOp>([&](tile::ReduceOp r) -> unsigned {
-        if (!getLayout(r.getSrcs()[0].getType()))
+        auto srcType = cast<RankedTensorType>(r.getSrcs()[0].getType());
+        if (!getLayout(srcType))
           return 0;
+        LinearLayout src = getLinearLayout(srcType);
+        Type resultType = r.getResults()[0].getType();
+        LinearLayout dst =
+            isa<RankedTensorType>(resultType)
+                ? getLinearLayout(cast<RankedTensorType>(resultType))
+                : src.dropDim(r.getAxis());
         unsigned total = 0;
+        if (std::optional<ReductionPlan> plan =
+                planReduction(src, dst, r.getAxis())) {
+          // One partial per combining warp and result element.
+          if (plan->warpBits.empty())
+            return 0;
+          int64_t resultElements = srcType.getNumElements() /
+                                   srcType.getDimSize(r.getAxis());
+          for (Value v : r.getSrcs())
+            total += alignScratch(
+                resultElements * plan->getNumWarpSlots() *
+                getScratchElementBytes(
+                    cast<RankedTensorType>(v.getType()).getElementType()));
+          return total;
+        }
         for (Value v : r.getSrcs())
           total += tensorBytes(v);
         return total;
