@@ -190,9 +190,13 @@ void AxisInfoAnalysis::visitOp(Operation *op) {
   }
   if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
     AxisInfo s = get(expand.getSrc());
-    int64_t all = kMax;
-    for (int64_t d : s.divisibility)
-      all = gcd(all, d);
+    // Along the new dimension every element starts a run, so its divisor
+    // must divide every element: a contiguous dimension's divisibility
+    // only speaks of the first of each run (arange(0, 8) is 0, 1, 2, ...).
+    int64_t all = s.constant ? powerOfTwoDivisor(*s.constant) : kMax;
+    if (!s.constant)
+      for (unsigned d = 0; d < s.getRank(); ++d)
+        all = gcd(all, s.contiguity[d] > 1 ? 1 : s.divisibility[d]);
     unsigned axis = expand.getAxisAttr().getInt();
     r = s;
     r.contiguity.insert(r.contiguity.begin() + axis, 1);
