@@ -37,7 +37,11 @@ static bool isCheapTree(Value v, Block *block, int &budget) {
   Operation *def = v.getDefiningOp();
   if (!def || !isTensor(v))
     return !isTensor(v); // scalars and block arguments are just reused
-  if (def->getBlock() != block || --budget < 0)
+  // A constant can be copied anywhere; other ops only within the block
+  // (a copy inside a loop of a value computed outside would redo it every
+  // iteration).
+  if ((def->getBlock() != block && !isa<arith::ConstantOp>(def)) ||
+      --budget < 0)
     return false;
   bool cheapOp = isa<MakeRangeOp, SplatOp, arith::ConstantOp, ExpandDimsOp,
                      BroadcastOp, AddPtrOp, arith::AddIOp, arith::SubIOp,
