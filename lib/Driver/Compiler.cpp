@@ -197,10 +197,16 @@ bool CompilerSession::lowerToGPU() {
         pm.addPass(mlir::tile::createTileLowerBlockPointers());
         pm.addPass(mlir::createCanonicalizerPass());
         pm.addPass(mlir::createCSEPass());
+        if (options.versionArguments) {
+          pm.addPass(mlir::tile::createTileVersionArguments());
+          pm.addPass(mlir::createCanonicalizerPass());
+        }
         pm.addPass(mlir::tile::createConvertTileToTileGPU());
         pm.addPass(mlir::createCanonicalizerPass());
         pm.addPass(mlir::tile::createTileGPUSharedDotOperands());
-        pm.addPass(mlir::tile::createTileGPUPipeline());
+        mlir::tile::TileGPUPipelineOptions pipelining;
+        pipelining.maxSharedBytes = shared.maxSharedBytes;
+        pm.addPass(mlir::tile::createTileGPUPipeline(pipelining));
         pm.addPass(mlir::createCanonicalizerPass());
         pm.addPass(mlir::createCSEPass());
         pm.addPass(mlir::tile::createTileGPUAllocateShared(shared));

@@ -252,6 +252,8 @@ Status runCompiler(KernelState &k, const std::string &signature,
   co.specialize.allConfigs = k.autotuned;
   co.target.arch = k.arch;
   co.groupM = k.options.groupM;
+  // The signature already carries every argument's facts.
+  co.versionArguments = false;
   std::lock_guard<std::mutex> lock(k.jit->compileMutex);
   tilec::CompilerSession session(co, diagStream);
   session.loadSource(k.bufferName, k.source);

@@ -201,12 +201,28 @@ static Operation *predicate(RewriterBase &rewriter, Operation *op,
   return nullptr;
 }
 
-static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages) {
+static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
+                                  unsigned maxSharedBytes) {
   SmallVector<LocalAllocOp> allocs;
   for (auto alloc : loop.getBody()->getOps<LocalAllocOp>())
     if (pipelinableLoad(alloc, loop))
       allocs.push_back(alloc);
   if (allocs.empty())
+    return success();
+  // As many stages as fit beside nothing else; the allocation pass reports
+  // what still does not fit.
+  uint64_t bytesPerStage = 0;
+  for (LocalAllocOp alloc : allocs) {
+    MemDescType type = alloc.getType();
+    uint64_t elements = 1;
+    for (int64_t d : type.getShape())
+      elements *= d;
+    bytesPerStage +=
+        elements * std::max(1u, type.getElementType().getIntOrFloatBitWidth() / 8);
+  }
+  if (bytesPerStage)
+    stages = std::min<uint64_t>(stages, maxSharedBytes / bytesPerStage);
+  if (stages < 2)
     return success();
   FailureOr<llvm::SetVector<Operation *>> addresses =
       addressComputation(loop, allocs);
@@ -260,7 +276,7 @@ struct TileGPUPipelinePass
             stages = attr.getInt();
         if (stages < 2)
           continue;
-        if (failed(pipelineLoop(loop, stages)))
+        if (failed(pipelineLoop(loop, stages, maxSharedBytes)))
           return signalPassFailure();
       }
     }

@@ -1,5 +1,10 @@
 // RUN: tile-opt %s --split-input-file --tilegpu-pipeline | FileCheck %s
 // RUN: tile-opt %s --split-input-file --tilegpu-pipeline=num-stages=2 | FileCheck %s --check-prefix=TWO
+// A ring that would not fit in shared memory gets the stages that fit
+// (8 KiB a stage here): 2 of the 3 in 20000 bytes, none (unpipelined)
+// in 10000.
+// RUN: tile-opt %s --split-input-file --tilegpu-pipeline=max-shared-bytes=20000 | FileCheck %s --check-prefix=FIT2
+// RUN: tile-opt %s --split-input-file --tilegpu-pipeline=max-shared-bytes=10000 | FileCheck %s --check-prefix=FIT1
 // Loads that only feed shared memory for dot become cp.async copies into a
 // ring of num_stages buffers; the prologue starts the first num_stages - 1
 // iterations' copies, each iteration waits for its own (num_stages - 2
@@ -49,6 +54,14 @@
 // CHECK:     }
 // CHECK-NEXT: tilegpu.async_wait 0
 // CHECK-NOT: tilegpu.local_alloc %
+// FIT2-LABEL: func.func @matmul_loop
+// FIT2: tilegpu.local_alloc : () -> !tilegpu.memdesc<2x64x32xf16
+// FIT2: tilegpu.async_wait 0
+// FIT1-LABEL: func.func @matmul_loop
+// FIT1-NOT: tilegpu.async_copy
+// FIT1: tilegpu.local_alloc %{{.*}} : (tensor<64x32xf16
+// FIT1-NOT: tilegpu.async_copy
+// FIT1: return
 // TWO-LABEL: func.func @matmul_loop
 // TWO: tilegpu.local_alloc : () -> !tilegpu.memdesc<2x64x32xf16
 // TWO-COUNT-1: tilegpu.async_commit_group

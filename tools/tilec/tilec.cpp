@@ -72,6 +72,12 @@ cl::opt<unsigned> groupM("group-m",
                          cl::desc("GROUP_M of the grouped program order for "
                                   "2-D grids (0: off)"),
                          cl::init(8), cl::cat(category));
+cl::opt<bool> versionArguments(
+    "version-arguments",
+    cl::desc("Add a fast path, taken when a run-time test of the arguments "
+             "allows it, for parameters without divisibility facts (aligned "
+             "pointers, unit strides, multiples of 16); =false turns it off"),
+    cl::init(true), cl::cat(category));
 } // namespace
 
 static std::string defaultOutput(llvm::StringRef extension) {
@@ -135,6 +141,7 @@ static int run() {
   // --time-passes is LLVM's own option: it also times the LLVM passes.
   options.timePasses = llvm::TimePassesIsEnabled;
   options.groupM = groupM;
+  options.versionArguments = versionArguments;
 
   CompilerSession session(options);
   DiagnosticEngine &diags = session.getDiagnostics();

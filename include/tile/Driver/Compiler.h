@@ -72,6 +72,10 @@ struct CompileOptions {
   bool verifyEachPass = false;
   /// Apply the GROUP_M-grouped program order to 2-D grids (0: off).
   unsigned groupM = 8;
+  /// Add a guarded fast path for arguments without divisibility facts
+  /// (tile-version-arguments). A caller that specializes on the arguments'
+  /// values (the JIT) has nothing to guess and turns it off.
+  bool versionArguments = true;
 };
 
 class CompilerSession {

@@ -48,6 +48,23 @@ def TileGroupProgramOrder : Pass<"tile-group-program-order", "ModuleOp"> {
   let dependentDialects = ["tile::TileDialect", "arith::ArithDialect"];
 }
 
+def TileVersionArguments : Pass<"tile-version-arguments", "ModuleOp"> {
+  let summary = "A guarded fast copy of a kernel for aligned, unit-stride arguments";
+  let description = [{
+    For parameters with no divisibility or value facts (`*fp16`, `i32`),
+    keeps the kernel body as the general path and adds a copy that assumes
+    pointers aligned to 16 bytes, integers multiplying an index contiguous
+    along the block's last dimension equal to 1, and other integers
+    multiples of 16 (`tile.hint` and constants in the copy), chosen at run
+    time by a test of the arguments (`scf.if`). Assumptions that widen no
+    load, store or atomic are dropped; a kernel none of them helps is left
+    alone. The kernel's `tile.fast_path` lists what the guard tests
+    (`argN:align16`, `argN:mul16`, `argN:one`).
+  }];
+  let dependentDialects = ["tile::TileDialect", "arith::ArithDialect",
+                           "scf::SCFDialect"];
+}
+
 def TileGPUSharedDotOperands : Pass<"tilegpu-shared-dot-operands", "ModuleOp"> {
   let summary = "Stage mma.sync operands in swizzled shared memory";
   let description = [{
@@ -78,10 +95,17 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "ModuleOp"> {
     `--num-stages`, `config(num_stages=...)`), or the loop's own
     `tile.num_stages` (from `tl.range(..., num_stages=N)`). Loads with a
     non-zero `other`, or narrower than 4 bytes per copy, stay as they are.
+    A ring of `num_stages` buffers that would not fit in `max-shared-bytes`
+    gets as many stages as fit (at least 2; a loop where 2 do not fit stays
+    unpipelined), so a config chosen for 16-bit operands still compiles
+    with 32-bit ones.
   }];
   let options = [
     Option<"numStages", "num-stages", "unsigned", /*default=*/"0",
-           "Pipeline depth (0: from the kernel or loop attribute)">
+           "Pipeline depth (0: from the kernel or loop attribute)">,
+    Option<"maxSharedBytes", "max-shared-bytes", "unsigned",
+           /*default=*/"232448",
+           "Shared memory one program may use (bytes)">
   ];
   let dependentDialects = ["tile::TileDialect", "tilegpu::TileGPUDialect",
                            "arith::ArithDialect", "scf::SCFDialect"];

@@ -303,6 +303,17 @@ static Type pointeeOf(Type ptrLike) {
   return cast<PointerType>(getElementTypeOrSelf(ptrLike)).getPointeeType();
 }
 
+/// Pointers already are their i64 addresses.
+struct PtrToIntLowering : public OpConversionPattern<tile::PtrToIntOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::PtrToIntOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithMultiple(op, {adaptor.getPtr()});
+    return success();
+  }
+};
+
 struct AddPtrLowering : public OpConversionPattern<AddPtrOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -488,6 +499,6 @@ struct AtomicRMWLowering : public OpConversionPattern<AtomicRMWOp> {
 void mlir::tile::lowering::populateMemoryPatterns(
     DistributedTypeConverter &converter, RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<AddPtrLowering, LoadLowering, StoreLowering, AtomicRMWLowering>(
+  patterns.add<AddPtrLowering, PtrToIntLowering, LoadLowering, StoreLowering, AtomicRMWLowering>(
       converter, ctx);
 }

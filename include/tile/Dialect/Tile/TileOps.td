@@ -109,6 +109,17 @@ def Tile_AddPtrOp : Tile_Op<"addptr", [Pure, AllTypesMatch<["ptr", "result"]>]> 
   let hasVerifier = 1;
 }
 
+def Tile_PtrToIntOp : Tile_Op<"ptr_to_int", [Pure]> {
+  let summary = "The address a scalar pointer holds, as an i64";
+  let description = [{
+    Used by the compiler to test a pointer's alignment at run time (the
+    guard of a kernel's versioned fast path).
+  }];
+  let arguments = (ins Tile_Ptr:$ptr);
+  let results = (outs I64:$result);
+  let assemblyFormat = "$ptr attr-dict `:` type($ptr)";
+}
+
 def Tile_LoadOp : Tile_Op<"load", [AttrSizedOperandSegments,
     TypesMatchWith<"result is the pointee of ptr", "ptr", "result",
                    "::mlir::tile::getPointeeOrSameShape($_self)">,

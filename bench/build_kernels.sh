@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Compile the kernels of bench/kernels_bench.py (issue 11) as a user would:
+# the examples as written, without --signature (so the compiler's guarded
+# fast path decides alignment and unit strides at run time), at the block
+# sizes and warp counts Triton's tutorials choose. Also the tutorial matmul
+# with its hints removed, beside the hinted one. Outputs and the ptxas
+# resource report (spills) go to .carry/kernels. Runs here; the GPU part is
+# bench/kernels_bench.py.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+TILEC=${TILEC:-build/bin/tilec}
+PTXAS=${PTXAS:-/usr/local/cuda/bin/ptxas}
+OUT=.carry/kernels
+rm -rf "$OUT" && mkdir -p "$OUT"
+# Triton tutorial 02: 4 warps, 8 from BLOCK 2048, 16 from BLOCK 4096.
+for block in 256 1024 4096 16384; do
+  warps=4
+  [ "$block" -ge 2048 ] && warps=8
+  [ "$block" -ge 4096 ] && warps=16
+  "$TILEC" examples/softmax.tile -D BLOCK=$block --num-warps $warps \
+    -o "$OUT/softmax_$block.ptx"
+done
+# Triton tutorial 05: BLOCK = next power of two >= N, warps = BLOCK / 256
+# clamped to [1, 8].
+for block in 1024 4096 8192 16384; do
+  warps=$((block / 256)); [ $warps -gt 8 ] && warps=8
+  "$TILEC" examples/layernorm.tile -D BLOCK=$block --num-warps $warps \
+    -o "$OUT/layernorm_$block.ptx"
+done
+# The tutorial matmul as written (no hints) and with the example's hints,
+# at the 4096^3 config.
+MM="-D BLOCK_M=128 -D BLOCK_N=256 -D BLOCK_K=64 -D GROUP_M=8 --num-warps 8 --num-stages 3"
+sed 's/\*fp16:16/*fp16/g; s/: i32:16/: i32/g' examples/matmul.tile > "$OUT/matmul_nohints.tile"
+"$TILEC" "$OUT/matmul_nohints.tile" $MM -o "$OUT/matmul_nohints.ptx"
+"$TILEC" examples/matmul.tile $MM \
+  --signature "stride_ak=i32:1,stride_bn=i32:1,stride_cn=i32:1,M=i32:16,N=i32:16,K=i32:16,stride_am=i32:16,stride_bk=i32:16,stride_cm=i32:16" \
+  -o "$OUT/matmul_hints.ptx"
+for f in "$OUT"/*.ptx; do
+  "$PTXAS" -arch=sm_90a -v "$f" -o "${f%.ptx}.cubin" 2> "${f%.ptx}.ptxas.txt"
+  echo "$(basename "$f"): $(grep -o '[0-9]* bytes spill stores' "${f%.ptx}.ptxas.txt" | sort -u | tr '\n' ' ')"
+done

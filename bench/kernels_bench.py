@@ -1,0 +1,232 @@
+"""Memory-bound and hint-free kernels against what a user would otherwise
+call (issue 11): softmax and layernorm against torch and against Triton
+compiling the same kernel source, the tutorial matmul compiled without
+hints against the hinted one and cuBLAS.
+
+Runs on the device machine with what bench/build_kernels.sh compiled.
+Every contender is first checked against a float64 reference on fresh
+random inputs (outputs poisoned with NaN first). Then, per shape, at least
+5 interleaved rounds; each round times every contender (median of CUDA
+event timings), and each reported ratio is the median of the per-round
+ratios.
+
+usage: python3 bench/kernels_bench.py DIR [LOG] [--rounds N]
+"""
+import argparse
+import statistics
+
+import torch
+import triton
+import triton.language as tl
+
+from tilelaunch import Kernel, median_ms, rel_error
+
+parser = argparse.ArgumentParser()
+parser.add_argument("dir")
+parser.add_argument("log", nargs="?")
+parser.add_argument("--rounds", type=int, default=5)
+args = parser.parse_args()
+LOG = open(args.log, "w") if args.log else None
+torch.manual_seed(0)
+failures = []
+table = []
+
+
+def log(msg):
+    print(msg, flush=True)
+    if LOG:
+        LOG.write(msg + "\n")
+        LOG.flush()
+
+
+def check(name, err, tol):
+    ok = err == err and err <= tol
+    log(f"{'PASS' if ok else 'FAIL'} {name:48s} rel_err={err:.2e} (tol {tol:.0e})")
+    if not ok:
+        failures.append(name)
+
+
+# Triton tutorial 02, the kernel examples/softmax.tile ports.
+@triton.jit
+def softmax_kernel(output_ptr, input_ptr, input_row_stride, output_row_stride,
+                   n_rows, n_cols, BLOCK_SIZE: tl.constexpr):
+    row_idx = tl.program_id(0)
+    row_start_ptr = input_ptr + row_idx * input_row_stride
+    col_offsets = tl.arange(0, BLOCK_SIZE)
+    input_ptrs = row_start_ptr + col_offsets
+    mask = col_offsets < n_cols
+    row = tl.load(input_ptrs, mask=mask, other=-float('inf'))
+    row_minus_max = row - tl.max(row, axis=0)
+    numerator = tl.exp(row_minus_max)
+    denominator = tl.sum(numerator, axis=0)
+    softmax_output = numerator / denominator
+    output_row_start_ptr = output_ptr + row_idx * output_row_stride
+    tl.store(output_row_start_ptr + col_offsets, softmax_output, mask=mask)
+
+
+# Triton tutorial 05, the kernel examples/layernorm.tile ports.
+@triton.jit
+def layer_norm_fwd(X, Y, W, B, Mean, Rstd, stride, N, eps,
+                   BLOCK_SIZE: tl.constexpr):
+    row = tl.program_id(0)
+    Y += row * stride
+    X += row * stride
+    _mean = tl.zeros([BLOCK_SIZE], dtype=tl.float32)
+    for off in range(0, N, BLOCK_SIZE):
+        cols = off + tl.arange(0, BLOCK_SIZE)
+        a = tl.load(X + cols, mask=cols < N, other=0.).to(tl.float32)
+        _mean += a
+    mean = tl.sum(_mean, axis=0) / N
+    _var = tl.zeros([BLOCK_SIZE], dtype=tl.float32)
+    for off in range(0, N, BLOCK_SIZE):
+        cols = off + tl.arange(0, BLOCK_SIZE)
+        x = tl.load(X + cols, mask=cols < N, other=0.).to(tl.float32)
+        x = tl.where(cols < N, x - mean, 0.)
+        _var += x * x
+    var = tl.sum(_var, axis=0) / N
+    rstd = 1 / tl.sqrt(var + eps)
+    tl.store(Mean + row, mean)
+    tl.store(Rstd + row, rstd)
+    for off in range(0, N, BLOCK_SIZE):
+        cols = off + tl.arange(0, BLOCK_SIZE)
+        mask = cols < N
+        w = tl.load(W + cols, mask=mask)
+        b = tl.load(B + cols, mask=mask)
+        x = tl.load(X + cols, mask=mask, other=0.).to(tl.float32)
+        x_hat = (x - mean) * rstd
+        y = x_hat * w + b
+        tl.store(Y + cols, y, mask=mask)
+
+
+def rounds(contenders, reps=20):
+    """Per contender, the list of per-round medians (interleaved)."""
+    times = {name: [] for name in contenders}
+    for _ in range(args.rounds):
+        for name, fn in contenders.items():
+            times[name].append(median_ms(fn, reps=reps, warmup=3))
+    return times
+
+
+def ratio(times, a, b):
+    """Median over rounds of time(b) / time(a): a's speed relative to b."""
+    return statistics.median(tb / ta for ta, tb in zip(times[a], times[b]))
+
+
+def bench_softmax():
+    M = 4096
+    for N in [256, 1024, 4096, 16384]:
+        block = triton.next_power_of_2(N)
+        warps = 16 if block >= 4096 else 8 if block >= 2048 else 4
+        k = Kernel(args.dir, f"softmax_{block}")
+        x = torch.randn(M, N, device="cuda")
+        y = torch.full_like(x, float("nan"))
+        y_tr = torch.full_like(x, float("nan"))
+        run_tilec = k.bind(y, x, x.stride(0), y.stride(0), M, N)
+        grid = (M,)
+
+        def run_triton():
+            softmax_kernel[grid](y_tr, x, x.stride(0), y_tr.stride(0), M, N,
+                                 BLOCK_SIZE=block, num_warps=warps)
+        run_tilec()
+        run_triton()
+        torch.cuda.synchronize()
+        ref = torch.softmax(x.double(), dim=1)
+        check(f"softmax {M}x{N} tilec", rel_error(y, ref), 1e-5)
+        check(f"softmax {M}x{N} triton", rel_error(y_tr, ref), 1e-5)
+        times = rounds({"tilec": run_tilec,
+                        "torch": lambda: torch.softmax(x, dim=1),
+                        "triton": run_triton})
+        gbs = 2 * M * N * 4 / (statistics.median(times["tilec"]) * 1e-3) / 1e12
+        table.append((f"softmax fp32 {M}x{N}", f"{gbs:.2f} TB/s",
+                      ratio(times, "tilec", "torch"),
+                      ratio(times, "tilec", "triton"), "torch.softmax"))
+
+
+def bench_layernorm():
+    M = 4096
+    for N in [1024, 4096, 8192, 16384]:
+        block = min(65536 // 2, triton.next_power_of_2(N))
+        warps = min(max(block // 256, 1), 8)
+        k = Kernel(args.dir, f"layernorm_{block}")
+        x = torch.randn(M, N, device="cuda", dtype=torch.float16)
+        w = torch.rand(N, device="cuda", dtype=torch.float16) + 0.5
+        b = torch.randn(N, device="cuda", dtype=torch.float16)
+        eps = 1e-5
+        outs = {}
+        for who in ["tilec", "triton"]:
+            outs[who] = (torch.full_like(x, float("nan")),
+                         torch.full((M,), float("nan"), device="cuda"),
+                         torch.full((M,), float("nan"), device="cuda"))
+        y, mean, rstd = outs["tilec"]
+        run_tilec = k.bind(x, y, w, b, mean, rstd, x.stride(0), M, N, eps)
+        yt, meant, rstdt = outs["triton"]
+
+        def run_triton():
+            layer_norm_fwd[(M,)](x, yt, w, b, meant, rstdt, x.stride(0), N,
+                                 eps, BLOCK_SIZE=block, num_warps=warps)
+        run_tilec()
+        run_triton()
+        torch.cuda.synchronize()
+        ref = torch.nn.functional.layer_norm(x.double(), (N,), w.double(),
+                                             b.double(), eps)
+        check(f"layernorm {M}x{N} tilec", rel_error(y, ref), 2e-3)
+        check(f"layernorm {M}x{N} triton", rel_error(yt, ref), 2e-3)
+        xd = x.double()
+        check(f"layernorm {M}x{N} tilec mean", rel_error(mean, xd.mean(1)), 1e-5)
+        check(f"layernorm {M}x{N} tilec rstd",
+              rel_error(rstd, 1 / (xd.var(1, unbiased=False) + eps).sqrt()), 1e-4)
+        times = rounds({
+            "tilec": run_tilec,
+            "torch": lambda: torch.nn.functional.layer_norm(x, (N,), w, b, eps),
+            "triton": run_triton})
+        gbs = 2 * M * N * 2 / (statistics.median(times["tilec"]) * 1e-3) / 1e12
+        table.append((f"layernorm fp16 {M}x{N}", f"{gbs:.2f} TB/s",
+                      ratio(times, "tilec", "torch"),
+                      ratio(times, "tilec", "triton"), "F.layer_norm"))
+
+
+def bench_matmul_without_hints():
+    M = N = K = 4096
+    a = torch.randn(M, K, device="cuda", dtype=torch.float16)
+    b = torch.randn(K, N, device="cuda", dtype=torch.float16)
+    ref = a.double() @ b.double()
+    runs = {}
+    for name in ["matmul_nohints", "matmul_hints"]:
+        k = Kernel(args.dir, name)
+        c = torch.full((M, N), float("nan"), device="cuda", dtype=torch.float16)
+        run = k.bind(a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0),
+                     b.stride(1), c.stride(0), c.stride(1))
+        run()
+        torch.cuda.synchronize()
+        check(f"{name} {M}x{N}x{K}", rel_error(c, ref), 2e-3)
+        runs[name] = run
+    # The general path of the hint-free kernel: a row stride that is not a
+    # multiple of 16 (a view of a wider matrix) fails the guard.
+    a_wide = torch.randn(M, K + 8, device="cuda", dtype=torch.float16)
+    a_view = a_wide[:, :K]
+    c = torch.full((M, N), float("nan"), device="cuda", dtype=torch.float16)
+    Kernel(args.dir, "matmul_nohints").bind(
+        a_view, b, c, M, N, K, a_view.stride(0), a_view.stride(1),
+        b.stride(0), b.stride(1), c.stride(0), c.stride(1))()
+    torch.cuda.synchronize()
+    check("matmul_nohints general path (lda = K + 8)",
+          rel_error(c, a_view.double() @ b.double()), 2e-3)
+    runs["cublas"] = lambda: torch.matmul(a, b)
+    times = rounds(runs, reps=10)
+    flops = 2 * M * N * K / (statistics.median(times["matmul_nohints"]) * 1e-3) / 1e12
+    table.append((f"matmul no hints {M}^3 vs hinted", f"{flops:.0f} TFLOP/s",
+                  ratio(times, "matmul_nohints", "matmul_hints"), float("nan"),
+                  "same kernel with hints"))
+    table.append((f"matmul no hints {M}^3 vs cuBLAS", f"{flops:.0f} TFLOP/s",
+                  ratio(times, "matmul_nohints", "cublas"), float("nan"),
+                  "cuBLAS"))
+
+
+for bench in [bench_softmax, bench_layernorm, bench_matmul_without_hints]:
+    bench()
+
+log("")
+log(f"{'kernel':36s} {'tilec':>13s} {'vs lib':>7s} {'vs Triton':>9s}  (lib)")
+for name, speed, vs_lib, vs_triton, lib in table:
+    log(f"{name:36s} {speed:>13s} {vs_lib:6.2f}x {vs_triton:8.2f}x  ({lib})")
+log(f"correctness failures: {len(failures)} {failures}")

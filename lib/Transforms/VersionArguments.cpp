@@ -1,0 +1,273 @@
+//===- VersionArguments.cpp - A guarded fast path for likely arguments ----===//
+//
+// A kernel ported from Triton as written has `*fp16` and `i32` parameters
+// without the divisibility facts Triton's JIT adds at launch, so the axis
+// analysis cannot prove its accesses aligned or contiguous. As loop
+// versioning does in C compilers, this pass keeps the general body and puts
+// a copy beside it that assumes what arguments usually are:
+//  - pointers aligned to 16 bytes;
+//  - an integer multiplying an index that is contiguous along the block's
+//    last (fastest) dimension is 1 (a unit stride);
+//  - other integers are multiples of 16.
+// The copy runs when a test of the arguments at entry says so. Only
+// assumptions that widen some access are kept (each is dropped in turn and
+// kept only if the access widths then change); when none widens anything
+// the kernel is left alone.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Transforms/Passes.h"
+
+#include "tile/Analysis/AxisInfo.h"
+#include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_TILEVERSIONARGUMENTS
+#include "tile/Transforms/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+
+enum class Assumption { Aligned16, Multiple16, Unit };
+
+struct Candidate {
+  unsigned argIndex;
+  Assumption kind;
+};
+
+/// True when `arg` (an integer) reaches, through splats, broadcasts and
+/// integer casts, a multiplication by a block whose values are contiguous
+/// along its last dimension: a stride of the fastest-varying index.
+bool multipliesFastestIndex(Value arg, const AxisInfoAnalysis &axis) {
+  if (!arg)
+    return false;
+  SmallVector<Value> work{arg};
+  DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (!seen.insert(v).second)
+      continue;
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (isa<SplatOp, BroadcastOp, ExpandDimsOp, arith::ExtSIOp,
+              arith::ExtUIOp, arith::TruncIOp>(user)) {
+        work.push_back(user->getResult(0));
+        continue;
+      }
+      if (!isa<arith::MulIOp>(user))
+        continue;
+      Value other = user->getOperand(1 - use.getOperandNumber());
+      AxisInfo info = axis.get(other);
+      if (isa<RankedTensorType>(other.getType()) && info.getRank() &&
+          info.contiguity.back() > 1)
+        return true;
+    }
+  }
+  return false;
+}
+
+scf::IfOp version(func::FuncOp func, ArrayRef<Candidate> assumptions);
+
+/// Parameters without facts, pointers assumed aligned and integers
+/// multiples of 16 or, where they multiply the fastest index, 1. Which
+/// index is contiguous is read off the fast path of the other assumptions
+/// (a wrapped index `(pid * B + arange(B)) % N` is contiguous only when N is
+/// a multiple of 16).
+SmallVector<Candidate> findCandidates(func::FuncOp func) {
+  SmallVector<Candidate> result;
+  for (BlockArgument arg : func.getArguments()) {
+    unsigned i = arg.getArgNumber();
+    if (func.getArgAttr(i, "tile.divisibility") ||
+        func.getArgAttr(i, "tile.value") || arg.use_empty())
+      continue;
+    Type t = arg.getType();
+    if (isa<PointerType>(t))
+      result.push_back({i, Assumption::Aligned16});
+    else if (t.isInteger(32) || t.isInteger(64))
+      result.push_back({i, Assumption::Multiple16});
+  }
+  if (result.empty())
+    return result;
+  OwningOpRef<func::FuncOp> trial = func.clone();
+  scf::IfOp ifOp = version(*trial, result);
+  if (!ifOp)
+    return {};
+  AxisInfoAnalysis axis(trial->getOperation());
+  // In the fast path, each assumed parameter is the result of its hint.
+  DenseMap<Value, Value> assumed;
+  for (HintOp hint : ifOp.getThenRegion().getOps<HintOp>())
+    assumed[hint.getSrc()] = hint.getResult();
+  for (Candidate &c : result)
+    if (c.kind == Assumption::Multiple16 &&
+        multipliesFastestIndex(assumed.lookup(trial->getArgument(c.argIndex)),
+                               axis))
+      c.kind = Assumption::Unit;
+  return result;
+}
+
+/// The guard: every assumption holds for the arguments.
+Value emitGuard(OpBuilder &b, Location loc, func::FuncOp func,
+                ArrayRef<Candidate> assumptions) {
+  Value guard;
+  for (const Candidate &c : assumptions) {
+    Value arg = func.getArgument(c.argIndex);
+    Value holds;
+    if (c.kind == Assumption::Unit) {
+      Value one = arith::ConstantOp::create(
+          b, loc, b.getIntegerAttr(arg.getType(), 1));
+      holds = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, arg, one);
+    } else {
+      Value bits = c.kind == Assumption::Aligned16
+                       ? (Value)PtrToIntOp::create(b, loc, arg)
+                       : arg;
+      Value low = arith::AndIOp::create(
+          b, loc, bits,
+          arith::ConstantOp::create(b, loc, b.getIntegerAttr(bits.getType(), 15)));
+      holds = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::eq, low,
+          arith::ConstantOp::create(b, loc, b.getIntegerAttr(bits.getType(), 0)));
+    }
+    guard = guard ? arith::AndIOp::create(b, loc, guard, holds) : holds;
+  }
+  return guard;
+}
+
+/// Put the body of `func` (but the launch grid and what it is computed
+/// from) in the else branch of an `scf.if` on the guard, and a copy that
+/// assumes `assumptions` in its then branch. Returns the `scf.if`, or null
+/// when the body is not one block.
+scf::IfOp version(func::FuncOp func, ArrayRef<Candidate> assumptions) {
+  if (!func.getBody().hasOneBlock())
+    return nullptr;
+  Block &body = func.getBody().front();
+  Operation *terminator = body.getTerminator();
+  SetVector<Operation *> kept;
+  for (LaunchGridOp grid : body.getOps<LaunchGridOp>()) {
+    BackwardSliceOptions options;
+    options.inclusive = true;
+    (void)getBackwardSlice(grid.getOperation(), &kept, options);
+  }
+  SmallVector<Operation *> moved;
+  for (Operation &op : body.without_terminator())
+    if (!kept.contains(&op))
+      moved.push_back(&op);
+
+  Location loc = func.getLoc();
+  OpBuilder b(terminator);
+  Value guard = emitGuard(b, loc, func, assumptions);
+  auto ifOp = scf::IfOp::create(b, loc, guard, /*withElseRegion=*/true);
+  Block *elseBlock = ifOp.elseBlock();
+  for (Operation *op : moved)
+    op->moveBefore(elseBlock->getTerminator());
+
+  OpBuilder tb = ifOp.getThenBodyBuilder();
+  IRMapping mapping;
+  for (const Candidate &c : assumptions) {
+    Value arg = func.getArgument(c.argIndex);
+    Value assumed;
+    if (c.kind == Assumption::Unit)
+      assumed = arith::ConstantOp::create(
+          tb, loc, tb.getIntegerAttr(arg.getType(), 1));
+    else
+      assumed = HintOp::create(tb, loc, arg.getType(), arg,
+                               tb.getDenseI32ArrayAttr({16}),
+                               /*maxContiguous=*/nullptr);
+    mapping.map(arg, assumed);
+  }
+  for (Operation &op : elseBlock->without_terminator())
+    tb.clone(op, mapping);
+  return ifOp;
+}
+
+/// The widest access (elements) of each load, store and atomic in
+/// `region`, in program order.
+SmallVector<unsigned> accessWidths(Region &region,
+                                   const AxisInfoAnalysis &axis) {
+  SmallVector<unsigned> widths;
+  region.walk([&](Operation *op) {
+    Value ptr, mask;
+    if (auto load = dyn_cast<LoadOp>(op)) {
+      ptr = load.getPtr();
+      mask = load.getMask();
+    } else if (auto store = dyn_cast<StoreOp>(op)) {
+      ptr = store.getPtr();
+      mask = store.getMask();
+    } else if (auto atomic = dyn_cast<AtomicRMWOp>(op)) {
+      ptr = atomic.getPtr();
+      mask = atomic.getMask();
+    } else {
+      return;
+    }
+    unsigned best = 1;
+    if (auto t = dyn_cast<RankedTensorType>(ptr.getType()))
+      for (unsigned d = 0; d < t.getRank(); ++d)
+        best = std::max(best, axis.getVectorWidth(ptr, mask, d));
+    widths.push_back(best);
+  });
+  return widths;
+}
+
+/// The access widths of the fast path under `assumptions`, measured on a
+/// copy of `func`; with `general`, those of the general path.
+SmallVector<unsigned> widthsUnder(func::FuncOp func,
+                                  ArrayRef<Candidate> assumptions,
+                                  SmallVector<unsigned> *general = nullptr) {
+  if (assumptions.empty()) {
+    AxisInfoAnalysis axis(func);
+    return accessWidths(func.getBody(), axis);
+  }
+  OwningOpRef<func::FuncOp> trial = func.clone();
+  scf::IfOp ifOp = version(*trial, assumptions);
+  if (!ifOp)
+    return {};
+  AxisInfoAnalysis axis(trial->getOperation());
+  if (general)
+    *general = accessWidths(ifOp.getElseRegion(), axis);
+  return accessWidths(ifOp.getThenRegion(), axis);
+}
+
+struct TileVersionArguments
+    : public tile::impl::TileVersionArgumentsBase<TileVersionArguments> {
+  void runOnOperation() override {
+    for (func::FuncOp func :
+         llvm::to_vector(getOperation().getOps<func::FuncOp>())) {
+      if (func.isExternal())
+        continue;
+      SmallVector<Candidate> assumptions = findCandidates(func);
+      if (assumptions.empty())
+        continue;
+      SmallVector<unsigned> general;
+      SmallVector<unsigned> best = widthsUnder(func, assumptions, &general);
+      if (best.empty() || best == general)
+        continue;
+      // Keep only the assumptions some access needs.
+      for (size_t i = 0; i < assumptions.size();) {
+        SmallVector<Candidate> fewer(assumptions);
+        fewer.erase(fewer.begin() + i);
+        if (widthsUnder(func, fewer) == best)
+          assumptions = std::move(fewer);
+        else
+          ++i;
+      }
+      version(func, assumptions);
+      SmallVector<Attribute> names;
+      for (const Candidate &c : assumptions) {
+        const char *kind = c.kind == Assumption::Unit        ? "one"
+                           : c.kind == Assumption::Aligned16 ? "align16"
+                                                             : "mul16";
+        names.push_back(StringAttr::get(
+            &getContext(), "arg" + std::to_string(c.argIndex) + ":" + kind));
+      }
+      func->setAttr("tile.fast_path", ArrayAttr::get(&getContext(), names));
+    }
+  }
+};
+
+} // namespace

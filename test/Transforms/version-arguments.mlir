@@ -1,0 +1,110 @@
+// RUN: tile-opt %s --split-input-file --tile-version-arguments | FileCheck %s
+// A kernel whose parameters carry no facts gets a guarded fast copy: the
+// guard tests exactly the assumptions that widen an access, the copy reads
+// the parameters through hints (multiples of 16) or as the constant 1, and
+// the original body stays as the general path.
+
+// A row of a matrix, as softmax reads it: the row stride and the column
+// count must be multiples of 16 and the pointer aligned for 16-byte loads
+// under the column mask; the row count (%rows) widens nothing.
+// CHECK-LABEL: func.func @row
+// CHECK-SAME: tile.fast_path = ["arg0:align16", "arg1:mul16", "arg3:mul16"]
+// CHECK:      tile.launch_grid %arg2
+// CHECK:      %[[ADDR:.*]] = tile.ptr_to_int %arg0
+// CHECK:      %[[LOW:.*]] = arith.andi %[[ADDR]], %c15_i64
+// CHECK:      %[[ALIGNED:.*]] = arith.cmpi eq, %[[LOW]], %c0_i64
+// CHECK:      arith.andi %arg1, %c15_i32
+// CHECK:      arith.andi %arg3, %c15_i32
+// CHECK:      scf.if %[[GUARD:.*]] {
+// CHECK:        %[[P:.*]] = tile.hint %arg0 {multipleOf = array<i32: 16>}
+// CHECK:        %[[S:.*]] = tile.hint %arg1 {multipleOf = array<i32: 16>}
+// CHECK:        %[[N:.*]] = tile.hint %arg3 {multipleOf = array<i32: 16>}
+// CHECK:        tile.splat %[[N]]
+// CHECK:        arith.muli %{{.*}}, %[[S]]
+// CHECK:        tile.addptr %[[P]]
+// CHECK:        tile.load
+// CHECK:      } else {
+// CHECK-NOT:    tile.hint
+// CHECK:        tile.splat %arg3
+// CHECK:        arith.muli %{{.*}}, %arg1
+// CHECK:        tile.addptr %arg0
+// CHECK:        tile.load
+// CHECK:      }
+// CHECK-NEXT: return
+func.func @row(%p: !tile.ptr<f32>, %stride: i32, %rows: i32, %n: i32) attributes {tile.kernel} {
+  tile.launch_grid %rows
+  %pid = tile.program_id 0 : i32
+  %cols = tile.make_range 0 to 256 : tensor<256xi32>
+  %ns = tile.splat %n : tensor<256xi32>
+  %mask = arith.cmpi slt, %cols, %ns : tensor<256xi32>
+  %off = arith.muli %pid, %stride : i32
+  %row = tile.addptr %p, %off : !tile.ptr<f32>, i32
+  %rows_p = tile.splat %row : tensor<256x!tile.ptr<f32>>
+  %ptrs = tile.addptr %rows_p, %cols : tensor<256x!tile.ptr<f32>>, tensor<256xi32>
+  %x = tile.load %ptrs, %mask : tensor<256x!tile.ptr<f32>>
+  %ys = tile.splat %p : tensor<256x!tile.ptr<f32>>
+  %yp = tile.addptr %ys, %cols : tensor<256x!tile.ptr<f32>>, tensor<256xi32>
+  tile.store %yp, %x, %mask : tensor<256x!tile.ptr<f32>>
+  return
+}
+
+// -----
+
+// A stride that multiplies the index of the block's last (contiguous)
+// dimension is assumed 1; the row stride a multiple of 16.
+// CHECK-LABEL: func.func @tile2d
+// CHECK-SAME: tile.fast_path = ["arg0:align16", "arg1:mul16", "arg2:one"]
+// CHECK:      arith.cmpi eq, %arg2, %c1_i32
+// CHECK:      scf.if
+// CHECK:        %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK:        tile.splat %[[ONE]] : tensor<1x64xi32>
+func.func @tile2d(%p: !tile.ptr<f16>, %sm: i32, %sk: i32) attributes {tile.kernel} {
+  %rm = tile.make_range 0 to 32 : tensor<32xi32>
+  %rk = tile.make_range 0 to 64 : tensor<64xi32>
+  %m = tile.expand_dims %rm {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+  %k = tile.expand_dims %rk {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %sms = tile.splat %sm : tensor<32x1xi32>
+  %sks = tile.splat %sk : tensor<1x64xi32>
+  %om = arith.muli %m, %sms : tensor<32x1xi32>
+  %ok = arith.muli %k, %sks : tensor<1x64xi32>
+  %omb = tile.broadcast %om : tensor<32x1xi32> -> tensor<32x64xi32>
+  %okb = tile.broadcast %ok : tensor<1x64xi32> -> tensor<32x64xi32>
+  %o = arith.addi %omb, %okb : tensor<32x64xi32>
+  %ps = tile.splat %p : tensor<32x64x!tile.ptr<f16>>
+  %ptrs = tile.addptr %ps, %o : tensor<32x64x!tile.ptr<f16>>, tensor<32x64xi32>
+  %x = tile.load %ptrs : tensor<32x64x!tile.ptr<f16>>
+  tile.store %ptrs, %x : tensor<32x64x!tile.ptr<f16>>
+  return
+}
+
+// -----
+
+// Parameters the signature already describes are not guessed at; with
+// nothing left to gain the kernel is unchanged.
+// CHECK-LABEL: func.func @described
+// CHECK-NOT: tile.fast_path
+// CHECK-NOT: scf.if
+// CHECK: return
+func.func @described(%p: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}) attributes {tile.kernel} {
+  %cols = tile.make_range 0 to 128 : tensor<128xi32>
+  %ns = tile.splat %n : tensor<128xi32>
+  %mask = arith.cmpi slt, %cols, %ns : tensor<128xi32>
+  %ps = tile.splat %p : tensor<128x!tile.ptr<f32>>
+  %ptrs = tile.addptr %ps, %cols : tensor<128x!tile.ptr<f32>>, tensor<128xi32>
+  %x = tile.load %ptrs, %mask : tensor<128x!tile.ptr<f32>>
+  tile.store %ptrs, %x, %mask : tensor<128x!tile.ptr<f32>>
+  return
+}
+
+// -----
+
+// Scalar accesses cannot widen: no fast path.
+// CHECK-LABEL: func.func @scalars
+// CHECK-NOT: scf.if
+// CHECK: return
+func.func @scalars(%p: !tile.ptr<f32>, %i: i32) attributes {tile.kernel} {
+  %q = tile.addptr %p, %i : !tile.ptr<f32>, i32
+  %x = tile.load %q : !tile.ptr<f32>
+  tile.store %p, %x : !tile.ptr<f32>
+  return
+}
