@@ -35,6 +35,13 @@ sed 's/\*fp16:16/*fp16/g; s/: i32:16/: i32/g' examples/matmul.tile > "$OUT/matmu
 "$TILEC" examples/matmul.tile $MM \
   --signature "stride_ak=i32:1,stride_bn=i32:1,stride_cn=i32:1,M=i32:16,N=i32:16,K=i32:16,stride_am=i32:16,stride_bk=i32:16,stride_cm=i32:16" \
   -o "$OUT/matmul_hints.ptx"
+# Flash attention (tutorial 06) as written, every config, full and causal.
+for d in 64 128; do
+  for stage in 1 3; do
+    "$TILEC" examples/attention_fwd.tile --all-configs -D HEAD_DIM=$d \
+      -D STAGE=$stage -o "$OUT/attention_d${d}_s$stage.ptx"
+  done
+done
 for f in "$OUT"/*.ptx; do
   "$PTXAS" -arch=sm_90a -v "$f" -o "${f%.ptx}.cubin" 2> "${f%.ptx}.ptxas.txt"
   echo "$(basename "$f"): $(grep -o '[0-9]* bytes spill stores' "${f%.ptx}.ptxas.txt" | sort -u | tr '\n' ' ')"

@@ -98,6 +98,158 @@ def layer_norm_fwd(X, Y, W, B, Mean, Rstd, stride, N, eps,
         tl.store(Y + cols, y, mask=mask)
 
 
+# Triton tutorial 06's forward (pointer form), the kernel
+# examples/attention_fwd.tile ports.
+@triton.jit
+def _attn_fwd_inner(acc, l_i, m_i, q, k_ptrs, v_ptrs, stride_kn, stride_vk,
+                    start_m, qk_scale, BLOCK_M: tl.constexpr,
+                    BLOCK_N: tl.constexpr, STAGE: tl.constexpr, offs_m,
+                    offs_n, N_CTX):
+    if STAGE == 1:
+        lo, hi = 0, start_m * BLOCK_M
+    elif STAGE == 2:
+        lo, hi = start_m * BLOCK_M, (start_m + 1) * BLOCK_M
+    else:
+        lo, hi = 0, N_CTX
+    k_ptrs += lo * stride_kn
+    v_ptrs += lo * stride_vk
+    for start_n in range(lo, hi, BLOCK_N):
+        k = tl.load(k_ptrs)
+        qk = tl.dot(q, k)
+        if STAGE == 2:
+            mask = offs_m[:, None] >= (start_n + offs_n[None, :])
+            qk = qk * qk_scale + tl.where(mask, 0, -1.0e6)
+            m_ij = tl.maximum(m_i, tl.max(qk, 1))
+            qk -= m_ij[:, None]
+        else:
+            m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
+            qk = qk * qk_scale - m_ij[:, None]
+        p = tl.math.exp2(qk)
+        l_ij = tl.sum(p, 1)
+        alpha = tl.math.exp2(m_i - m_ij)
+        l_i = l_i * alpha + l_ij
+        acc = acc * alpha[:, None]
+        v = tl.load(v_ptrs)
+        acc = tl.dot(p.to(tl.float16), v, acc)
+        m_i = m_ij
+        k_ptrs += BLOCK_N * stride_kn
+        v_ptrs += BLOCK_N * stride_vk
+    return acc, l_i, m_i
+
+
+@triton.jit
+def attn_fwd(Q, K, V, sm_scale, M, Out,
+             stride_qz, stride_qh, stride_qm, stride_qk,
+             stride_kz, stride_kh, stride_kn, stride_kk,
+             stride_vz, stride_vh, stride_vk, stride_vn,
+             stride_oz, stride_oh, stride_om, stride_on,
+             Z, H, N_CTX, HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr,
+             BLOCK_N: tl.constexpr, STAGE: tl.constexpr):
+    start_m = tl.program_id(0)
+    off_hz = tl.program_id(1)
+    off_z = off_hz // H
+    off_h = off_hz % H
+    q_offset = off_z.to(tl.int64) * stride_qz + off_h.to(tl.int64) * stride_qh
+    k_offset = off_z.to(tl.int64) * stride_kz + off_h.to(tl.int64) * stride_kh
+    v_offset = off_z.to(tl.int64) * stride_vz + off_h.to(tl.int64) * stride_vh
+    o_offset = off_z.to(tl.int64) * stride_oz + off_h.to(tl.int64) * stride_oh
+    offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = tl.arange(0, BLOCK_N)
+    offs_d = tl.arange(0, HEAD_DIM)
+    q_ptrs = Q + q_offset + offs_m[:, None] * stride_qm + offs_d[None, :] * stride_qk
+    k_ptrs = K + k_offset + offs_d[:, None] * stride_kk + offs_n[None, :] * stride_kn
+    v_ptrs = V + v_offset + offs_n[:, None] * stride_vk + offs_d[None, :] * stride_vn
+    o_ptrs = Out + o_offset + offs_m[:, None] * stride_om + offs_d[None, :] * stride_on
+    m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
+    l_i = tl.zeros([BLOCK_M], dtype=tl.float32) + 1.0
+    acc = tl.zeros([BLOCK_M, HEAD_DIM], dtype=tl.float32)
+    qk_scale = sm_scale * 1.44269504
+    q = tl.load(q_ptrs)
+    if STAGE & 1:
+        acc, l_i, m_i = _attn_fwd_inner(acc, l_i, m_i, q, k_ptrs, v_ptrs,
+                                        stride_kn, stride_vk, start_m,
+                                        qk_scale, BLOCK_M, BLOCK_N, 4 - STAGE,
+                                        offs_m, offs_n, N_CTX)
+    if STAGE & 2:
+        acc, l_i, m_i = _attn_fwd_inner(acc, l_i, m_i, q, k_ptrs, v_ptrs,
+                                        stride_kn, stride_vk, start_m,
+                                        qk_scale, BLOCK_M, BLOCK_N, 2, offs_m,
+                                        offs_n, N_CTX)
+    m_i += tl.math.log2(l_i)
+    acc = acc / l_i[:, None]
+    tl.store(M + off_hz * N_CTX + offs_m, m_i)
+    tl.store(o_ptrs, acc.to(tl.float16))
+
+ATTN_CONFIGS = [(128, 64, 4, 3), (128, 64, 8, 3), (64, 64, 4, 3)]
+
+
+def bench_attention():
+    Z, H = 4, 32
+    for D in [64, 128]:
+        for causal in [False, True]:
+            for N in [1024, 4096, 16384]:
+                stage = 3 if causal else 1
+                q, k, v = (torch.randn(Z, H, N, D, device="cuda",
+                                       dtype=torch.float16) for _ in range(3))
+                sm_scale = D ** -0.5
+                # The float64 reference of two heads (all of them would
+                # not fit at N = 16384); every head is checked for NaN.
+                ref = torch.nn.functional.scaled_dot_product_attention(
+                    q[:1, :2].double(), k[:1, :2].double(),
+                    v[:1, :2].double(), is_causal=causal, scale=sm_scale)
+                name = f"attention D={D} {'causal' if causal else 'full'} N={N}"
+
+                def make(launcher):
+                    o = torch.full_like(q, float("nan"))
+                    m = torch.full((Z * H, N), float("nan"), device="cuda")
+                    return o, m, launcher(o, m)
+
+                def tilec_launcher(index):
+                    kern = Kernel(args.dir, f"attention_d{D}_s{stage}", index)
+                    return lambda o, m: kern.bind(
+                        q, k, v, sm_scale, m, o, *q.stride(), *k.stride(),
+                        *v.stride(), *o.stride(), Z, H, N)
+
+                def triton_launcher(cfg):
+                    bm, bn, w, s = cfg
+                    grid = (triton.cdiv(N, bm), Z * H)
+                    return lambda o, m: (lambda: attn_fwd[grid](
+                        q, k, v, sm_scale, m, o, *q.stride(), *k.stride(),
+                        *v.stride(), *o.stride(), Z, H, N, HEAD_DIM=D,
+                        BLOCK_M=bm, BLOCK_N=bn, STAGE=stage, num_warps=w,
+                        num_stages=s))
+                # Both sides autotuned over the same configs, each checked.
+                best = {}
+                for who, launchers in [
+                        ("tilec", [tilec_launcher(i) for i in range(len(ATTN_CONFIGS))]),
+                        ("triton", [triton_launcher(c) for c in ATTN_CONFIGS])]:
+                    timed = []
+                    for i, launcher in enumerate(launchers):
+                        o, m, run = make(launcher)
+                        run()
+                        torch.cuda.synchronize()
+                        err = rel_error(o[:1, :2], ref)
+                        if torch.isnan(o).any():
+                            err = float("nan")
+                        check(f"{name} {who} config {i}", err, 5e-3)
+                        if err == err and err <= 5e-3:
+                            timed.append((median_ms(run, reps=5), run))
+                    if timed:
+                        best[who] = min(timed, key=lambda t: t[0])[1]
+                if len(best) < 2:
+                    continue
+                times = rounds({
+                    "tilec": best["tilec"],
+                    "sdpa": lambda: torch.nn.functional.scaled_dot_product_attention(
+                        q, k, v, is_causal=causal, scale=sm_scale),
+                    "triton": best["triton"]}, reps=5)
+                flops = 4 * Z * H * N * N * D * (0.5 if causal else 1)
+                tf = flops / (statistics.median(times["tilec"]) * 1e-3) / 1e12
+                table.append((name, f"{tf:.0f} TFLOP/s",
+                              ratio(times, "tilec", "sdpa"),
+                              ratio(times, "tilec", "triton"), "torch SDPA"))
+
+
 def rounds(contenders, reps=20):
     """Per contender, the list of per-round medians (interleaved)."""
     times = {name: [] for name in contenders}
@@ -222,7 +374,8 @@ def bench_matmul_without_hints():
                   "cuBLAS"))
 
 
-for bench in [bench_softmax, bench_layernorm, bench_matmul_without_hints]:
+for bench in [bench_softmax, bench_layernorm, bench_matmul_without_hints,
+              bench_attention]:
     bench()
 
 log("")

@@ -60,8 +60,18 @@ static void rewriteDot(tile::DotOp dot) {
     return;
   OpBuilder builder(dot);
   Location loc = dot.getLoc();
-  LocalAllocOp ma = stage(builder, loc, a);
-  LocalAllocOp mb = stage(builder, loc, b);
+  // An operand computed outside the dot's loop (attention's Q) is staged
+  // once, where it is computed, not in every iteration.
+  auto stageOnce = [&](Value tensor) {
+    OpBuilder::InsertionGuard guard(builder);
+    if (Operation *def = tensor.getDefiningOp()) {
+      if (def->getBlock() != dot->getBlock())
+        builder.setInsertionPointAfter(def);
+    }
+    return stage(builder, loc, tensor);
+  };
+  LocalAllocOp ma = stageOnce(a);
+  LocalAllocOp mb = stageOnce(b);
   // Operands of slice s + 1 are read before the mma of slice s, so that
   // the ldmatrix latency hides behind tensor-core work.
   auto loadSlice = [&](int64_t k) {

@@ -275,3 +275,24 @@ func.func @dot(%pa: !tile.ptr<f16>, %pb: !tile.ptr<f16>, %pc: !tile.ptr<f32>) at
   tile.store %cs, %d : tensor<16x16x!tile.ptr<f32>>
   return
 }
+
+// A chain of dots (attention: the first result, scaled and narrowed, is
+// the second dot's A) puts every warp on whole rows, so the mma result is
+// the next operand without moving between warps; the other dot keeps the
+// square split.
+// CHECK-LABEL: func.func @dot_chain
+// CHECK: tile.dot {{.*}} -> tensor<128x64xf32, #tilegpu.mma<version = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]>>
+// CHECK: tilegpu.convert_layout %{{.*}} : tensor<128x64xf16, #tilegpu.mma<version = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]>> -> tensor<128x64xf16, #tilegpu.dot_op<opIdx = 0, parent = <version = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]>, kWidth = 2>>
+// CHECK: tile.dot {{.*}} -> tensor<128x64xf32, #tilegpu.mma<version = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]>>
+func.func @dot_chain(%q: tensor<128x64x!tile.ptr<f16>>, %k: tensor<64x64x!tile.ptr<f16>>,
+                     %o: tensor<128x64x!tile.ptr<f32>>) attributes {tilegpu.num_warps = 4 : i32} {
+  %a = tile.load %q : tensor<128x64x!tile.ptr<f16>>
+  %b = tile.load %k : tensor<64x64x!tile.ptr<f16>>
+  %zero = arith.constant dense<0.0> : tensor<128x64xf32>
+  %s = tile.dot %a, %b, %zero : tensor<128x64xf16> * tensor<64x64xf16> -> tensor<128x64xf32>
+  %e = math.exp2 %s : tensor<128x64xf32>
+  %p = arith.truncf %e : tensor<128x64xf32> to tensor<128x64xf16>
+  %r = tile.dot %p, %b, %zero : tensor<128x64xf16> * tensor<64x64xf16> -> tensor<128x64xf32>
+  tile.store %o, %r : tensor<128x64x!tile.ptr<f32>>
+  return
+}

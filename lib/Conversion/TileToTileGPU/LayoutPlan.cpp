@@ -160,6 +160,42 @@ Attribute LayoutPlan::coalescedLayout(Value ptr) const {
                                   options.numWarps);
 }
 
+/// Whether `dot` is part of a chain in which one dot's result, after
+/// elementwise work (attention's scaling, exp2 and .to(fp16)), is operand A
+/// of another: forward from its result, or backward from its A.
+static bool isChainedDot(DotOp dot) {
+  auto reaches = [](Value start, bool forward) {
+    SmallVector<Value> work{start};
+    DenseSet<Value> seen;
+    while (!work.empty() && seen.size() < 256) {
+      Value v = work.pop_back_val();
+      if (!seen.insert(v).second)
+        continue;
+      if (forward) {
+        for (OpOperand &use : v.getUses()) {
+          Operation *user = use.getOwner();
+          if (auto next = dyn_cast<DotOp>(user)) {
+            if (use.getOperandNumber() == 0)
+              return true;
+          } else if (isElementwise(user)) {
+            llvm::append_range(work, user->getResults());
+          }
+        }
+      } else if (Operation *def = v.getDefiningOp()) {
+        if (isa<DotOp>(def))
+          return true;
+        if (isElementwise(def))
+          for (Value operand : def->getOperands())
+            if (isTensor(operand))
+              work.push_back(operand);
+      }
+    }
+    return false;
+  };
+  return reaches(dot.getD(), /*forward=*/true) ||
+         reaches(dot.getA(), /*forward=*/false);
+}
+
 MmaEncodingAttr LayoutPlan::chooseMma(DotOp dot) const {
   if (!options.useMma)
     return {};
@@ -173,6 +209,11 @@ MmaEncodingAttr LayoutPlan::chooseMma(DotOp dot) const {
           N = dot.getB().getType().getDimSize(1);
   if (M < 16 || N < 8 || K < (tf32 ? 8 : 16))
     return {};
+  // In a chain of dots every warp owns whole rows, so that one dot's result
+  // is the next one's operand A in the same registers (no data crosses
+  // warps) and row reductions need no shared memory.
+  if (isChainedDot(dot) && M / 16 >= options.numWarps)
+    return MmaEncodingAttr::get(ctx, 2, {options.numWarps, 1}, {16, 8});
   // Give warps to M and N so that each warp's tile stays square-ish.
   unsigned wm = 1, wn = 1;
   while (wm * wn < options.numWarps) {

@@ -1,0 +1,58 @@
+"""Launch every example once at a small shape, for compute-sanitizer
+(memcheck, racecheck, synccheck): bench/sanitize.sh runs this script under
+each tool on the device machine with the kernels bench/build_kernels.sh and
+bench/build_correctness.sh compiled. Small shapes keep the instrumented
+runs short; both the guarded fast path (aligned arguments) and the general
+path (a row stride that is not a multiple of 16) are launched.
+
+usage: python3 bench/sanitize_examples.py KERNELS_DIR CORRECTNESS_DIR
+"""
+import sys
+
+import torch
+
+from tilelaunch import Kernel
+
+KDIR, CDIR = sys.argv[1], sys.argv[2]
+torch.manual_seed(0)
+
+for n_cols, stride in [(1000, 1000), (1024, 1024), (1000, 1008)]:
+    x = torch.randn(64, stride, device="cuda")
+    y = torch.empty_like(x)
+    Kernel(KDIR, "softmax_1024")(y, x, stride, stride, 64, n_cols)
+    xh = x.half()
+    w = torch.rand(stride, device="cuda", dtype=torch.float16)
+    b = torch.randn(stride, device="cuda", dtype=torch.float16)
+    yh = torch.empty_like(xh)
+    mean = torch.empty(64, device="cuda")
+    rstd = torch.empty(64, device="cuda")
+    Kernel(KDIR, "layernorm_1024")(xh, yh, w, b, mean, rstd, stride, 64,
+                                   n_cols, 1e-5)
+x = torch.randn(32, 128, device="cuda")
+Kernel(CDIR, "reductions", 0)(
+    x, torch.empty(32, device="cuda"), torch.empty(128, device="cuda"),
+    torch.empty(32, device="cuda", dtype=torch.int32),
+    torch.empty(128, device="cuda", dtype=torch.int32))
+a = torch.randn(128, 32, device="cuda", dtype=torch.float16)
+bm = torch.randn(32, 64, device="cuda", dtype=torch.float16)
+Kernel(CDIR, "reductions", 1)(a, bm, torch.empty(128, device="cuda"),
+                              torch.empty(64, device="cuda"),
+                              torch.empty(1, device="cuda"))
+for D in [64, 128]:
+    for stage in [1, 3]:
+        for index in range(3):
+            q, k, v = (torch.randn(1, 2, 256, D, device="cuda",
+                                   dtype=torch.float16) for _ in range(3))
+            o = torch.empty_like(q)
+            m = torch.empty(2, 256, device="cuda")
+            Kernel(KDIR, f"attention_d{D}_s{stage}", index)(
+                q, k, v, D ** -0.5, m, o, *q.stride(), *k.stride(),
+                *v.stride(), *o.stride(), 1, 2, 256)
+for K in [256, 264]:
+    a = torch.randn(256, K, device="cuda", dtype=torch.float16)
+    b = torch.randn(K, 256, device="cuda", dtype=torch.float16)
+    c = torch.empty(256, 256, device="cuda", dtype=torch.float16)
+    Kernel(KDIR, "matmul_nohints")(a, b, c, 256, 256, K, *a.stride(),
+                                   *b.stride(), *c.stride())
+torch.cuda.synchronize()
+print("sanitize_examples: all launches done")
