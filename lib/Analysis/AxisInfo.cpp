@@ -319,6 +319,16 @@ void AxisInfoAnalysis::visitOp(Operation *op) {
   set(result, r);
 }
 
+MemoryAccess mlir::tile::getMemoryAccess(Operation *op) {
+  if (auto load = dyn_cast<LoadOp>(op))
+    return {load.getPtr(), load.getMask()};
+  if (auto store = dyn_cast<StoreOp>(op))
+    return {store.getPtr(), store.getMask()};
+  if (auto atomic = dyn_cast<AtomicRMWOp>(op))
+    return {atomic.getPtr(), atomic.getMask()};
+  return {};
+}
+
 unsigned AxisInfoAnalysis::getVectorWidth(Value ptr, Value mask,
                                           unsigned dim) const {
   auto type = dyn_cast<RankedTensorType>(ptr.getType());

@@ -192,19 +192,9 @@ SmallVector<unsigned> accessWidths(Region &region,
                                    const AxisInfoAnalysis &axis) {
   SmallVector<unsigned> widths;
   region.walk([&](Operation *op) {
-    Value ptr, mask;
-    if (auto load = dyn_cast<LoadOp>(op)) {
-      ptr = load.getPtr();
-      mask = load.getMask();
-    } else if (auto store = dyn_cast<StoreOp>(op)) {
-      ptr = store.getPtr();
-      mask = store.getMask();
-    } else if (auto atomic = dyn_cast<AtomicRMWOp>(op)) {
-      ptr = atomic.getPtr();
-      mask = atomic.getMask();
-    } else {
+    auto [ptr, mask] = getMemoryAccess(op);
+    if (!ptr)
       return;
-    }
     unsigned best = 1;
     if (auto t = dyn_cast<RankedTensorType>(ptr.getType()))
       for (unsigned d = 0; d < t.getRank(); ++d)

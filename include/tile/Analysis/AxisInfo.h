@@ -46,6 +46,13 @@ struct AxisInfo {
   }
 };
 
+/// The block of pointers and the mask of a load, store or atomic; both
+/// null for other ops.
+struct MemoryAccess {
+  Value ptr, mask;
+};
+MemoryAccess getMemoryAccess(Operation *op);
+
 /// Largest power of two dividing `v` (kMaxDivisibility for 0).
 int64_t powerOfTwoDivisor(int64_t v);
 

@@ -247,16 +247,12 @@ private:
 static void annotateVectorWidths(func::FuncOp func,
                                  const AxisInfoAnalysis &axis) {
   func.walk([&](Operation *op) {
-    Value ptr, mask;
-    if (auto load = dyn_cast<LoadOp>(op)) {
-      ptr = load.getPtr();
-      mask = load.getMask();
-    } else if (auto store = dyn_cast<StoreOp>(op)) {
-      ptr = store.getPtr();
-      mask = store.getMask();
-    } else {
+    // Atomics move one element per instruction.
+    if (isa<AtomicRMWOp>(op))
       return;
-    }
+    auto [ptr, mask] = getMemoryAccess(op);
+    if (!ptr)
+      return;
     auto type = dyn_cast<RankedTensorType>(ptr.getType());
     if (!type || !getLayout(type))
       return;
