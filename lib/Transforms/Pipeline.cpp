@@ -212,14 +212,8 @@ static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
   // As many stages as fit beside nothing else; the allocation pass reports
   // what still does not fit.
   uint64_t bytesPerStage = 0;
-  for (LocalAllocOp alloc : allocs) {
-    MemDescType type = alloc.getType();
-    uint64_t elements = 1;
-    for (int64_t d : type.getShape())
-      elements *= d;
-    bytesPerStage +=
-        elements * std::max(1u, type.getElementType().getIntOrFloatBitWidth() / 8);
-  }
+  for (LocalAllocOp alloc : allocs)
+    bytesPerStage += alloc.getType().getSizeInBytes();
   if (bytesPerStage)
     stages = std::min<uint64_t>(stages, maxSharedBytes / bytesPerStage);
   if (stages < 2)

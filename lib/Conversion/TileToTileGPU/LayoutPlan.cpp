@@ -174,7 +174,7 @@ static bool isChainedDot(DotOp dot) {
       if (forward) {
         for (OpOperand &use : v.getUses()) {
           Operation *user = use.getOwner();
-          if (auto next = dyn_cast<DotOp>(user)) {
+          if (isa<DotOp>(user)) {
             if (use.getOperandNumber() == 0)
               return true;
           } else if (isElementwise(user)) {

@@ -2,6 +2,8 @@
 
 #include "tile/Dialect/TileGPU/ReductionPlan.h"
 
+#include "tile/Dialect/TileGPU/TileGPUDialect.h"
+
 #include <map>
 
 using namespace mlir::tilegpu;
@@ -72,4 +74,11 @@ mlir::tilegpu::planReduction(const LinearLayout &src, const LinearLayout &dst,
       plan.redundantWarpMask |= 1u << i;
   }
   return plan;
+}
+
+LinearLayout mlir::tilegpu::getReductionResultLayout(tile::ReduceOp op) {
+  if (auto t = dyn_cast<RankedTensorType>(op.getResults()[0].getType()))
+    return getLinearLayout(t);
+  return getLinearLayout(cast<RankedTensorType>(op.getSrcs()[0].getType()))
+      .dropDim(op.getAxis());
 }

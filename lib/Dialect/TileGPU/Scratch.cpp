@@ -74,15 +74,10 @@ unsigned mlir::tilegpu::getScratchBytes(Operation *op) {
         auto srcType = cast<RankedTensorType>(r.getSrcs()[0].getType());
         if (!getLayout(srcType))
           return 0;
-        LinearLayout src = getLinearLayout(srcType);
-        Type resultType = r.getResults()[0].getType();
-        LinearLayout dst =
-            isa<RankedTensorType>(resultType)
-                ? getLinearLayout(cast<RankedTensorType>(resultType))
-                : src.dropDim(r.getAxis());
         unsigned total = 0;
         if (std::optional<ReductionPlan> plan =
-                planReduction(src, dst, r.getAxis())) {
+                planReduction(getLinearLayout(srcType),
+                              getReductionResultLayout(r), r.getAxis())) {
           // One partial per combining warp and result element.
           if (plan->warpBits.empty())
             return 0;

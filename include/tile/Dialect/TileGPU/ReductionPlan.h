@@ -10,6 +10,7 @@
 #ifndef TILE_DIALECT_TILEGPU_REDUCTIONPLAN_H
 #define TILE_DIALECT_TILEGPU_REDUCTIONPLAN_H
 
+#include "tile/Dialect/Tile/TileDialect.h"
 #include "tile/Dialect/TileGPU/LinearLayout.h"
 #include <optional>
 
@@ -39,6 +40,11 @@ struct ReductionPlan {
 std::optional<ReductionPlan> planReduction(const LinearLayout &src,
                                            const LinearLayout &dst,
                                            unsigned axis);
+
+/// The layout of `op`'s results (its operands must have a layout): the
+/// slice of the operand's layout, or, for a reduction to a scalar, the
+/// operand's layout without its one dimension.
+LinearLayout getReductionResultLayout(tile::ReduceOp op);
 
 } // namespace mlir::tilegpu
 
