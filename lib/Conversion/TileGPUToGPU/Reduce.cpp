@@ -227,7 +227,8 @@ private:
   /// copy bits of the warp. Emitted even when no lane is redundant (a
   /// branch on a constant): LLVM then sinks the reductions that the fast and
   /// general paths of a versioned kernel share into one copy, which it does
-  /// not with the stores unguarded (SASS 35% longer, measured).
+  /// not with the stores unguarded (bench/kernels/reductions.tile: 3,496
+  /// SASS instructions against 2,600).
   static Value emitWriterPredicate(OpBuilder &b, Location loc,
                                    const ReductionPlan &plan) {
     auto isZeroUnder = [&](Value index, uint32_t mask) {
