@@ -67,3 +67,39 @@ func.func @blocked_dot(%a: tensor<16x16xf16, #blocked>, %b: tensor<16x16xf16, #b
   %d = tile.dot %a, %b, %c : tensor<16x16xf16, #blocked> * tensor<16x16xf16, #blocked> -> tensor<16x16xf32, #blocked>
   return %d : tensor<16x16xf32, #blocked>
 }
+
+// -----
+
+#blockedA = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#blockedB = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#mma = #tilegpu.mma<version = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]>
+#dotA = #tilegpu.dot_op<opIdx = 0, parent = #mma, kWidth = 2>
+#dotB = #tilegpu.dot_op<opIdx = 1, parent = #mma, kWidth = 2>
+
+// An operand computed before the loop (attention's Q) is stored to shared
+// memory once, where it is computed; the one loaded in the loop each
+// iteration.
+// CHECK-LABEL: func.func @loop_invariant_operand
+// CHECK: %[[Q:.*]] = tile.load %arg0
+// CHECK-NEXT: %[[MQ:.*]] = tilegpu.local_alloc %[[Q]]
+// CHECK: scf.for
+// CHECK:   %[[K:.*]] = tile.load %arg1
+// CHECK:   %[[MK:.*]] = tilegpu.local_alloc %[[K]]
+// CHECK:   tilegpu.local_load %[[MQ]]
+// CHECK:   tilegpu.local_load %[[MK]]
+// CHECK-NOT: tilegpu.local_alloc
+// CHECK: return
+func.func @loop_invariant_operand(%pq: tensor<64x32x!tile.ptr<f16>, #blockedA>, %pk: tensor<32x64x!tile.ptr<f16>, #blockedB>, %n: i32) -> tensor<64x64xf32, #mma> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+  %q = tile.load %pq : tensor<64x32x!tile.ptr<f16>, #blockedA>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32, #mma>) : i32 {
+    %k = tile.load %pk : tensor<32x64x!tile.ptr<f16>, #blockedB>
+    %cq = tilegpu.convert_layout %q : tensor<64x32xf16, #blockedA> -> tensor<64x32xf16, #dotA>
+    %ck = tilegpu.convert_layout %k : tensor<32x64xf16, #blockedB> -> tensor<32x64xf16, #dotB>
+    %d = tile.dot %cq, %ck, %acc : tensor<64x32xf16, #dotA> * tensor<32x64xf16, #dotB> -> tensor<64x64xf32, #mma>
+    scf.yield %d : tensor<64x64xf32, #mma>
+  }
+  return %r : tensor<64x64xf32, #mma>
+}

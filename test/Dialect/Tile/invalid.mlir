@@ -193,6 +193,14 @@ func.func @pointer_to_pointer(%p: !tile.ptr<!tile.ptr<f32>>) {
 
 // -----
 
+func.func @ptr_to_int_of_block(%p: tensor<4x!tile.ptr<f32>>) {
+  // expected-error @+1 {{operand #0 must be tile pointer}}
+  %0 = "tile.ptr_to_int"(%p) : (tensor<4x!tile.ptr<f32>>) -> i64
+  return
+}
+
+// -----
+
 func.func @addptr_shape(%p: tensor<128x!tile.ptr<f32>>, %o: tensor<64xi32>) {
   // expected-error @+1 {{offset shape must match the pointer shape}}
   %0 = tile.addptr %p, %o : tensor<128x!tile.ptr<f32>>, tensor<64xi32>

@@ -55,6 +55,13 @@ func.func @shapes(%s: f32, %p: !tile.ptr<f32>, %v: tensor<8xf32>, %t: tensor<2x4
   return
 }
 
+// CHECK-LABEL: func.func @ptr_to_int
+// CHECK: %{{.*}} = tile.ptr_to_int %{{.*}} : <f16>
+func.func @ptr_to_int(%p: !tile.ptr<f16>) -> i64 {
+  %0 = tile.ptr_to_int %p : !tile.ptr<f16>
+  return %0 : i64
+}
+
 // CHECK-LABEL: func.func @addptr
 // CHECK: tile.addptr %{{.*}}, %{{.*}} : tensor<128x!tile.ptr<f32>>, tensor<128xi32>
 // CHECK: tile.addptr %{{.*}}, %{{.*}} : tensor<128x!tile.ptr<f32>>, tensor<128xi64>
