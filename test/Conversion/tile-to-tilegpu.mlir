@@ -51,12 +51,13 @@ func.func @default_num_warps(%p: !tile.ptr<i32>) {
 // Alignment does not change the layout, only the vector width: the aligned
 // load and the unaligned store share sizePerThread = 4 (no conversion), the
 // load is one 16-byte access per thread and the store (no tilegpu.vec
-// attribute: width 1) four scalar ones.
+// attribute: width 1) four scalar ones, at consecutive addresses
+// (tilegpu.contig = 4: one address register and immediate offsets).
 // CHECK-LABEL: func.func @alignment_sets_vector_width
 // CHECK: tile.load {{.*}}tilegpu.vec = 4 : i32{{.*}} : tensor<512x!tile.ptr<f32>, [[V:#tilegpu.blocked<sizePerThread = \[4\], threadsPerWarp = \[32\], warpsPerCTA = \[4\], order = \[0\]>]]>
 // CHECK-NOT: convert_layout
 // CHECK-NOT: tilegpu.vec
-// CHECK: tile.store %{{[0-9]+}}, %{{[0-9]+}} : tensor<512x!tile.ptr<f32>, [[V]]>
+// CHECK: tile.store %{{[0-9]+}}, %{{[0-9]+}} {tilegpu.contig = 4 : i32} : tensor<512x!tile.ptr<f32>, [[V]]>
 func.func @alignment_sets_vector_width(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %y: !tile.ptr<f32>) {
   %r = tile.make_range 0 to 512 : tensor<512xi32>
   %xs = tile.splat %x : tensor<512x!tile.ptr<f32>>

@@ -144,6 +144,25 @@ func.func @cross_thread(%p: !tile.ptr<f32>) attributes {tilegpu.num_warps = 1 : 
   return
 }
 
+// Consecutive but unaligned addresses (a pointer without divisibility):
+// four scalar stores per thread, all from the first one's address register
+// with immediate byte offsets 0, 4, 8, 12.
+// CHECK-LABEL: gpu.func @unaligned_run
+// CHECK: %[[ADDR:.*]] = arith.addi %arg0, %{{.*}} : i64
+// CHECK: "st.global.b32 [ $0 + 0 ], $1;", "l,r" %[[ADDR]],
+// CHECK: "st.global.b32 [ $0 + 4 ], $1;", "l,r" %[[ADDR]],
+// CHECK: "st.global.b32 [ $0 + 8 ], $1;", "l,r" %[[ADDR]],
+// CHECK: "st.global.b32 [ $0 + 12 ], $1;", "l,r" %[[ADDR]],
+// CHECK: gpu.return
+func.func @unaligned_run(%y: !tile.ptr<f32>) attributes {tilegpu.num_warps = 1 : i32} {
+  %r = tile.make_range 0 to 128 : tensor<128xi32>
+  %v = arith.sitofp %r : tensor<128xi32> to tensor<128xf32>
+  %ys = tile.splat %y : tensor<128x!tile.ptr<f32>>
+  %ya = tile.addptr %ys, %r : tensor<128x!tile.ptr<f32>>, tensor<128xi32>
+  tile.store %ya, %v : tensor<128x!tile.ptr<f32>>
+  return
+}
+
 // A reduction within one warp: butterfly shuffles over the 5 lane bits,
 // no shared memory; every lane ends with the result.
 // CHECK-LABEL: gpu.func @reduce

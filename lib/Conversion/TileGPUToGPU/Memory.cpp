@@ -103,14 +103,21 @@ static Value inlineAsm(OpBuilder &b, Location loc, Type result,
   return result ? op.getResult(0) : Value();
 }
 
+static std::string addressOperand(unsigned operand, int64_t offset) {
+  return "[ $" + std::to_string(operand) + " + " + std::to_string(offset) +
+         " ]";
+}
+
 static Value emitGlobalLoad(OpBuilder &b, Location loc, Type elem, Value addr,
-                            Value pred, Value other, LoadOp op) {
+                            int64_t offset, Value pred, Value other,
+                            LoadOp op) {
   RegisterClass rc = registerClassOf(b, elem);
   std::string ld = op.getIsVolatile()
                        ? "ld.volatile.global"
                        : "ld.global" + cacheSuffix(op.getCache(), op.getEvict(),
                                                    /*isLoad=*/true);
-  std::string access = ld + "." + memoryType(rc.memoryBits) + " $0, [ $1 + 0 ];";
+  std::string access =
+      ld + "." + memoryType(rc.memoryBits) + " $0, " + addressOperand(1, offset) + ";";
   std::string c(1, rc.constraint);
   if (!pred) {
     Value r = inlineAsm(b, loc, rc.regType, {addr}, access, "=" + c + ",l");
@@ -126,12 +133,13 @@ static Value emitGlobalLoad(OpBuilder &b, Location loc, Type elem, Value addr,
 }
 
 static void emitGlobalStore(OpBuilder &b, Location loc, Value addr,
-                            Value value, Value pred, CacheModifier cache,
-                            EvictionPolicy evict) {
+                            int64_t offset, Value value, Value pred,
+                            CacheModifier cache, EvictionPolicy evict) {
   RegisterClass rc = registerClassOf(b, value.getType());
   Value v = toRegister(b, loc, value, rc);
   std::string access = "st.global" + cacheSuffix(cache, evict, false) + "." +
-                       memoryType(rc.memoryBits) + " [ $0 + 0 ], $1;";
+                       memoryType(rc.memoryBits) + " " + addressOperand(0, offset) +
+                       ", $1;";
   std::string c(1, rc.constraint);
   if (pred)
     inlineAsm(b, loc, Type(), {addr, v, pred}, "@$2 " + access, "l," + c + ",b");
@@ -200,7 +208,8 @@ static SmallVector<Value> unpackWords(OpBuilder &b, Location loc,
 /// A vector load of `vec` contiguous elements at `addr` (one predicate for
 /// all): masked-off, it reads nothing and yields `others`.
 static SmallVector<Value> emitVectorLoad(OpBuilder &b, Location loc, Type elem,
-                                         unsigned vec, Value addr, Value pred,
+                                         unsigned vec, Value addr,
+                                         int64_t offset, Value pred,
                                          ArrayRef<Value> others, LoadOp op) {
   VectorAccess a = vectorAccessFor(b, elem, vec);
   std::string ld = op.getIsVolatile()
@@ -213,8 +222,8 @@ static SmallVector<Value> emitVectorLoad(OpBuilder &b, Location loc, Type elem,
     constraints += (i ? ",=" : "=") + std::string(1, a.constraint);
   }
   std::string dst = a.words == 1 ? outs : "{" + outs + "}";
-  std::string n = std::to_string(a.words);
-  std::string access = ld + a.suffix + " " + dst + ", [ $" + n + " + 0 ];";
+  std::string access =
+      ld + a.suffix + " " + dst + ", " + addressOperand(a.words, offset) + ";";
   SmallVector<Value> operands{addr};
   constraints += ",l";
   std::string text;
@@ -249,7 +258,7 @@ static SmallVector<Value> emitVectorLoad(OpBuilder &b, Location loc, Type elem,
 }
 
 static void emitVectorStore(OpBuilder &b, Location loc, Value addr,
-                            ArrayRef<Value> values, Value pred,
+                            int64_t offset, ArrayRef<Value> values, Value pred,
                             CacheModifier cache, EvictionPolicy evict) {
   VectorAccess a = vectorAccessFor(b, values[0].getType(), values.size());
   SmallVector<Value> words = packWords(b, loc, values, a);
@@ -260,7 +269,7 @@ static void emitVectorStore(OpBuilder &b, Location loc, Value addr,
   }
   std::string src = a.words == 1 ? list : "{" + list + "}";
   std::string text = "st.global" + cacheSuffix(cache, evict, false) + a.suffix +
-                     " [ $0 + 0 ], " + src + ";";
+                     " " + addressOperand(0, offset) + ", " + src + ";";
   SmallVector<Value> operands{addr};
   operands.append(words);
   if (pred) {
@@ -280,6 +289,24 @@ static unsigned vectorWidth(Operation *op, Type elem) {
   unsigned vec = attr.getInt();
   unsigned bits = elem.getIntOrFloatBitWidth() * vec;
   return bits >= 32 && bits % 32 == 0 && bits <= 128 ? vec : 1;
+}
+
+/// Where register `i`'s element is addressed: the address of the first
+/// register of its run of consecutive addresses (`tilegpu.contig`, from the
+/// axis analysis) and a byte offset from it, so that a run needs one
+/// address register however its accesses are split.
+struct RegisterAddress {
+  Value base;
+  int64_t offset;
+};
+static RegisterAddress addressOf(Operation *op, ValueRange ptrs, size_t i,
+                                 Type elem) {
+  unsigned run = 1;
+  if (auto attr = op->getAttrOfType<IntegerAttr>("tilegpu.contig"))
+    run = attr.getInt();
+  size_t first = i - i % run;
+  int64_t bytes = std::max(1u, elem.getIntOrFloatBitWidth() / 8);
+  return {ptrs[first], int64_t(i - first) * bytes};
 }
 
 static Value andPredicates(OpBuilder &b, Location loc, Value a, Value c) {
@@ -354,18 +381,19 @@ struct LoadLowering : public OpConversionPattern<LoadOp> {
     unsigned vec = vectorWidth(op, elem);
     for (size_t i = 0; i < ptrs.size(); i += vec) {
       Value pred = masks.empty() ? Value() : masks[i];
+      RegisterAddress at = addressOf(op, ptrs, i, elem);
       if (vec == 1) {
         Value other = others.empty() ? zero : others[i];
-        results.push_back(
-            emitGlobalLoad(rewriter, loc, elem, ptrs[i], pred, other, op));
+        results.push_back(emitGlobalLoad(rewriter, loc, elem, at.base,
+                                         at.offset, pred, other, op));
         continue;
       }
       SmallVector<Value> chunkOthers;
       for (unsigned j = 0; j < vec; ++j)
         chunkOthers.push_back(others.empty() ? zero : others[i + j]);
-      llvm::append_range(results, emitVectorLoad(rewriter, loc, elem, vec,
-                                                 ptrs[i], pred, chunkOthers,
-                                                 op));
+      llvm::append_range(results,
+                         emitVectorLoad(rewriter, loc, elem, vec, at.base,
+                                        at.offset, pred, chunkOthers, op));
     }
     rewriter.replaceOpWithMultiple(op, SmallVector<SmallVector<Value>>{results});
     return success();
@@ -381,19 +409,20 @@ struct StoreLowering : public OpConversionPattern<StoreOp> {
     Value owner = ownerOf(rewriter, loc, op.getPtr().getType());
     ValueRange ptrs = adaptor.getPtr(), values = adaptor.getValue();
     ValueRange masks = adaptor.getMask();
-    unsigned vec =
-        vectorWidth(op, getElementTypeOrSelf(op.getValue().getType()));
+    Type elem = getElementTypeOrSelf(op.getValue().getType());
+    unsigned vec = vectorWidth(op, elem);
     for (size_t i = 0; i < ptrs.size(); i += vec) {
       Value pred = andPredicates(rewriter, loc, owner,
                                  masks.empty() ? Value() : masks[i]);
+      RegisterAddress at = addressOf(op, ptrs, i, elem);
       if (vec == 1) {
-        emitGlobalStore(rewriter, loc, ptrs[i], values[i], pred,
+        emitGlobalStore(rewriter, loc, at.base, at.offset, values[i], pred,
                         op.getCache(), op.getEvict());
         continue;
       }
       SmallVector<Value> chunk(values.begin() + i, values.begin() + i + vec);
-      emitVectorStore(rewriter, loc, ptrs[i], chunk, pred, op.getCache(),
-                      op.getEvict());
+      emitVectorStore(rewriter, loc, at.base, at.offset, chunk, pred,
+                      op.getCache(), op.getEvict());
     }
     rewriter.eraseOp(op);
     return success();

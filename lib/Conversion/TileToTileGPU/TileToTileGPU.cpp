@@ -262,12 +262,19 @@ static void annotateVectorWidths(func::FuncOp func,
     for (unsigned d = 1; d < info.getRank(); ++d)
       if (info.contiguity[d] >= info.contiguity[dim])
         dim = d;
-    unsigned vec = getLinearLayout(type).getContiguousRegisters(
+    LinearLayout layout = getLinearLayout(type);
+    unsigned vec = layout.getContiguousRegisters(
         dim, axis.getVectorWidth(ptr, mask, dim));
+    auto i32 = IntegerType::get(op->getContext(), 32);
     if (vec > 1)
-      op->setAttr("tilegpu.vec", IntegerAttr::get(
-                                     IntegerType::get(op->getContext(), 32),
-                                     vec));
+      op->setAttr("tilegpu.vec", IntegerAttr::get(i32, vec));
+    // Runs of registers whose addresses are consecutive, however aligned
+    // or masked: one address serves the run, the rest are immediate
+    // offsets from it.
+    unsigned run = layout.getContiguousRegisters(
+        dim, std::min<int64_t>(info.contiguity[dim], 1 << 16));
+    if (run > vec)
+      op->setAttr("tilegpu.contig", IntegerAttr::get(i32, run));
   });
 }
 
