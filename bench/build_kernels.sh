@@ -36,10 +36,23 @@ sed 's/\*fp16:16/*fp16/g; s/: i32:16/: i32/g' examples/matmul.tile > "$OUT/matmu
   --signature "stride_ak=i32:1,stride_bn=i32:1,stride_cn=i32:1,M=i32:16,N=i32:16,K=i32:16,stride_am=i32:16,stride_bk=i32:16,stride_cm=i32:16" \
   -o "$OUT/matmul_hints.ptx"
 # Flash attention (tutorial 06) as written, every config, full and causal.
+# Also with the facts the JIT specializes on (aligned pointers, unit
+# inner strides, other strides and N_CTX multiples of 16): the kernel a
+# program embedding the JIT gets, without the general path beside it.
+ATTN_SIG="Q=*fp16:16,K=*fp16:16,V=*fp16:16,M=*fp32:16,Out=*fp16:16"
+for t in q k v o; do
+  inner=$([ $t = k ] && echo kk || ([ $t = v ] && echo vn || ([ $t = q ] && echo qk || echo on)))
+  outer=$([ $t = k ] && echo kn || ([ $t = v ] && echo vk || ([ $t = q ] && echo qm || echo om)))
+  ATTN_SIG="$ATTN_SIG,stride_${t}z=i32:16,stride_${t}h=i32:16,stride_$outer=i32:16,stride_$inner=i32:1"
+done
+ATTN_SIG="$ATTN_SIG,N_CTX=i32:16"
 for d in 64 128; do
   for stage in 1 3; do
     "$TILEC" examples/attention_fwd.tile --all-configs -D HEAD_DIM=$d \
       -D STAGE=$stage -o "$OUT/attention_d${d}_s$stage.ptx"
+    "$TILEC" examples/attention_fwd.tile --all-configs -D HEAD_DIM=$d \
+      -D STAGE=$stage --signature "$ATTN_SIG" \
+      -o "$OUT/attention_d${d}_s${stage}_jit.ptx"
   done
 done
 for f in "$OUT"/*.ptx; do

@@ -25,6 +25,8 @@ parser = argparse.ArgumentParser()
 parser.add_argument("dir")
 parser.add_argument("log", nargs="?")
 parser.add_argument("--rounds", type=int, default=5)
+parser.add_argument("--only", default="softmax,layernorm,matmul,attention",
+                    help="comma-separated benchmarks to run")
 args = parser.parse_args()
 LOG = open(args.log, "w") if args.log else None
 torch.manual_seed(0)
@@ -204,8 +206,9 @@ def bench_attention():
                     m = torch.full((Z * H, N), float("nan"), device="cuda")
                     return o, m, launcher(o, m)
 
-                def tilec_launcher(index):
-                    kern = Kernel(args.dir, f"attention_d{D}_s{stage}", index)
+                def tilec_launcher(index, suffix=""):
+                    kern = Kernel(args.dir, f"attention_d{D}_s{stage}{suffix}",
+                                  index)
                     return lambda o, m: kern.bind(
                         q, k, v, sm_scale, m, o, *q.stride(), *k.stride(),
                         *v.stride(), *o.stride(), Z, H, N)
@@ -220,8 +223,10 @@ def bench_attention():
                         num_stages=s))
                 # Both sides autotuned over the same configs, each checked.
                 best = {}
+                configs = range(len(ATTN_CONFIGS))
                 for who, launchers in [
-                        ("tilec", [tilec_launcher(i) for i in range(len(ATTN_CONFIGS))]),
+                        ("tilec", [tilec_launcher(i) for i in configs]),
+                        ("tilec_jit", [tilec_launcher(i, "_jit") for i in configs]),
                         ("triton", [triton_launcher(c) for c in ATTN_CONFIGS])]:
                     timed = []
                     for i, launcher in enumerate(launchers):
@@ -236,10 +241,11 @@ def bench_attention():
                             timed.append((median_ms(run, reps=5), run))
                     if timed:
                         best[who] = min(timed, key=lambda t: t[0])[1]
-                if len(best) < 2:
+                if len(best) < 3:
                     continue
                 times = rounds({
                     "tilec": best["tilec"],
+                    "tilec_jit": best["tilec_jit"],
                     "sdpa": lambda: torch.nn.functional.scaled_dot_product_attention(
                         q, k, v, is_causal=causal, scale=sm_scale),
                     "triton": best["triton"]}, reps=5)
@@ -248,6 +254,10 @@ def bench_attention():
                 table.append((name, f"{tf:.0f} TFLOP/s",
                               ratio(times, "tilec", "sdpa"),
                               ratio(times, "tilec", "triton"), "torch SDPA"))
+                tf = flops / (statistics.median(times["tilec_jit"]) * 1e-3) / 1e12
+                table.append((name + " (JIT facts)", f"{tf:.0f} TFLOP/s",
+                              ratio(times, "tilec_jit", "sdpa"),
+                              ratio(times, "tilec_jit", "triton"), "torch SDPA"))
 
 
 def rounds(contenders, reps=20):
@@ -374,9 +384,10 @@ def bench_matmul_without_hints():
                   "cuBLAS"))
 
 
-for bench in [bench_softmax, bench_layernorm, bench_matmul_without_hints,
-              bench_attention]:
-    bench()
+BENCHES = {"softmax": bench_softmax, "layernorm": bench_layernorm,
+           "matmul": bench_matmul_without_hints, "attention": bench_attention}
+for name in args.only.split(","):
+    BENCHES[name]()
 
 log("")
 log(f"{'kernel':36s} {'tilec':>13s} {'vs lib':>7s} {'vs Triton':>9s}  (lib)")

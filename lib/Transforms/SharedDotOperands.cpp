@@ -5,7 +5,9 @@
 //       c1 = dot(local_load ma[:, 0:k], local_load mb[0:k, :], c)
 //       c2 = dot(local_load ma[:, k:2k], local_load mb[k:2k, :], c1) ...
 // with k the instruction depth (16 for 16-bit operands, 8 for tf32), each
-// slice's loads issued one dot ahead.
+// slice's loads issued one dot ahead. An operand already in its dot-operand
+// layout in registers (attention's P, the previous dot's result) stays
+// there and is sliced with extract_slice, so only the other one is staged.
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,10 +49,37 @@ static LocalAllocOp stage(OpBuilder &b, Location loc, Value tensor) {
   return LocalAllocOp::create(b, loc, memType, tensor, IntegerAttr());
 }
 
+/// The k-th slice of an operand: a window read from its buffer when it was
+/// staged, otherwise the registers that hold the window.
+static Value operandSlice(OpBuilder &b, Location loc, Value operand,
+                          LocalAllocOp staged, RankedTensorType sliceType,
+                          ArrayRef<int64_t> offsets) {
+  auto offsetsAttr = b.getDenseI64ArrayAttr(offsets);
+  if (staged)
+    return LocalLoadOp::create(b, loc, sliceType, staged, offsetsAttr);
+  return ExtractSliceOp::create(b, loc, sliceType, operand, offsetsAttr);
+}
+
+/// Whether every thread holds its part of each k-slice of `operand` in its
+/// own registers.
+static bool slicesInRegisters(Value operand, RankedTensorType sliceType,
+                              unsigned kDim, int64_t kSlice) {
+  auto type = cast<RankedTensorType>(operand.getType());
+  LinearLayout whole = getLinearLayout(type);
+  LinearLayout slice = getLinearLayout(sliceType);
+  for (int64_t k = 0; k < type.getDimSize(kDim); k += kSlice) {
+    SmallVector<int64_t> offsets(2, 0);
+    offsets[kDim] = k;
+    if (!whole.registerMapToWindow(slice, offsets))
+      return false;
+  }
+  return true;
+}
+
 static void rewriteDot(tile::DotOp dot) {
   Value a = convertedFromBlocked(dot.getA());
   Value b = convertedFromBlocked(dot.getB());
-  if (!a || !b)
+  if (!a && !b)
     return;
   auto aType = dot.getA().getType(), bType = dot.getB().getType();
   unsigned bits = aType.getElementType().getIntOrFloatBitWidth();
@@ -58,11 +87,20 @@ static void rewriteDot(tile::DotOp dot) {
   int64_t K = aType.getDimSize(1);
   if (K % kSlice != 0)
     return;
+  auto aSliceType = RankedTensorType::get(
+      {aType.getDimSize(0), kSlice}, aType.getElementType(), aType.getEncoding());
+  auto bSliceType = RankedTensorType::get(
+      {kSlice, bType.getDimSize(1)}, bType.getElementType(), bType.getEncoding());
+  if ((!a && !slicesInRegisters(dot.getA(), aSliceType, 1, kSlice)) ||
+      (!b && !slicesInRegisters(dot.getB(), bSliceType, 0, kSlice)))
+    return;
   OpBuilder builder(dot);
   Location loc = dot.getLoc();
   // An operand computed outside the dot's loop (attention's Q) is staged
   // once, where it is computed, not in every iteration.
-  auto stageOnce = [&](Value tensor) {
+  auto stageOnce = [&](Value tensor) -> LocalAllocOp {
+    if (!tensor)
+      return {};
     OpBuilder::InsertionGuard guard(builder);
     if (Operation *def = tensor.getDefiningOp()) {
       if (def->getBlock() != dot->getBlock())
@@ -75,16 +113,8 @@ static void rewriteDot(tile::DotOp dot) {
   // Operands of slice s + 1 are read before the mma of slice s, so that
   // the ldmatrix latency hides behind tensor-core work.
   auto loadSlice = [&](int64_t k) {
-    auto aSlice = RankedTensorType::get({aType.getDimSize(0), kSlice},
-                                        aType.getElementType(),
-                                        aType.getEncoding());
-    auto bSlice = RankedTensorType::get({kSlice, bType.getDimSize(1)},
-                                        bType.getElementType(),
-                                        bType.getEncoding());
-    Value aPart = LocalLoadOp::create(builder, loc, aSlice, ma,
-                                      builder.getDenseI64ArrayAttr({0, k}));
-    Value bPart = LocalLoadOp::create(builder, loc, bSlice, mb,
-                                      builder.getDenseI64ArrayAttr({k, 0}));
+    Value aPart = operandSlice(builder, loc, dot.getA(), ma, aSliceType, {0, k});
+    Value bPart = operandSlice(builder, loc, dot.getB(), mb, bSliceType, {k, 0});
     return std::make_pair(aPart, bPart);
   };
   Value acc = dot.getC();
@@ -99,13 +129,13 @@ static void rewriteDot(tile::DotOp dot) {
     part.getCMutable().assign(acc);
     acc = part.getD();
   }
-  Operation *aCvt = dot.getA().getDefiningOp();
-  Operation *bCvt = dot.getB().getDefiningOp();
+  Operation *aCvt = a ? dot.getA().getDefiningOp() : nullptr;
+  Operation *bCvt = b ? dot.getB().getDefiningOp() : nullptr;
   dot.replaceAllUsesWith(acc);
   dot.erase();
-  if (aCvt->use_empty())
+  if (aCvt && aCvt->use_empty())
     aCvt->erase();
-  if (bCvt != aCvt && bCvt->use_empty())
+  if (bCvt && bCvt != aCvt && bCvt->use_empty())
     bCvt->erase();
 }
 

@@ -6,8 +6,9 @@
 // versioning does in C compilers, this pass keeps the general body and puts
 // a copy beside it that assumes what arguments usually are:
 //  - pointers aligned to 16 bytes;
-//  - an integer multiplying an index that is contiguous along the block's
-//    last (fastest) dimension is 1 (a unit stride);
+//  - of the integers multiplying contiguous indices in an address, the
+//    one passed last is 1 (the innermost stride, as `*x.stride()` passes
+//    it);
 //  - other integers are multiples of 16.
 // The copy runs when a test of the arguments at entry says so. Only
 // assumptions that widen some access are kept (each is dropped in turn and
@@ -42,12 +43,49 @@ struct Candidate {
   Assumption kind;
 };
 
-/// True when `arg` (an integer) reaches, through splats, broadcasts and
-/// integer casts, a multiplication by a block whose values are contiguous
-/// along its last dimension: a stride of the fastest-varying index.
-bool multipliesFastestIndex(Value arg, const AxisInfoAnalysis &axis) {
+/// The memory accesses whose address `v` flows into, through address
+/// arithmetic, shape changes and loop-carried values.
+DenseSet<Operation *> accessesReached(Value v) {
+  DenseSet<Operation *> accesses;
+  SmallVector<Value> work{v};
+  DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value cur = work.pop_back_val();
+    if (!seen.insert(cur).second)
+      continue;
+    for (OpOperand &use : cur.getUses()) {
+      Operation *user = use.getOwner();
+      if (getMemoryAccess(user).ptr == cur) {
+        accesses.insert(user);
+      } else if (isa<AddPtrOp, SplatOp, BroadcastOp, ExpandDimsOp, HintOp,
+                     arith::AddIOp, arith::SubIOp, arith::MulIOp,
+                     arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp>(user)) {
+        work.push_back(user->getResult(0));
+      } else if (auto forOp = dyn_cast<scf::ForOp>(user)) {
+        unsigned first = forOp.getNumControlOperands();
+        if (use.getOperandNumber() >= first) {
+          unsigned i = use.getOperandNumber() - first;
+          work.push_back(forOp.getRegionIterArgs()[i]);
+          work.push_back(forOp.getResult(i));
+        }
+      } else if (auto yield = dyn_cast<scf::YieldOp>(user)) {
+        if (auto forOp = dyn_cast<scf::ForOp>(yield->getParentOp())) {
+          work.push_back(forOp.getRegionIterArgs()[use.getOperandNumber()]);
+          work.push_back(forOp.getResult(use.getOperandNumber()));
+        }
+      }
+    }
+  }
+  return accesses;
+}
+
+/// The accesses in which `arg` (an integer, reached through splats,
+/// broadcasts and integer casts) multiplies a block of indices that is
+/// contiguous in some dimension: where it is a candidate unit stride.
+DenseSet<Operation *> stridedAccesses(Value arg, const AxisInfoAnalysis &axis) {
+  DenseSet<Operation *> result;
   if (!arg)
-    return false;
+    return result;
   SmallVector<Value> work{arg};
   DenseSet<Value> seen;
   while (!work.empty()) {
@@ -66,20 +104,26 @@ bool multipliesFastestIndex(Value arg, const AxisInfoAnalysis &axis) {
       Value other = user->getOperand(1 - use.getOperandNumber());
       AxisInfo info = axis.get(other);
       if (isa<RankedTensorType>(other.getType()) && info.getRank() &&
-          info.contiguity.back() > 1)
-        return true;
+          llvm::any_of(info.contiguity, [](int64_t c) { return c > 1; }))
+        for (Operation *access : accessesReached(user->getResult(0)))
+          result.insert(access);
     }
   }
-  return false;
+  return result;
 }
 
 scf::IfOp version(func::FuncOp func, ArrayRef<Candidate> assumptions);
 
 /// Parameters without facts, pointers assumed aligned and integers
-/// multiples of 16 or, where they multiply the fastest index, 1. Which
-/// index is contiguous is read off the fast path of the other assumptions
-/// (a wrapped index `(pid * B + arange(B)) % N` is contiguous only when N is
-/// a multiple of 16).
+/// multiples of 16 or, for one stride per access, 1. An access's address
+/// may multiply several contiguous index blocks by parameters (`offs_d[:,
+/// None] * stride_kk + offs_n[None, :] * stride_kn`); the unit one is taken
+/// to be the one passed last, as `*x.stride()` passes the innermost stride
+/// last (which dimension of the block is then contiguous follows from it:
+/// attention's K tile is contiguous along its first). Which index is
+/// contiguous is read off the fast path of the other assumptions (a
+/// wrapped index `(pid * B + arange(B)) % N` is contiguous only when N is a
+/// multiple of 16).
 SmallVector<Candidate> findCandidates(func::FuncOp func) {
   SmallVector<Candidate> result;
   for (BlockArgument arg : func.getArguments()) {
@@ -104,10 +148,21 @@ SmallVector<Candidate> findCandidates(func::FuncOp func) {
   DenseMap<Value, Value> assumed;
   for (HintOp hint : ifOp.getThenRegion().getOps<HintOp>())
     assumed[hint.getSrc()] = hint.getResult();
+  DenseMap<Operation *, unsigned> unitStrideOf;
+  for (Candidate &c : result) {
+    if (c.kind != Assumption::Multiple16)
+      continue;
+    for (Operation *access : stridedAccesses(
+             assumed.lookup(trial->getArgument(c.argIndex)), axis)) {
+      unsigned &last = unitStrideOf[access];
+      last = std::max(last, c.argIndex + 1);
+    }
+  }
+  DenseSet<unsigned> units;
+  for (auto &[access, argPlusOne] : unitStrideOf)
+    units.insert(argPlusOne - 1);
   for (Candidate &c : result)
-    if (c.kind == Assumption::Multiple16 &&
-        multipliesFastestIndex(assumed.lookup(trial->getArgument(c.argIndex)),
-                               axis))
+    if (units.contains(c.argIndex))
       c.kind = Assumption::Unit;
   return result;
 }

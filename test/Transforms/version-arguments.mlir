@@ -79,6 +79,46 @@ func.func @tile2d(%p: !tile.ptr<f16>, %sm: i32, %sk: i32) attributes {tile.kerne
 
 // -----
 
+// Attention's K tile, read transposed and carried through a loop:
+// `offs_d[:, None] * stride_kk + offs_n[None, :] * stride_kn` with the
+// strides passed (kn, kk) as `*k.stride()` passes them. The one passed last
+// is the unit stride, although it multiplies the block's first dimension;
+// the other is a multiple of 16.
+// CHECK-LABEL: func.func @transposed
+// CHECK-SAME: tile.fast_path = ["arg0:align16", "arg1:mul16", "arg2:one"]
+// CHECK:      arith.cmpi eq, %arg2, %c1_i32
+// CHECK:      scf.if
+// CHECK:        %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK:        tile.splat %[[ONE]] : tensor<64x1xi32>
+func.func @transposed(%k: !tile.ptr<f16>, %skn: i32, %skk: i32, %n: i32) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %rd = tile.make_range 0 to 64 : tensor<64xi32>
+  %rn = tile.make_range 0 to 32 : tensor<32xi32>
+  %d = tile.expand_dims %rd {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %nn = tile.expand_dims %rn {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %skks = tile.splat %skk : tensor<64x1xi32>
+  %skns = tile.splat %skn : tensor<1x32xi32>
+  %od = arith.muli %d, %skks : tensor<64x1xi32>
+  %on = arith.muli %nn, %skns : tensor<1x32xi32>
+  %odb = tile.broadcast %od : tensor<64x1xi32> -> tensor<64x32xi32>
+  %onb = tile.broadcast %on : tensor<1x32xi32> -> tensor<64x32xi32>
+  %o = arith.addi %odb, %onb : tensor<64x32xi32>
+  %ks = tile.splat %k : tensor<64x32x!tile.ptr<f16>>
+  %ptrs = tile.addptr %ks, %o : tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi32>
+  %step = arith.muli %skn, %c64 : i32
+  %steps = tile.splat %step : tensor<64x32xi32>
+  %last = scf.for %i = %c0 to %n step %c64 iter_args(%p = %ptrs) -> (tensor<64x32x!tile.ptr<f16>>) : i32 {
+    %x = tile.load %p : tensor<64x32x!tile.ptr<f16>>
+    tile.store %p, %x : tensor<64x32x!tile.ptr<f16>>
+    %next = tile.addptr %p, %steps : tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi32>
+    scf.yield %next : tensor<64x32x!tile.ptr<f16>>
+  }
+  return
+}
+
+// -----
+
 // Parameters the signature already describes are not guessed at; with
 // nothing left to gain the kernel is unchanged.
 // CHECK-LABEL: func.func @described

@@ -96,6 +96,25 @@ struct RearrangeLowering : public OpConversionPattern<OpT> {
   }
 };
 
+/// The verifier guarantees that every thread holds its window elements.
+struct ExtractSliceLowering
+    : public OpConversionPattern<tilegpu::ExtractSliceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tilegpu::ExtractSliceOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto remap = tilegpu::getRegisterRemap(op);
+    if (!remap)
+      return op.emitOpError("window not held in registers");
+    ValueRange src = adaptor.getSrc();
+    SmallVector<Value> results;
+    for (unsigned r : *remap)
+      results.push_back(src[r]);
+    rewriter.replaceOpWithMultiple(op, SmallVector<SmallVector<Value>>{results});
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::tile::lowering::populateDataMovementPatterns(
@@ -103,6 +122,6 @@ void mlir::tile::lowering::populateDataMovementPatterns(
   MLIRContext *ctx = patterns.getContext();
   patterns.add<RearrangeLowering<tilegpu::ConvertLayoutOp>,
                RearrangeLowering<ExpandDimsOp>, RearrangeLowering<BroadcastOp>,
-               RearrangeLowering<TransOp>, RearrangeLowering<ReshapeOp>>(
-      converter, ctx);
+               RearrangeLowering<TransOp>, RearrangeLowering<ReshapeOp>,
+               ExtractSliceLowering>(converter, ctx);
 }

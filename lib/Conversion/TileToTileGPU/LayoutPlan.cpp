@@ -87,11 +87,16 @@ void mlir::tile::rematerializeCheapValues(func::FuncOp func) {
     Value v = use->get();
     if (keptFirst.insert(v).second)
       continue; // the first use keeps the original
-    Operation *user = use->getOwner();
+    // A use nested in a loop or branch gets its copy just before that
+    // region's op, in the tree's own block, so that the copy stays out of
+    // the loop (attention's causal mask in the loop and Q's addresses
+    // before it share `offs_m[:, None]`; they need different layouts).
+    Block *block = v.getDefiningOp()->getBlock();
+    Operation *at = block->findAncestorOpInBlock(*use->getOwner());
     int budget = 32;
-    if (!isCheapTree(v, user->getBlock(), budget))
+    if (!at || !isCheapTree(v, block, budget))
       continue;
-    OpBuilder b(user);
+    OpBuilder b(at);
     IRMapping mapping;
     use->set(cloneTree(v, b, mapping));
   }

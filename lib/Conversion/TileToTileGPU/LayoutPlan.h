@@ -64,8 +64,9 @@ private:
 };
 
 /// Clone cheap index computations (ranges, splats, constants, integer
-/// arithmetic on them, expand_dims and broadcast) so that each use in the
-/// same block has its own copy and can take its own layout.
+/// arithmetic on them, expand_dims and broadcast) so that each use has its
+/// own copy and can take its own layout; a use inside a loop or branch gets
+/// its copy before that op, where the original was computed.
 void rematerializeCheapValues(func::FuncOp func);
 
 } // namespace mlir::tile

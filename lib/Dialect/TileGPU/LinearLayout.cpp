@@ -169,15 +169,34 @@ LinearLayout LinearLayout::zeroDims(llvm::ArrayRef<unsigned> dims) const {
 
 std::optional<llvm::SmallVector<unsigned>>
 LinearLayout::registerMapTo(const LinearLayout &dst) const {
-  if (dst.shape != shape || dst.laneBases != laneBases ||
-      dst.warpBases != warpBases)
+  if (dst.shape != shape)
     return std::nullopt;
+  return registerMapToWindow(dst, llvm::SmallVector<int64_t>(shape.size(), 0));
+}
+
+std::optional<llvm::SmallVector<unsigned>>
+LinearLayout::registerMapToWindow(const LinearLayout &dst,
+                                  llvm::ArrayRef<int64_t> offsets) const {
+  // With equal lane and warp bases, a thread's element of `dst` register r
+  // sits at dst.regCoord(r) + offsets XOR the thread's part, which is this
+  // layout's register holding dst.regCoord(r) + offsets in the same thread
+  // (the offsets are multiples of the window, so + and XOR agree).
+  if (dst.getRank() != getRank() || offsets.size() != getRank() ||
+      dst.laneBases != laneBases || dst.warpBases != warpBases)
+    return std::nullopt;
+  for (unsigned d = 0; d < getRank(); ++d)
+    if (offsets[d] < 0 || offsets[d] % dst.shape[d] != 0 ||
+        offsets[d] + dst.shape[d] > shape[d])
+      return std::nullopt;
   std::map<Coord, unsigned> regOf;
   for (unsigned r = 0, e = getNumRegs(); r < e; ++r)
     regOf.emplace(regCoord(r), r);
   llvm::SmallVector<unsigned> map;
   for (unsigned r = 0, e = dst.getNumRegs(); r < e; ++r) {
-    auto it = regOf.find(dst.regCoord(r));
+    Coord c = dst.regCoord(r);
+    for (unsigned d = 0; d < getRank(); ++d)
+      c[d] += offsets[d];
+    auto it = regOf.find(c);
     if (it == regOf.end())
       return std::nullopt;
     map.push_back(it->second);

@@ -48,6 +48,9 @@ mlir::tilegpu::getRegisterRemap(Operation *op) {
       .Case<tile::TransOp>([&](tile::TransOp t) {
         return src.permuteDims(t.getOrder()).registerMapTo(dst);
       })
+      .Case<ExtractSliceOp>([&](ExtractSliceOp e) {
+        return src.registerMapToWindow(dst, e.getOffsets());
+      })
       .Default([](Operation *) { return std::nullopt; });
 }
 

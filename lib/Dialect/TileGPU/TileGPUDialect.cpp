@@ -352,6 +352,34 @@ void ConvertLayoutOp::getCanonicalizationPatterns(RewritePatternSet &results,
 }
 
 //===----------------------------------------------------------------------===//
+// ExtractSliceOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ExtractSliceOp::verify() {
+  RankedTensorType src = getSrc().getType(), dst = getType();
+  ArrayRef<int64_t> offsets = getOffsets();
+  if (src.getRank() != dst.getRank() ||
+      static_cast<int64_t>(offsets.size()) != src.getRank())
+    return emitOpError("needs a result of the source's rank and one offset "
+                       "per dimension");
+  if (src.getEncoding() != dst.getEncoding())
+    return emitOpError("result layout differs from the source's");
+  for (int64_t d = 0; d < src.getRank(); ++d) {
+    if (offsets[d] < 0 || offsets[d] + dst.getDimSize(d) > src.getDimSize(d))
+      return emitOpError("window leaves the source in dimension ") << d;
+    if (offsets[d] % dst.getDimSize(d) != 0)
+      return emitOpError("offset ")
+             << offsets[d] << " in dimension " << d
+             << " is not a multiple of the window size " << dst.getDimSize(d);
+  }
+  if (getLayout(src) &&
+      !getLinearLayout(src).registerMapToWindow(getLinearLayout(dst), offsets))
+    return emitOpError("the window is not held in each thread's own "
+                       "registers of the source layout");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Helpers
 //===----------------------------------------------------------------------===//
 

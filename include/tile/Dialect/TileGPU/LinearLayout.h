@@ -80,6 +80,15 @@ public:
   std::optional<llvm::SmallVector<unsigned>>
   registerMapTo(const LinearLayout &dst) const;
 
+  /// The same for `dst` laid over the window of this layout's tensor that
+  /// starts at `offsets` (each a multiple of `dst`'s size in its
+  /// dimension): which of this layout's registers hold each register of
+  /// `dst` in every thread, or nullopt when the window is not a subset of
+  /// each thread's own registers.
+  std::optional<llvm::SmallVector<unsigned>>
+  registerMapToWindow(const LinearLayout &dst,
+                      llvm::ArrayRef<int64_t> offsets) const;
+
   bool operator==(const LinearLayout &o) const {
     return shape == o.shape && regBases == o.regBases &&
            laneBases == o.laneBases && warpBases == o.warpBases;

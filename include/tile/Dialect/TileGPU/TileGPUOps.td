@@ -26,6 +26,27 @@ def TileGPU_ConvertLayoutOp : TileGPU_Op<"convert_layout",
   let hasCanonicalizer = 1;
 }
 
+def TileGPU_ExtractSliceOp : TileGPU_Op<"extract_slice",
+    [Pure, SameOperandsAndResultElementType]> {
+  let summary = "A window of a tensor that each thread already holds";
+  let description = [{
+    The `result`-shaped window of `src` starting at `offsets`, in the same
+    layout. Each offset is a multiple of the window's size in its dimension,
+    and every thread must hold its elements of the window among its own
+    registers of `src` (the verifier checks this), so the lowering only
+    picks registers. `tilegpu-shared-dot-operands` uses it to feed a dot
+    operand held in registers (attention's P) one k-step at a time.
+
+    ```mlir
+    %s = tilegpu.extract_slice %p [0, 16] : tensor<128x64xf16, #a> -> tensor<128x16xf16, #a>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$src, DenseI64ArrayAttr:$offsets);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$src $offsets attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Shared memory
 //===----------------------------------------------------------------------===//
