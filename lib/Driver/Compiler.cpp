@@ -197,6 +197,8 @@ bool CompilerSession::lowerToGPU() {
         pm.addPass(mlir::tile::createTileLowerBlockPointers());
         pm.addPass(mlir::createCanonicalizerPass());
         pm.addPass(mlir::createCSEPass());
+        pm.addPass(mlir::tile::createTileLoopPointerOffsets());
+        pm.addPass(mlir::createCSEPass());
         if (options.versionArguments) {
           pm.addPass(mlir::tile::createTileVersionArguments());
           pm.addPass(mlir::createCanonicalizerPass());

@@ -48,14 +48,30 @@ def TileGroupProgramOrder : Pass<"tile-group-program-order", "ModuleOp"> {
   let dependentDialects = ["tile::TileDialect", "arith::ArithDialect"];
 }
 
+def TileLoopPointerOffsets : Pass<"tile-loop-pointer-offsets", "ModuleOp"> {
+  let summary = "Carry a loop's pointer blocks as one base pointer and fixed offsets";
+  let description = [{
+    A block of pointers carried through an `scf.for` and advanced by the
+    same amount for every element (`k_ptrs += BLOCK_N * stride_kn`), whose
+    initial value is a scalar base plus a block of offsets (`K + off +
+    offs_d[:, None] * stride_kk + ...`), becomes a carried scalar base
+    pointer and the loop-invariant offsets: `addptr(splat(base_i),
+    offsets)` inside the loop. Each thread then keeps one 32-bit offset per
+    element across the loop instead of a 64-bit address, and the address is
+    formed where it is used (`mad.wide.s32`).
+  }];
+  let dependentDialects = ["tile::TileDialect", "arith::ArithDialect",
+                           "scf::SCFDialect"];
+}
+
 def TileVersionArguments : Pass<"tile-version-arguments", "ModuleOp"> {
   let summary = "A guarded fast copy of a kernel for aligned, unit-stride arguments";
   let description = [{
     For parameters with no divisibility or value facts (`*fp16`, `i32`),
     keeps the kernel body as the general path and adds a copy that assumes
-    pointers aligned to 16 bytes, integers multiplying an index contiguous
-    along the block's last dimension equal to 1, and other integers
-    multiples of 16 (`tile.hint` and constants in the copy), chosen at run
+    pointers aligned to 16 bytes, in each address the last-passed integer
+    that multiplies a contiguous index equal to 1 (the innermost stride, as
+    `*x.stride()` passes it), and other integers multiples of 16 (`tile.hint` and constants in the copy), chosen at run
     time by a test of the arguments (`scf.if`). Assumptions that widen no
     load, store or atomic are dropped; a kernel none of them helps is left
     alone. The kernel's `tile.fast_path` lists what the guard tests

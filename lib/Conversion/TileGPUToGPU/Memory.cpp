@@ -94,9 +94,9 @@ static std::string cacheSuffix(CacheModifier cache, EvictionPolicy evict,
 
 static Value inlineAsm(OpBuilder &b, Location loc, Type result,
                        ValueRange operands, StringRef text,
-                       StringRef constraints) {
+                       StringRef constraints, bool hasSideEffects = true) {
   auto op = LLVM::InlineAsmOp::create(
-      b, loc, result, operands, text, constraints, /*has_side_effects=*/true,
+      b, loc, result, operands, text, constraints, hasSideEffects,
       /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
       LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
       ArrayAttr());
@@ -350,6 +350,23 @@ struct AddPtrLowering : public OpConversionPattern<AddPtrOp> {
     Type pointee = pointeeOf(op.getType());
     unsigned bytes = std::max(1u, pointee.getIntOrFloatBitWidth() / 8);
     SmallVector<Value> results;
+    // One base and 32-bit offsets (a loop's pointer block after
+    // tile-loop-pointer-offsets): each address is one mad.wide of its
+    // offset onto the base. As inline assembly LLVM cannot split off the
+    // widened offset, which is loop-invariant, and keep it in two
+    // registers across the loop.
+    if (op.getPtr().getDefiningOp<SplatOp>() &&
+        getElementTypeOrSelf(op.getOffset().getType()).isInteger(32)) {
+      std::string text =
+          "mad.wide.s32 $0, $1, " + std::to_string(bytes) + ", $2;";
+      for (auto [ptr, off] : llvm::zip(adaptor.getPtr(), adaptor.getOffset()))
+        results.push_back(inlineAsm(rewriter, loc, rewriter.getI64Type(),
+                                    {off, ptr}, text, "=l,r,l",
+                                    /*hasSideEffects=*/false));
+      rewriter.replaceOpWithMultiple(op,
+                                     SmallVector<SmallVector<Value>>{results});
+      return success();
+    }
     for (auto [ptr, off] : llvm::zip(adaptor.getPtr(), adaptor.getOffset())) {
       Value o = off;
       if (!o.getType().isInteger(64))
