@@ -203,6 +203,7 @@ bool CompilerSession::lowerToGPU() {
           pm.addPass(mlir::tile::createTileVersionArguments());
           pm.addPass(mlir::createCanonicalizerPass());
         }
+        pm.addPass(mlir::tile::createTileSinkPastLoops());
         pm.addPass(mlir::tile::createConvertTileToTileGPU());
         pm.addPass(mlir::createCanonicalizerPass());
         pm.addPass(mlir::tile::createTileGPUSharedDotOperands());

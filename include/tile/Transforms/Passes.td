@@ -64,6 +64,18 @@ def TileLoopPointerOffsets : Pass<"tile-loop-pointer-offsets", "ModuleOp"> {
                            "scf::SCFDialect"];
 }
 
+def TileSinkPastLoops : Pass<"tile-sink-past-loops", "ModuleOp"> {
+  let summary = "Compute tensors after the loops and branches they are not used in";
+  let description = [{
+    A side-effect free op producing a tensor whose first use lies after a
+    loop or branch of its block moves to just before that use (visiting the
+    block bottom-up, so that whole address computations follow), so that
+    its value does not hold registers through the loop. Attention's output
+    pointers, written at the top of the kernel, are then computed after the
+    key loop.
+  }];
+}
+
 def TileVersionArguments : Pass<"tile-version-arguments", "ModuleOp"> {
   let summary = "A guarded fast copy of a kernel for aligned, unit-stride arguments";
   let description = [{

@@ -350,12 +350,14 @@ struct AddPtrLowering : public OpConversionPattern<AddPtrOp> {
     Type pointee = pointeeOf(op.getType());
     unsigned bytes = std::max(1u, pointee.getIntOrFloatBitWidth() / 8);
     SmallVector<Value> results;
-    // One base and 32-bit offsets (a loop's pointer block after
-    // tile-loop-pointer-offsets): each address is one mad.wide of its
-    // offset onto the base. As inline assembly LLVM cannot split off the
-    // widened offset, which is loop-invariant, and keep it in two
-    // registers across the loop.
-    if (op.getPtr().getDefiningOp<SplatOp>() &&
+    // One base moving in a loop and 32-bit offsets fixed in it (a loop's
+    // pointer block after tile-loop-pointer-offsets): each address is one
+    // mad.wide of its offset onto the base. As inline assembly LLVM cannot
+    // split off the widened offset, which is loop-invariant, and keep it
+    // in two registers across the loop.
+    auto loop = op->getParentOfType<scf::ForOp>();
+    if (loop && op.getPtr().getDefiningOp<SplatOp>() &&
+        loop.isDefinedOutsideOfLoop(op.getOffset()) &&
         getElementTypeOrSelf(op.getOffset().getType()).isInteger(32)) {
       std::string text =
           "mad.wide.s32 $0, $1, " + std::to_string(bytes) + ", $2;";
