@@ -297,3 +297,47 @@ func.func @dot_chain(%q: tensor<128x64x!tile.ptr<f16>>, %k: tensor<64x64x!tile.p
   tile.store %o, %r : tensor<128x64x!tile.ptr<f32>>
   return
 }
+
+// An index block shared by a load before a loop and a mask inside it
+// (attention's `offs_m[:, None]`, in Q's addresses and the causal mask) gets
+// a copy per use, placed before the loop: the load keeps its coalesced
+// layout while the mask takes the accumulator's.
+// CHECK-LABEL: func.func @index_shared_across_loop
+// CHECK: %[[ROWS:.*]] = tile.expand_dims %{{.*}} -> tensor<64x1xi32, #tilegpu.blocked
+// CHECK: tile.load {{.*}} : tensor<64x64x!tile.ptr<f16>, #tilegpu.blocked
+// CHECK: %[[MROWS:.*]] = tile.expand_dims %{{.*}} -> tensor<64x1xi32, #tilegpu.mma
+// CHECK: scf.for
+// CHECK:   tile.broadcast %[[MROWS]]
+// CHECK-NOT: tilegpu.convert_layout %{{.*}} : tensor<64x64xf16, #tilegpu.mma
+func.func @index_shared_across_loop(%q: !tile.ptr<f16>, %k: tensor<64x64x!tile.ptr<f16>>,
+                                    %o: tensor<64x64x!tile.ptr<f32>>, %s: i32, %n: i32) attributes {tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %r = tile.make_range 0 to 64 : tensor<64xi32>
+  %rows = tile.expand_dims %r {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %cols = tile.expand_dims %r {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %ss = tile.splat %s : tensor<64x1xi32>
+  %ro = arith.muli %rows, %ss : tensor<64x1xi32>
+  %rb = tile.broadcast %ro : tensor<64x1xi32> -> tensor<64x64xi32>
+  %cb = tile.broadcast %cols : tensor<1x64xi32> -> tensor<64x64xi32>
+  %off = arith.addi %rb, %cb : tensor<64x64xi32>
+  %qs = tile.splat %q : tensor<64x64x!tile.ptr<f16>>
+  %qp = tile.addptr %qs, %off : tensor<64x64x!tile.ptr<f16>>, tensor<64x64xi32>
+  %a = tile.load %qp : tensor<64x64x!tile.ptr<f16>>
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %big = arith.constant dense<-1.0e6> : tensor<64x64xf32>
+  %acc = scf.for %i = %c0 to %n step %c64 iter_args(%x = %zero) -> (tensor<64x64xf32>) : i32 {
+    %b = tile.load %k : tensor<64x64x!tile.ptr<f16>>
+    %d = tile.dot %a, %b, %zero : tensor<64x64xf16> * tensor<64x64xf16> -> tensor<64x64xf32>
+    %is = tile.splat %i : tensor<1x64xi32>
+    %ci = arith.addi %is, %cols : tensor<1x64xi32>
+    %rr = tile.broadcast %rows : tensor<64x1xi32> -> tensor<64x64xi32>
+    %cc = tile.broadcast %ci : tensor<1x64xi32> -> tensor<64x64xi32>
+    %m = arith.cmpi sge, %rr, %cc : tensor<64x64xi32>
+    %masked = arith.select %m, %d, %big : tensor<64x64xi1>, tensor<64x64xf32>
+    %y = arith.addf %x, %masked : tensor<64x64xf32>
+    scf.yield %y : tensor<64x64xf32>
+  }
+  tile.store %o, %acc : tensor<64x64x!tile.ptr<f32>>
+  return
+}

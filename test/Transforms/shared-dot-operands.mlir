@@ -103,3 +103,47 @@ func.func @loop_invariant_operand(%pq: tensor<64x32x!tile.ptr<f16>, #blockedA>, 
   }
   return %r : tensor<64x64xf32, #mma>
 }
+
+// -----
+
+// Attention's P @ V: P is the previous dot's result, already in its operand
+// layout in registers (warps own whole rows), so it is sliced in place;
+// only V, loaded from memory, is staged.
+#blockedV = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#mmaRows = #tilegpu.mma<version = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]>
+#dotP = #tilegpu.dot_op<opIdx = 0, parent = #mmaRows, kWidth = 2>
+#dotV = #tilegpu.dot_op<opIdx = 1, parent = #mmaRows, kWidth = 2>
+// CHECK-LABEL: func.func @register_operand
+// CHECK: %[[MV:.*]] = tilegpu.local_alloc %arg1
+// CHECK-NOT: tilegpu.local_alloc
+// CHECK: %[[P0:.*]] = tilegpu.extract_slice %[[P:.*]] [0, 0] : tensor<64x32xf16, {{.*}}> -> tensor<64x16xf16, #tilegpu.dot_op<opIdx = 0
+// CHECK: %[[V0:.*]] = tilegpu.local_load %[[MV]] {offsets = array<i64: 0, 0>} : {{.*}} -> tensor<16x64xf16, #tilegpu.dot_op<opIdx = 1
+// CHECK: tilegpu.extract_slice %[[P]] [0, 16]
+// CHECK: tilegpu.local_load %[[MV]] {offsets = array<i64: 16, 0>}
+// CHECK: tile.dot %[[P0]], %[[V0]], %arg2
+// CHECK: tile.dot
+// CHECK-NOT: tile.dot
+func.func @register_operand(%s: tensor<64x32xf16, #mmaRows>, %v: tensor<32x64xf16, #blockedV>, %c: tensor<64x64xf32, #mmaRows>) -> tensor<64x64xf32, #mmaRows> {
+  %p = tilegpu.convert_layout %s : tensor<64x32xf16, #mmaRows> -> tensor<64x32xf16, #dotP>
+  %cv = tilegpu.convert_layout %v : tensor<32x64xf16, #blockedV> -> tensor<32x64xf16, #dotV>
+  %d = tile.dot %p, %cv, %c : tensor<64x32xf16, #dotP> * tensor<32x64xf16, #dotV> -> tensor<64x64xf32, #mmaRows>
+  return %d : tensor<64x64xf32, #mmaRows>
+}
+
+// -----
+
+// Neither operand comes from a load: nothing to stage, the dot stays whole.
+#mma4 = #tilegpu.mma<version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]>
+#dA = #tilegpu.dot_op<opIdx = 0, parent = #mma4, kWidth = 2>
+#dB = #tilegpu.dot_op<opIdx = 1, parent = #mma4, kWidth = 2>
+// CHECK-LABEL: func.func @neither_from_load
+// CHECK-NOT: tilegpu.local_alloc
+// CHECK-NOT: tilegpu.extract_slice
+// CHECK: tile.dot
+// CHECK-NOT: tile.dot
+func.func @neither_from_load(%a: tensor<64x32xf16, #mma4>, %b: tensor<32x64xf16, #mma4>, %c: tensor<64x64xf32, #mma4>) -> tensor<64x64xf32, #mma4> {
+  %ca = tilegpu.convert_layout %a : tensor<64x32xf16, #mma4> -> tensor<64x32xf16, #dA>
+  %cb = tilegpu.convert_layout %b : tensor<32x64xf16, #mma4> -> tensor<32x64xf16, #dB>
+  %d = tile.dot %ca, %cb, %c : tensor<64x32xf16, #dA> * tensor<32x64xf16, #dB> -> tensor<64x64xf32, #mma4>
+  return %d : tensor<64x64xf32, #mma4>
+}

@@ -66,3 +66,46 @@ func.func @copy_type(%p: tensor<64x32x!tile.ptr<f32>, #b>) {
   tilegpu.async_copy %p, %t : tensor<64x32x!tile.ptr<f32>, #b>, !tilegpu.memdesc<64x32xf16, #s>
   return
 }
+
+// -----
+
+#mma = #tilegpu.mma<version = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]>
+#dotA = #tilegpu.dot_op<opIdx = 0, parent = #mma, kWidth = 2>
+func.func @slice_unaligned(%a: tensor<64x64xf16, #dotA>) {
+  // expected-error @below {{offset 8 in dimension 1 is not a multiple of the window size 16}}
+  %s = tilegpu.extract_slice %a [0, 8] : tensor<64x64xf16, #dotA> -> tensor<64x16xf16, #dotA>
+  return
+}
+
+// -----
+
+#mma = #tilegpu.mma<version = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]>
+#dotA = #tilegpu.dot_op<opIdx = 0, parent = #mma, kWidth = 2>
+func.func @slice_outside(%a: tensor<64x64xf16, #dotA>) {
+  // expected-error @below {{window leaves the source in dimension 1}}
+  %s = tilegpu.extract_slice %a [0, 64] : tensor<64x64xf16, #dotA> -> tensor<64x16xf16, #dotA>
+  return
+}
+
+// -----
+
+#mma = #tilegpu.mma<version = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]>
+#dotA = #tilegpu.dot_op<opIdx = 0, parent = #mma, kWidth = 2>
+#b = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+func.func @slice_layout(%a: tensor<64x64xf16, #dotA>) {
+  // expected-error @below {{result layout differs from the source's}}
+  %s = tilegpu.extract_slice %a [0, 16] : tensor<64x64xf16, #dotA> -> tensor<64x16xf16, #b>
+  return
+}
+
+// -----
+
+// Rows split over warps: a 16-row window of a 64-row tile lives in one
+// warp, not in every thread's registers.
+#mma = #tilegpu.mma<version = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]>
+#dotA = #tilegpu.dot_op<opIdx = 0, parent = #mma, kWidth = 2>
+func.func @slice_across_warps(%a: tensor<64x64xf16, #dotA>) {
+  // expected-error @below {{the window is not held in each thread's own registers of the source layout}}
+  %s = tilegpu.extract_slice %a [16, 0] : tensor<64x64xf16, #dotA> -> tensor<16x64xf16, #dotA>
+  return
+}
