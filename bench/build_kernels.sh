@@ -32,6 +32,9 @@ done
 MM="-D BLOCK_M=128 -D BLOCK_N=256 -D BLOCK_K=64 -D GROUP_M=8 --num-warps 8 --num-stages 3"
 sed 's/\*fp16:16/*fp16/g; s/: i32:16/: i32/g' examples/matmul.tile > "$OUT/matmul_nohints.tile"
 "$TILEC" "$OUT/matmul_nohints.tile" $MM -o "$OUT/matmul_nohints.ptx"
+# Every config, for the odd shapes (the bench picks the fastest per shape,
+# as the autotuner would).
+"$TILEC" "$OUT/matmul_nohints.tile" --all-configs -o "$OUT/matmul_nohints_all.ptx"
 "$TILEC" examples/matmul.tile $MM \
   --signature "stride_ak=i32:1,stride_bn=i32:1,stride_cn=i32:1,M=i32:16,N=i32:16,K=i32:16,stride_am=i32:16,stride_bk=i32:16,stride_cm=i32:16" \
   -o "$OUT/matmul_hints.ptx"

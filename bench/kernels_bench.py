@@ -362,17 +362,18 @@ def bench_matmul_without_hints():
         torch.cuda.synchronize()
         check(f"{name} {M}x{N}x{K}", rel_error(c, ref), 2e-3)
         runs[name] = run
-    # The general path of the hint-free kernel: a row stride that is not a
-    # multiple of 16 (a view of a wider matrix) fails the guard.
-    a_wide = torch.randn(M, K + 8, device="cuda", dtype=torch.float16)
-    a_view = a_wide[:, :K]
-    c = torch.full((M, N), float("nan"), device="cuda", dtype=torch.float16)
-    Kernel(args.dir, "matmul_nohints").bind(
-        a_view, b, c, M, N, K, a_view.stride(0), a_view.stride(1),
-        b.stride(0), b.stride(1), c.stride(0), c.stride(1))()
-    torch.cuda.synchronize()
-    check("matmul_nohints general path (lda = K + 8)",
-          rel_error(c, a_view.double() @ b.double()), 2e-3)
+    # The general path of the hint-free kernel: an odd row stride (a view
+    # of a wider matrix) fails the guard; K + 8 (16-byte rows) passes it.
+    for pad in [1, 8]:
+        a_wide = torch.randn(M, K + pad, device="cuda", dtype=torch.float16)
+        a_view = a_wide[:, :K]
+        c = torch.full((M, N), float("nan"), device="cuda", dtype=torch.float16)
+        Kernel(args.dir, "matmul_nohints").bind(
+            a_view, b, c, M, N, K, a_view.stride(0), a_view.stride(1),
+            b.stride(0), b.stride(1), c.stride(0), c.stride(1))()
+        torch.cuda.synchronize()
+        check(f"matmul_nohints lda = K + {pad}",
+              rel_error(c, a_view.double() @ b.double()), 2e-3)
     runs["cublas"] = lambda: torch.matmul(a, b)
     times = rounds(runs, reps=10)
     flops = 2 * M * N * K / (statistics.median(times["matmul_nohints"]) * 1e-3) / 1e12
@@ -382,6 +383,31 @@ def bench_matmul_without_hints():
     table.append((f"matmul no hints {M}^3 vs cuBLAS", f"{flops:.0f} TFLOP/s",
                   ratio(times, "matmul_nohints", "cublas"), float("nan"),
                   "cuBLAS"))
+    # Odd shapes: 1000 (16-byte rows, the guarded fast path) and a K of
+    # 4097 (odd rows: the general path).
+    for (m, n, k) in [(1000, 1000, 1000), (2048, 3072, 768), (4096, 4096, 4097)]:
+        a = torch.randn(m, k, device="cuda", dtype=torch.float16)
+        b = torch.randn(k, n, device="cuda", dtype=torch.float16)
+        ref = a.double() @ b.double()
+        timed = []
+        for index in range(4):
+            c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float16)
+            run = Kernel(args.dir, "matmul_nohints_all", index).bind(
+                a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0),
+                b.stride(1), c.stride(0), c.stride(1))
+            run()
+            torch.cuda.synchronize()
+            err = rel_error(c, ref)
+            check(f"matmul_nohints {m}x{n}x{k} config {index}", err, 2e-3)
+            if err <= 2e-3:
+                timed.append((median_ms(run, reps=10), run))
+        run = min(timed, key=lambda t: t[0])[1]
+        times = rounds({"matmul_nohints": run,
+                        "cublas": lambda: torch.matmul(a, b)}, reps=10)
+        flops = 2 * m * n * k / (statistics.median(times["matmul_nohints"]) * 1e-3) / 1e12
+        table.append((f"matmul no hints {m}x{n}x{k}", f"{flops:.0f} TFLOP/s",
+                      ratio(times, "matmul_nohints", "cublas"), float("nan"),
+                      "cuBLAS"))
 
 
 BENCHES = {"softmax": bench_softmax, "layernorm": bench_layernorm,

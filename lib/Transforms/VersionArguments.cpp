@@ -41,6 +41,10 @@ enum class Assumption { Aligned16, Multiple16, Unit };
 struct Candidate {
   unsigned argIndex;
   Assumption kind;
+  /// For Multiple16: the power of two actually assumed (lowered from 16
+  /// while no access gets narrower, so that a row stride of 1000 halves,
+  /// 16-byte aligned rows, still takes the fast path).
+  unsigned divisor = 16;
 };
 
 /// The memory accesses whose address `v` flows into, through address
@@ -182,9 +186,11 @@ Value emitGuard(OpBuilder &b, Location loc, func::FuncOp func,
       Value bits = c.kind == Assumption::Aligned16
                        ? (Value)PtrToIntOp::create(b, loc, arg)
                        : arg;
+      unsigned divisor = c.kind == Assumption::Aligned16 ? 16 : c.divisor;
       Value low = arith::AndIOp::create(
           b, loc, bits,
-          arith::ConstantOp::create(b, loc, b.getIntegerAttr(bits.getType(), 15)));
+          arith::ConstantOp::create(
+              b, loc, b.getIntegerAttr(bits.getType(), divisor - 1)));
       holds = arith::CmpIOp::create(
           b, loc, arith::CmpIPredicate::eq, low,
           arith::ConstantOp::create(b, loc, b.getIntegerAttr(bits.getType(), 0)));
@@ -231,9 +237,12 @@ scf::IfOp version(func::FuncOp func, ArrayRef<Candidate> assumptions) {
       assumed = arith::ConstantOp::create(
           tb, loc, tb.getIntegerAttr(arg.getType(), 1));
     else
-      assumed = HintOp::create(tb, loc, arg.getType(), arg,
-                               tb.getDenseI32ArrayAttr({16}),
-                               /*maxContiguous=*/nullptr);
+      assumed = HintOp::create(
+          tb, loc, arg.getType(), arg,
+          tb.getDenseI32ArrayAttr(
+              {static_cast<int32_t>(c.kind == Assumption::Multiple16 ? c.divisor
+                                                                     : 16)}),
+          /*maxContiguous=*/nullptr);
     mapping.map(arg, assumed);
   }
   for (Operation &op : elseBlock->without_terminator())
@@ -301,12 +310,24 @@ struct TileVersionArguments
         else
           ++i;
       }
+      // Then ask as little of each integer as the widths allow.
+      for (Candidate &c : assumptions) {
+        if (c.kind != Assumption::Multiple16)
+          continue;
+        while (c.divisor > 1) {
+          c.divisor /= 2;
+          if (widthsUnder(func, assumptions) != best) {
+            c.divisor *= 2;
+            break;
+          }
+        }
+      }
       version(func, assumptions);
       SmallVector<Attribute> names;
       for (const Candidate &c : assumptions) {
-        const char *kind = c.kind == Assumption::Unit        ? "one"
+        std::string kind = c.kind == Assumption::Unit        ? "one"
                            : c.kind == Assumption::Aligned16 ? "align16"
-                                                             : "mul16";
+                                                             : "mul" + std::to_string(c.divisor);
         names.push_back(StringAttr::get(
             &getContext(), "arg" + std::to_string(c.argIndex) + ":" + kind));
       }
