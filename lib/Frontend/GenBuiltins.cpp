@@ -177,7 +177,7 @@ FailureOr<Val> Generator::callBuiltin(llvm::StringRef name,
                     .Cases({"exp", "exp2", "log", "log2", "sqrt", "rsqrt"}, true)
                     .Cases({"abs", "sin", "cos", "sigmoid", "erf", "floor"}, true)
                     .Cases({"ceil", "fma", "minimum", "maximum", "cdiv"}, true)
-                    .Cases({"clamp", "tanh"}, true)
+                    .Cases({"clamp", "tanh", "div_rn", "sqrt_rn"}, true)
                     .Default(false);
   if (isMath)
     return builtinMath(name, args, at);

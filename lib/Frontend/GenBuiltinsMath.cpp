@@ -27,6 +27,17 @@ static mlir::Value unaryOp(OpBuilder &b, mlir::Location l, mlir::Value x) {
   return OpT::create(b, l, x);
 }
 
+/// As unaryOp, allowed to approximate: Triton's fp32 exp, exp2, sqrt and
+/// rsqrt are the hardware's approximate instructions (ex2.approx,
+/// sqrt.approx, rsqrt.approx); sqrt_rn is the exact one.
+template <typename OpT>
+static mlir::Value approxUnaryOp(OpBuilder &b, mlir::Location l,
+                                 mlir::Value x) {
+  auto op = OpT::create(b, l, x);
+  op.setFastmath(arith::FastMathFlags::afn);
+  return op;
+}
+
 FailureOr<Val> Generator::builtinMath(llvm::StringRef name,
                                       const CallArgs &args, llvm::SMLoc at) {
   mlir::Location l = loc(at);
@@ -129,6 +140,23 @@ FailureOr<Val> Generator::builtinMath(llvm::StringRef name,
     return Val::runtime(r, x.getType());
   }
 
+  if (name == "div_rn") {
+    // Division rounded to nearest, where `/` may approximate.
+    FailureOr<BoundArgs> b = bind(name, {"x", "y"}, 2, args, at);
+    if (failed(b))
+      return failure();
+    Val x = *(*b)[0], y = *(*b)[1];
+    FailureOr<ScalarType> t = unify(x, y, OpClass::Arith, at, name);
+    if (failed(t))
+      return failure();
+    ScalarType ft = isFloat(*t) ? *t : ScalarType::F32;
+    x = cast(x, ft, at);
+    y = cast(y, ft, at);
+    return Val::runtime(
+        arith::DivFOp::create(builder, l, x.getValue(), y.getValue()),
+        x.getType());
+  }
+
   // Unary functions.
   FailureOr<BoundArgs> b = bind(name, {"x"}, 1, args, at);
   if (failed(b))
@@ -154,19 +182,22 @@ FailureOr<Val> Generator::builtinMath(llvm::StringRef name,
   mlir::Value v = in.getValue(), r;
   if (name == "sigmoid") {
     mlir::Value one = constant(compute, 1.0, in.getType().shape, at);
-    mlir::Value e =
-        math::ExpOp::create(builder, l, arith::NegFOp::create(builder, l, v));
-    r = arith::DivFOp::create(builder, l, one,
-                              arith::AddFOp::create(builder, l, one, e));
+    mlir::Value e = approxUnaryOp<math::ExpOp>(
+        builder, l, arith::NegFOp::create(builder, l, v));
+    auto div = arith::DivFOp::create(builder, l, one,
+                                     arith::AddFOp::create(builder, l, one, e));
+    div.setFastmath(arith::FastMathFlags::afn);
+    r = div;
   } else {
     using Fn = mlir::Value (*)(OpBuilder &, mlir::Location, mlir::Value);
     Fn fn = llvm::StringSwitch<Fn>(name)
-                .Case("exp", unaryOp<math::ExpOp>)
-                .Case("exp2", unaryOp<math::Exp2Op>)
+                .Case("exp", approxUnaryOp<math::ExpOp>)
+                .Case("exp2", approxUnaryOp<math::Exp2Op>)
                 .Case("log", unaryOp<math::LogOp>)
                 .Case("log2", unaryOp<math::Log2Op>)
-                .Case("sqrt", unaryOp<math::SqrtOp>)
-                .Case("rsqrt", unaryOp<math::RsqrtOp>)
+                .Case("sqrt", approxUnaryOp<math::SqrtOp>)
+                .Case("sqrt_rn", unaryOp<math::SqrtOp>)
+                .Case("rsqrt", approxUnaryOp<math::RsqrtOp>)
                 .Case("sin", unaryOp<math::SinOp>)
                 .Case("cos", unaryOp<math::CosOp>)
                 .Case("erf", unaryOp<math::ErfOp>)

@@ -803,9 +803,14 @@ FailureOr<Val> Generator::binary(BinaryOp op, const Val &lhs, const Val &rhs,
     r = fp ? (mlir::Value)arith::MulFOp::create(builder, l, x, y)
            : (mlir::Value)arith::MulIOp::create(builder, l, x, y);
     break;
-  case BinaryOp::Div:
-    r = arith::DivFOp::create(builder, l, x, y);
+  case BinaryOp::Div: {
+    // As in Triton, fp32 `/` may be the approximate division (div.full.f32,
+    // within 2 ulp); tl.math.div_rn is exact.
+    auto div = arith::DivFOp::create(builder, l, x, y);
+    div.setFastmath(arith::FastMathFlags::afn);
+    r = div;
     break;
+  }
   case BinaryOp::FloorDiv:
     if (fp)
       r = math::FloorOp::create(builder, l,

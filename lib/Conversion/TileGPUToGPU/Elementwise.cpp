@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 
 using namespace mlir;
@@ -11,6 +12,45 @@ using namespace mlir::tile;
 using namespace mlir::tile::lowering;
 
 namespace {
+
+/// The instruction for an fp32 op where it is not LLVM's default: allowed
+/// to approximate (`afn`), as Triton lowers them, `/` is div.full.f32, exp
+/// is ex2.approx.ftz of x * log2(e), exp2 ex2.approx.ftz (as libdevice
+/// gives exp2f), sqrt and rsqrt their
+/// .approx forms; an exact sqrt (sqrt_rn) is sqrt.rn. Null otherwise.
+static Value approximate(OpBuilder &b, Location loc, Operation *op,
+                         ValueRange args) {
+  auto fm = dyn_cast<arith::ArithFastMathInterface>(op);
+  if (!fm || op->getNumResults() != 1 || !args.front().getType().isF32())
+    return {};
+  arith::FastMathFlagsAttr flags = fm.getFastMathFlagsAttr();
+  bool afn = flags && bitEnumContainsAll(flags.getValue(),
+                                         arith::FastMathFlags::afn);
+  auto intrinsic = [&](StringRef name, ValueRange operands) -> Value {
+    return LLVM::CallIntrinsicOp::create(b, loc, b.getF32Type(),
+                                         b.getStringAttr(name), operands)
+        .getResult(0);
+  };
+  // libdevice's sqrtf is the approximate one: sqrt_rn asks for sqrt.rn.
+  if (!afn)
+    return isa<math::SqrtOp>(op) ? intrinsic("llvm.nvvm.sqrt.rn.f", args)
+                                 : Value();
+  if (isa<arith::DivFOp>(op))
+    return intrinsic("llvm.nvvm.div.full", args);
+  if (isa<math::Exp2Op>(op))
+    return intrinsic("llvm.nvvm.ex2.approx.ftz.f32", args);
+  if (isa<math::ExpOp>(op)) {
+    Value log2e = arith::ConstantOp::create(
+        b, loc, b.getF32FloatAttr(1.4426950408889634f));
+    Value scaled = arith::MulFOp::create(b, loc, args.front(), log2e);
+    return intrinsic("llvm.nvvm.ex2.approx.ftz.f32", scaled);
+  }
+  if (isa<math::SqrtOp>(op))
+    return intrinsic("llvm.nvvm.sqrt.approx.f", args);
+  if (isa<math::RsqrtOp>(op))
+    return intrinsic("llvm.nvvm.rsqrt.approx.f", args);
+  return {};
+}
 
 /// Any arith/math op on distributed tensors (or on pointers) applies to each
 /// register separately. Scalar operands (arith.select's condition) are used
@@ -41,6 +81,10 @@ struct ElementwiseOpLowering : public ConversionPattern {
       SmallVector<Value> args;
       for (ValueRange r : operands)
         args.push_back(r.size() == 1 ? r[0] : r[i]);
+      if (Value approx = approximate(rewriter, op->getLoc(), op, args)) {
+        results[0].push_back(approx);
+        continue;
+      }
       OperationState state(op->getLoc(), op->getName(), args, resultElems,
                            op->getAttrs());
       Operation *scalar = rewriter.create(state);
