@@ -103,7 +103,10 @@ def TileGPUSharedDotOperands : Pass<"tilegpu-shared-dot-operands", "ModuleOp"> {
     bank-conflict free) and splits the dot along K into instruction-deep
     slices, each reading its operand windows back with `tilegpu.local_load`
     right before its mma instructions. Only one k-slice of operands is then
-    live in registers at a time.
+    live in registers at a time. When only one operand comes from a load
+    and the other is already in its operand layout in registers (attention's
+    `P @ V`), the register operand is sliced in place with
+    `tilegpu.extract_slice` and only the loaded one is staged.
   }];
   let dependentDialects = ["tile::TileDialect", "tilegpu::TileGPUDialect"];
 }
