@@ -2,8 +2,10 @@
 (memcheck, racecheck, synccheck): bench/sanitize.sh runs this script under
 each tool on the device machine with the kernels bench/build_kernels.sh and
 bench/build_correctness.sh compiled. Small shapes keep the instrumented
-runs short; both the guarded fast path (aligned arguments) and the general
-path (a row stride that is not a multiple of 16) are launched.
+runs short; the guarded fast path (aligned arguments), the unit-stride copy
+(odd row strides) and the general path (a transposed operand: no unit
+stride) are all launched, and the outputs of the general paths are checked
+against float64 here too.
 
 usage: python3 bench/sanitize_examples.py KERNELS_DIR CORRECTNESS_DIR
 """
@@ -16,7 +18,7 @@ from tilelaunch import Kernel
 KDIR, CDIR = sys.argv[1], sys.argv[2]
 torch.manual_seed(0)
 
-for n_cols, stride in [(1000, 1000), (1024, 1024), (1000, 1008)]:
+for n_cols, stride in [(1000, 1000), (1024, 1024), (1000, 1001)]:
     x = torch.randn(64, stride, device="cuda")
     y = torch.empty_like(x)
     Kernel(KDIR, "softmax_1024")(y, x, stride, stride, 64, n_cols)
@@ -48,11 +50,31 @@ for D in [64, 128]:
             Kernel(KDIR, f"attention_d{D}_s{stage}", index)(
                 q, k, v, D ** -0.5, m, o, *q.stride(), *k.stride(),
                 *v.stride(), *o.stride(), 1, 2, 256)
-for K in [256, 264]:
+for K, transposed in [(256, False), (257, False), (256, True)]:
     a = torch.randn(256, K, device="cuda", dtype=torch.float16)
     b = torch.randn(K, 256, device="cuda", dtype=torch.float16)
+    if transposed:
+        b = b.t().contiguous().t()
     c = torch.empty(256, 256, device="cuda", dtype=torch.float16)
     Kernel(KDIR, "matmul_nohints")(a, b, c, 256, 256, K, *a.stride(),
                                    *b.stride(), *c.stride())
+    ref = a.double() @ b.double()
+    err = ((c.double() - ref).norm() / ref.norm()).item()
+    assert err < 2e-3, ("matmul_nohints", K, transposed, err)
+# Attention's general path: K given as a transposed view (stride_kk != 1).
+for D in [64, 128]:
+    q, v = (torch.randn(1, 2, 256, D, device="cuda", dtype=torch.float16)
+            for _ in range(2))
+    k = torch.randn(1, 2, D, 256, device="cuda",
+                    dtype=torch.float16).transpose(2, 3)
+    o = torch.empty_like(q)
+    m = torch.empty(2, 256, device="cuda")
+    Kernel(KDIR, f"attention_d{D}_s3", 2)(
+        q, k, v, D ** -0.5, m, o, *q.stride(), *k.stride(), *v.stride(),
+        *o.stride(), 1, 2, 256)
+    ref = torch.nn.functional.scaled_dot_product_attention(
+        q.double(), k.double(), v.double(), is_causal=True, scale=D ** -0.5)
+    err = ((o.double() - ref).norm() / ref.norm()).item()
+    assert err < 5e-3, ("attention general path", D, err)
 torch.cuda.synchronize()
 print("sanitize_examples: all launches done")
