@@ -117,44 +117,37 @@ FailureOr<Val> Generator::builtinMath(llvm::StringRef name,
     upper.positionalLocs = {at, b->loc(1, at)};
     return builtinMath("maximum", upper, at);
   }
-  if (name == "fma") {
-    FailureOr<BoundArgs> b = bind(name, {"x", "y", "z"}, 3, args, at);
+  if (name == "fma" || name == "div_rn") {
+    // fma(x, y, z); div_rn(x, y), the division rounded to nearest where
+    // `/` may approximate. Operands unify to one float type (fp32 for
+    // integers).
+    bool isFma = name == "fma";
+    FailureOr<BoundArgs> b =
+        isFma ? bind(name, {"x", "y", "z"}, 3, args, at)
+              : bind(name, {"x", "y"}, 2, args, at);
     if (failed(b))
       return failure();
-    Val x = *(*b)[0], y = *(*b)[1], z = *(*b)[2];
-    FailureOr<ScalarType> t1 = unify(x, y, OpClass::Arith, at, name);
-    if (failed(t1))
-      return failure();
-    FailureOr<ScalarType> t2 = unify(x, z, OpClass::Arith, at, name);
-    if (failed(t2))
-      return failure();
-    FailureOr<ScalarType> t3 = unify(y, z, OpClass::Arith, at, name);
-    if (failed(t3))
-      return failure();
-    ScalarType t = isFloat(*t3) ? *t3 : ScalarType::F32;
-    x = cast(x, t, at);
-    y = cast(y, t, at);
-    z = cast(z, t, at);
+    SmallVector<Val> ops;
+    for (unsigned i = 0, e = isFma ? 3 : 2; i < e; ++i)
+      ops.push_back(*(*b)[i]);
+    std::optional<ScalarType> common;
+    for (unsigned i = 0; i < ops.size(); ++i)
+      for (unsigned j = i + 1; j < ops.size(); ++j) {
+        FailureOr<ScalarType> t = unify(ops[i], ops[j], OpClass::Arith, at, name);
+        if (failed(t))
+          return failure();
+        common = *t;
+      }
+    ScalarType t = isFloat(*common) ? *common : ScalarType::F32;
+    for (Val &v : ops)
+      v = cast(v, t, at);
     mlir::Value r =
-        math::FmaOp::create(builder, l, x.getValue(), y.getValue(), z.getValue());
-    return Val::runtime(r, x.getType());
-  }
-
-  if (name == "div_rn") {
-    // Division rounded to nearest, where `/` may approximate.
-    FailureOr<BoundArgs> b = bind(name, {"x", "y"}, 2, args, at);
-    if (failed(b))
-      return failure();
-    Val x = *(*b)[0], y = *(*b)[1];
-    FailureOr<ScalarType> t = unify(x, y, OpClass::Arith, at, name);
-    if (failed(t))
-      return failure();
-    ScalarType ft = isFloat(*t) ? *t : ScalarType::F32;
-    x = cast(x, ft, at);
-    y = cast(y, ft, at);
-    return Val::runtime(
-        arith::DivFOp::create(builder, l, x.getValue(), y.getValue()),
-        x.getType());
+        isFma ? (mlir::Value)math::FmaOp::create(builder, l, ops[0].getValue(),
+                                                 ops[1].getValue(),
+                                                 ops[2].getValue())
+              : (mlir::Value)arith::DivFOp::create(builder, l, ops[0].getValue(),
+                                                   ops[1].getValue());
+    return Val::runtime(r, ops[0].getType());
   }
 
   // Unary functions.
