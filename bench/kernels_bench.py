@@ -7,8 +7,9 @@ Runs on the device machine with what bench/build_kernels.sh compiled.
 Every contender is first checked against a float64 reference on fresh
 random inputs (outputs poisoned with NaN first). Then, per shape, at least
 5 interleaved rounds; each round times every contender (median of CUDA
-event timings), and each reported ratio is the median of the per-round
-ratios.
+event timings of 20 launches replayed as a CUDA graph, so that no host
+launch cost is timed), and each reported ratio is the median of the
+per-round ratios.
 
 usage: python3 bench/kernels_bench.py DIR [LOG] [--rounds N]
 """
@@ -19,7 +20,7 @@ import torch
 import triton
 import triton.language as tl
 
-from tilelaunch import Kernel, median_ms, rel_error
+from tilelaunch import Kernel, graph_ms, median_ms, rel_error
 
 parser = argparse.ArgumentParser()
 parser.add_argument("dir")
@@ -261,11 +262,15 @@ def bench_attention():
 
 
 def rounds(contenders, reps=20):
-    """Per contender, the list of per-round medians (interleaved)."""
+    """Per contender, the list of per-round medians (interleaved). Each
+    time is one launch's share of 20 launches replayed as a CUDA graph, so
+    that host launch cost (CuPy's for tilec, Python's for Triton, C++'s for
+    torch) is not timed: a 4096x256 softmax takes 6 us on the GPU and more
+    than that to launch from Python."""
     times = {name: [] for name in contenders}
     for _ in range(args.rounds):
         for name, fn in contenders.items():
-            times[name].append(median_ms(fn, reps=reps, warmup=3))
+            times[name].append(graph_ms(fn, reps=max(5, reps // 2)))
     return times
 
 
