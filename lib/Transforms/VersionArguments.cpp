@@ -9,11 +9,14 @@
 //  - of the integers multiplying contiguous indices in an address, the
 //    one passed last is 1 (the innermost stride, as `*x.stride()` passes
 //    it);
-//  - other integers are multiples of 16.
+//  - other integers are multiples of the smallest power of two, at most
+//    16, that keeps every access as wide.
 // The copy runs when a test of the arguments at entry says so. Only
 // assumptions that widen some access are kept (each is dropped in turn and
 // kept only if the access widths then change); when none widens anything
-// the kernel is left alone.
+// the kernel is left alone. Inside the general path a second copy assumes
+// only the unit strides, for arguments whose rows are contiguous but whose
+// sizes are odd.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,9 +44,10 @@ enum class Assumption { Aligned16, Multiple16, Unit };
 struct Candidate {
   unsigned argIndex;
   Assumption kind;
-  /// For Multiple16: the power of two actually assumed (lowered from 16
-  /// while no access gets narrower, so that a row stride of 1000 halves,
-  /// 16-byte aligned rows, still takes the fast path).
+  /// The power of two assumed to divide the argument (bytes of alignment
+  /// for a pointer). An integer's is lowered from 16 while no access gets
+  /// narrower, so that a row stride of 1000 halves (16-byte aligned rows)
+  /// still takes the fast path.
   unsigned divisor = 16;
 };
 
@@ -152,19 +156,21 @@ SmallVector<Candidate> findCandidates(func::FuncOp func) {
   DenseMap<Value, Value> assumed;
   for (HintOp hint : ifOp.getThenRegion().getOps<HintOp>())
     assumed[hint.getSrc()] = hint.getResult();
+  // Per access, the last-passed of its candidate strides.
   DenseMap<Operation *, unsigned> unitStrideOf;
   for (Candidate &c : result) {
     if (c.kind != Assumption::Multiple16)
       continue;
     for (Operation *access : stridedAccesses(
              assumed.lookup(trial->getArgument(c.argIndex)), axis)) {
-      unsigned &last = unitStrideOf[access];
-      last = std::max(last, c.argIndex + 1);
+      auto [it, inserted] = unitStrideOf.try_emplace(access, c.argIndex);
+      if (!inserted)
+        it->second = std::max(it->second, c.argIndex);
     }
   }
   DenseSet<unsigned> units;
-  for (auto &[access, argPlusOne] : unitStrideOf)
-    units.insert(argPlusOne - 1);
+  for (auto &[access, arg] : unitStrideOf)
+    units.insert(arg);
   for (Candidate &c : result)
     if (units.contains(c.argIndex))
       c.kind = Assumption::Unit;
@@ -186,11 +192,10 @@ Value emitGuard(OpBuilder &b, Location loc, func::FuncOp func,
       Value bits = c.kind == Assumption::Aligned16
                        ? (Value)PtrToIntOp::create(b, loc, arg)
                        : arg;
-      unsigned divisor = c.kind == Assumption::Aligned16 ? 16 : c.divisor;
       Value low = arith::AndIOp::create(
           b, loc, bits,
           arith::ConstantOp::create(
-              b, loc, b.getIntegerAttr(bits.getType(), divisor - 1)));
+              b, loc, b.getIntegerAttr(bits.getType(), c.divisor - 1)));
       holds = arith::CmpIOp::create(
           b, loc, arith::CmpIPredicate::eq, low,
           arith::ConstantOp::create(b, loc, b.getIntegerAttr(bits.getType(), 0)));
@@ -224,9 +229,7 @@ scf::IfOp versionOps(OpBuilder &b, func::FuncOp func,
     else
       assumed = HintOp::create(
           tb, loc, arg.getType(), arg,
-          tb.getDenseI32ArrayAttr(
-              {static_cast<int32_t>(c.kind == Assumption::Multiple16 ? c.divisor
-                                                                     : 16)}),
+          tb.getDenseI32ArrayAttr({static_cast<int32_t>(c.divisor)}),
           /*maxContiguous=*/nullptr);
     mapping.map(arg, assumed);
   }

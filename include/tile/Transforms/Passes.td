@@ -83,11 +83,14 @@ def TileVersionArguments : Pass<"tile-version-arguments", "ModuleOp"> {
     keeps the kernel body as the general path and adds a copy that assumes
     pointers aligned to 16 bytes, in each address the last-passed integer
     that multiplies a contiguous index equal to 1 (the innermost stride, as
-    `*x.stride()` passes it), and other integers multiples of 16 (`tile.hint` and constants in the copy), chosen at run
-    time by a test of the arguments (`scf.if`). Assumptions that widen no
-    load, store or atomic are dropped; a kernel none of them helps is left
-    alone. The kernel's `tile.fast_path` lists what the guard tests
-    (`argN:align16`, `argN:mul16`, `argN:one`).
+    `*x.stride()` passes it), and other integers multiples of the smallest
+    power of two, at most 16, that keeps every access as wide (`tile.hint`
+    and constants in the copy), chosen at run time by a test of the
+    arguments (`scf.if`). Assumptions that widen no load, store or atomic
+    are dropped; a kernel none of them helps is left alone. Inside the
+    general path a second guarded copy assumes only the unit strides. The
+    kernel's `tile.fast_path` lists what the first guard tests
+    (`argN:align16`, `argN:mulD`, `argN:one`).
   }];
   let dependentDialects = ["tile::TileDialect", "arith::ArithDialect",
                            "scf::SCFDialect"];

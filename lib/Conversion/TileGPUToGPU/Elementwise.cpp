@@ -6,6 +6,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -13,43 +14,29 @@ using namespace mlir::tile::lowering;
 
 namespace {
 
-/// The instruction for an fp32 op where it is not LLVM's default: allowed
-/// to approximate (`afn`), as Triton lowers them, `/` is div.full.f32, exp
-/// is ex2.approx.ftz of x * log2(e), exp2 ex2.approx.ftz (as libdevice
-/// gives exp2f), sqrt and rsqrt their
-/// .approx forms; an exact sqrt (sqrt_rn) is sqrt.rn. Null otherwise.
-static Value approximate(OpBuilder &b, Location loc, Operation *op,
-                         ValueRange args) {
+/// The NVVM intrinsic for an fp32 op where it is not LLVM's default:
+/// allowed to approximate (`afn`), as Triton lowers them, `/` is div.full,
+/// exp and exp2 ex2.approx.ftz (exp of x * log2(e); libdevice's exp2f is
+/// the same), sqrt and rsqrt their .approx forms; an exact sqrt (sqrt_rn)
+/// is sqrt.rn. Empty otherwise.
+static StringRef fp32Intrinsic(Operation *op) {
   auto fm = dyn_cast<arith::ArithFastMathInterface>(op);
-  if (!fm || op->getNumResults() != 1 || !args.front().getType().isF32())
+  if (!fm || op->getNumResults() != 1 ||
+      !getElementTypeOrSelf(op->getResult(0).getType()).isF32())
     return {};
   arith::FastMathFlagsAttr flags = fm.getFastMathFlagsAttr();
   bool afn = flags && bitEnumContainsAll(flags.getValue(),
                                          arith::FastMathFlags::afn);
-  auto intrinsic = [&](StringRef name, ValueRange operands) -> Value {
-    return LLVM::CallIntrinsicOp::create(b, loc, b.getF32Type(),
-                                         b.getStringAttr(name), operands)
-        .getResult(0);
-  };
   // libdevice's sqrtf is the approximate one: sqrt_rn asks for sqrt.rn.
   if (!afn)
-    return isa<math::SqrtOp>(op) ? intrinsic("llvm.nvvm.sqrt.rn.f", args)
-                                 : Value();
-  if (isa<arith::DivFOp>(op))
-    return intrinsic("llvm.nvvm.div.full", args);
-  if (isa<math::Exp2Op>(op))
-    return intrinsic("llvm.nvvm.ex2.approx.ftz.f32", args);
-  if (isa<math::ExpOp>(op)) {
-    Value log2e = arith::ConstantOp::create(
-        b, loc, b.getF32FloatAttr(1.4426950408889634f));
-    Value scaled = arith::MulFOp::create(b, loc, args.front(), log2e);
-    return intrinsic("llvm.nvvm.ex2.approx.ftz.f32", scaled);
-  }
-  if (isa<math::SqrtOp>(op))
-    return intrinsic("llvm.nvvm.sqrt.approx.f", args);
-  if (isa<math::RsqrtOp>(op))
-    return intrinsic("llvm.nvvm.rsqrt.approx.f", args);
-  return {};
+    return isa<math::SqrtOp>(op) ? "llvm.nvvm.sqrt.rn.f" : StringRef();
+  return llvm::TypeSwitch<Operation *, StringRef>(op)
+      .Case<arith::DivFOp>([](auto) { return "llvm.nvvm.div.full"; })
+      .Case<math::ExpOp, math::Exp2Op>(
+          [](auto) { return "llvm.nvvm.ex2.approx.ftz.f32"; })
+      .Case<math::SqrtOp>([](auto) { return "llvm.nvvm.sqrt.approx.f"; })
+      .Case<math::RsqrtOp>([](auto) { return "llvm.nvvm.rsqrt.approx.f"; })
+      .Default([](Operation *) { return StringRef(); });
 }
 
 /// Any arith/math op on distributed tensors (or on pointers) applies to each
@@ -76,13 +63,26 @@ struct ElementwiseOpLowering : public ConversionPattern {
         return rewriter.notifyMatchFailure(op, "unconvertible result type");
       resultElems.push_back(converted.front());
     }
+    StringRef intrinsic = fp32Intrinsic(op);
+    Value log2e;
+    if (!intrinsic.empty() && isa<math::ExpOp>(op))
+      log2e = arith::ConstantOp::create(
+          rewriter, op->getLoc(), rewriter.getF32FloatAttr(1.4426950408889634f));
     SmallVector<SmallVector<Value>> results(op->getNumResults());
     for (size_t i = 0; i < n; ++i) {
       SmallVector<Value> args;
       for (ValueRange r : operands)
         args.push_back(r.size() == 1 ? r[0] : r[i]);
-      if (Value approx = approximate(rewriter, op->getLoc(), op, args)) {
-        results[0].push_back(approx);
+      if (!intrinsic.empty()) {
+        if (log2e)
+          args[0] = arith::MulFOp::create(rewriter, op->getLoc(), args[0],
+                                          log2e);
+        results[0].push_back(
+            LLVM::CallIntrinsicOp::create(rewriter, op->getLoc(),
+                                          rewriter.getF32Type(),
+                                          rewriter.getStringAttr(intrinsic),
+                                          args)
+                .getResult(0));
         continue;
       }
       OperationState state(op->getLoc(), op->getName(), args, resultElems,
