@@ -279,6 +279,14 @@ def ratio(times, a, b):
     return statistics.median(tb / ta for ta, tb in zip(times[a], times[b]))
 
 
+def bandwidth_row(name, times, nbytes, lib):
+    """A table row for a memory-bound kernel timed against torch ("torch")
+    and Triton ("triton"): tilec's bandwidth and both ratios."""
+    tbs = nbytes / (statistics.median(times["tilec"]) * 1e-3) / 1e12
+    table.append((name, f"{tbs:.2f} TB/s", ratio(times, "tilec", "torch"),
+                  ratio(times, "tilec", "triton"), lib))
+
+
 def bench_softmax():
     # The issue's shapes, and the tutorial's odd 1823 x 781 (rows of 781
     # floats: not 16-byte aligned, so the general path).
@@ -305,10 +313,8 @@ def bench_softmax():
         times = rounds({"tilec": run_tilec,
                         "torch": lambda: torch.softmax(x, dim=1),
                         "triton": run_triton})
-        gbs = 2 * M * N * 4 / (statistics.median(times["tilec"]) * 1e-3) / 1e12
-        table.append((f"softmax fp32 {M}x{N}", f"{gbs:.2f} TB/s",
-                      ratio(times, "tilec", "torch"),
-                      ratio(times, "tilec", "triton"), "torch.softmax"))
+        bandwidth_row(f"softmax fp32 {M}x{N}", times, 2 * M * N * 4,
+                      "torch.softmax")
 
 
 def bench_layernorm():
@@ -348,10 +354,8 @@ def bench_layernorm():
             "tilec": run_tilec,
             "torch": lambda: torch.nn.functional.layer_norm(x, (N,), w, b, eps),
             "triton": run_triton})
-        gbs = 2 * M * N * 2 / (statistics.median(times["tilec"]) * 1e-3) / 1e12
-        table.append((f"layernorm fp16 {M}x{N}", f"{gbs:.2f} TB/s",
-                      ratio(times, "tilec", "torch"),
-                      ratio(times, "tilec", "triton"), "F.layer_norm"))
+        bandwidth_row(f"layernorm fp16 {M}x{N}", times, 2 * M * N * 2,
+                      "F.layer_norm")
 
 
 def bench_matmul_without_hints():
