@@ -4,11 +4,13 @@
 # arguments (as a JIT would choose per call: all divisible by 16, by 8, or
 # only the unit strides known). Outputs go to .carry/matmul with the SASS
 # facts (ptxas -v) next to them. Runs here; bench/matmul_bench.py runs on
-# the GPU.
+# the GPU. OUT and TILEC_FLAGS (e.g. --wgmma=false) build a baseline for
+# matmul_bench.py --baseline.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TILEC=${TILEC:-build/bin/tilec}
-OUT=.carry/matmul
+OUT=${OUT:-.carry/matmul}
+FLAGS=${TILEC_FLAGS:-}
 rm -rf "$OUT" && mkdir -p "$OUT"
 UNIT="stride_ak=i32:1,stride_bn=i32:1,stride_cn=i32:1"
 for d in 16 8 1; do
@@ -17,15 +19,15 @@ for d in 16 8 1; do
   else
     SIG="M=i32:$d,N=i32:$d,K=i32:$d,stride_am=i32:$d,stride_bk=i32:$d,stride_cm=i32:$d,$UNIT"
   fi
-  "$TILEC" examples/matmul.tile --all-configs --signature "$SIG" \
+  "$TILEC" examples/matmul.tile $FLAGS --all-configs --signature "$SIG" \
     -o "$OUT/matmul_div$d.ptx"
   /usr/local/cuda/bin/ptxas -arch=sm_90a -v "$OUT/matmul_div$d.ptx" \
     -o /dev/null 2> "$OUT/matmul_div$d.ptxas.txt"
 done
 # The naive 2-D version with and without the grouped-order pass.
 SIG="M=i32:16,N=i32:16,K=i32:16,stride_am=i32:16,stride_bk=i32:16,stride_cm=i32:16,$UNIT"
-"$TILEC" examples/matmul_2d.tile --all-configs --signature "$SIG" \
+"$TILEC" examples/matmul_2d.tile $FLAGS --all-configs --signature "$SIG" \
   --group-m=8 -o "$OUT/matmul_2d_grouped.ptx"
-"$TILEC" examples/matmul_2d.tile --all-configs --signature "$SIG" \
+"$TILEC" examples/matmul_2d.tile $FLAGS --all-configs --signature "$SIG" \
   --group-m=0 -o "$OUT/matmul_2d_rowmajor.ptx"
 grep -H -E "Used|spill" "$OUT"/*.ptxas.txt

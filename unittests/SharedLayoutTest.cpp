@@ -3,6 +3,7 @@
 #include "tile/Dialect/TileGPU/TileGPUDialect.h"
 
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/MathExtras.h"
 #include "gtest/gtest.h"
 #include <set>
 
@@ -77,6 +78,56 @@ TEST(SharedLayout, UnswizzledWhenRowsAreOneChunk) {
   auto enc = SharedEncodingAttr::getSwizzled(&ctx, {64, 8}, 16, {1, 0});
   EXPECT_EQ(enc.getMaxPhase(), 1u);
   EXPECT_EQ(enc.getElementOffset({5, 3}, {64, 8}), 5 * 8 + 3);
+}
+
+/// wgmma's swizzled layouts, defined by addresses: a tile stored as lines
+/// of 32, 64 or 128 bytes (each line of every row, then the next line),
+/// with the 16-byte chunk bits of each address XORed with the bits just
+/// above the line (Swizzle<3,4,3> for 128 bytes, <2,4,3> for 64, <1,4,3>
+/// for 32). getForWgmma must place every element exactly there.
+struct WgmmaCase {
+  int64_t rows, cols;
+  unsigned bits;
+  unsigned lineBytes;
+};
+
+class WgmmaLayoutTest : public ::testing::TestWithParam<WgmmaCase> {
+protected:
+  WgmmaLayoutTest() { ctx.loadDialect<TileGPUDialect>(); }
+  MLIRContext ctx;
+};
+
+TEST_P(WgmmaLayoutTest, MatchesTheHardwareSwizzle) {
+  WgmmaCase c = GetParam();
+  unsigned bytes = c.bits / 8;
+  auto enc = SharedEncodingAttr::getForWgmma(&ctx, {c.rows, c.cols}, c.bits,
+                                             {1, 0});
+  ASSERT_TRUE(enc);
+  EXPECT_EQ(enc.getLineElems() * bytes, c.lineBytes);
+  unsigned swizzleBits = llvm::Log2_32(c.lineBytes / 16);
+  int64_t lineElems = c.lineBytes / bytes;
+  for (int64_t r = 0; r < c.rows; ++r)
+    for (int64_t col = 0; col < c.cols; ++col) {
+      int64_t plain = (col / lineElems) * c.rows * c.lineBytes +
+                      r * c.lineBytes + (col % lineElems) * bytes;
+      int64_t mask = ((1 << swizzleBits) - 1) << 4;
+      int64_t swizzled = plain ^ ((plain >> 3) & mask);
+      EXPECT_EQ(enc.getElementOffset({r, col}, {c.rows, c.cols}) * bytes,
+                swizzled)
+          << "(" << r << ", " << col << ")";
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Tiles, WgmmaLayoutTest,
+    ::testing::Values(WgmmaCase{128, 64, 16, 128}, WgmmaCase{64, 256, 16, 128},
+                      WgmmaCase{64, 32, 16, 64}, WgmmaCase{32, 16, 16, 32},
+                      WgmmaCase{64, 128, 8, 128}, WgmmaCase{16, 48, 16, 32}));
+
+TEST(SharedLayout, NoWgmmaLayoutForRowsShorterThan32Bytes) {
+  MLIRContext ctx;
+  ctx.loadDialect<TileGPUDialect>();
+  EXPECT_FALSE(SharedEncodingAttr::getForWgmma(&ctx, {64, 8}, 16, {1, 0}));
 }
 
 } // namespace

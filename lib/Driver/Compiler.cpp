@@ -204,7 +204,9 @@ bool CompilerSession::lowerToGPU() {
           pm.addPass(mlir::createCanonicalizerPass());
         }
         pm.addPass(mlir::tile::createTileSinkPastLoops());
-        pm.addPass(mlir::tile::createConvertTileToTileGPU());
+        mlir::tile::ConvertTileToTileGPUOptions layouts;
+        layouts.useWgmma = options.wgmma && options.target.arch == "sm_90a";
+        pm.addPass(mlir::tile::createConvertTileToTileGPU(layouts));
         pm.addPass(mlir::createCanonicalizerPass());
         pm.addPass(mlir::tile::createTileGPUSharedDotOperands());
         mlir::tile::TileGPUPipelineOptions pipelining;

@@ -14,6 +14,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILEGPUALLOCATESHARED
@@ -29,6 +30,7 @@ struct Buffer {
   Operation *owner;
   int64_t bytes;
   unsigned start, end; // inclusive live range in op numbers
+  int64_t alignment = 16;
   int64_t offset = -1;
 };
 
@@ -51,6 +53,9 @@ public:
       if (auto alloc = dyn_cast<LocalAllocOp>(op)) {
         buffers.push_back({op, alloc.getType().getSizeInBytes(), number[op],
                            lastUse(alloc.getResult(), op)});
+        // wgmma's swizzle follows address bits up to 1024.
+        if (alloc.getType().getEncoding().getLineElems())
+          buffers.back().alignment = 1024;
       } else if (unsigned bytes = getScratchBytes(op)) {
         buffers.push_back({op, bytes, number[op], number[op]});
       }
@@ -75,7 +80,7 @@ public:
           conflicts.push_back(p);
       SmallVector<int64_t> candidates{0};
       for (Buffer *p : conflicts)
-        candidates.push_back(alignScratch(p->offset + p->bytes));
+        candidates.push_back(llvm::alignTo(p->offset + p->bytes, b->alignment));
       llvm::sort(candidates);
       for (int64_t c : candidates) {
         bool fits = llvm::all_of(conflicts, [&](Buffer *p) {

@@ -1,15 +1,21 @@
 //===- Pipeline.cpp - cp.async rings for loads that feed dot --------------===//
 //
 // Inside the loop, each pipelinable `local_alloc(load(p, mask))` becomes
-//   ring slot j % S  <- async_copy p, mask        (stage 0)
+//   ring slot j % R  <- async_copy p, mask        (stage 0)
 //   async_commit_group                            (stage 0)
-//   async_wait {S - 2}; readers use slot j % S    (stage S - 1)
-// with j the iteration number, and the ring itself is allocated once before
-// the loop. The loop is then handed to the upstream scf pipeliner with the
-// copies and everything they depend on in stage 0 and the rest in stage
-// S - 1; the epilogue is not peeled, so the copies of the last S - 1
+//   async_wait {D - 1}; readers use slot j % R    (stage D)
+// with j the iteration number, the copies running D iterations ahead in a
+// ring of R buffers allocated once before the loop: D = S - 1 and R = S for
+// S = num_stages. The loop is then handed to the upstream scf pipeliner
+// with the copies and everything they depend on in stage 0 and the rest in
+// stage D; the epilogue is not peeled, so the copies of the last D
 // iterations are predicated off (their mask becomes false, and cp.async
 // then writes zeros into a slot no one reads again).
+//
+// A wgmma dot accumulating across iterations is left in flight until the
+// next iteration (warpgroup_dot {isAsync} + warpgroup_dot_wait 1), so it
+// may still read its slot while the next copies start: then R = S + 1, or,
+// where that extra buffer would cost a program per SM, D = S - 2.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,7 +45,7 @@ constexpr llvm::StringLiteral kVecAttr = "tilegpu.vec";
 /// The load a local_alloc stores, if the pair can become an async copy in
 /// `loop`: the load is in the loop body, used only by the alloc, reads zero
 /// where masked off, and copies at least 4 bytes per piece; the alloc is
-/// only read by local_loads in the body.
+/// only read by local_loads or wgmma dots in the body.
 static tile::LoadOp pipelinableLoad(LocalAllocOp alloc, scf::ForOp loop) {
   Block *body = loop.getBody();
   if (alloc->getBlock() != body || !alloc.getSrc())
@@ -56,19 +62,19 @@ static tile::LoadOp pipelinableLoad(LocalAllocOp alloc, scf::ForOp loop) {
   if (!vec || vec.getInt() * bits < 32)
     return {};
   for (Operation *user : alloc->getUsers())
-    if (!isa<LocalLoadOp>(user) || user->getBlock() != body)
+    if (!isa<LocalLoadOp, WarpGroupDotOp>(user) || user->getBlock() != body)
       return {};
   return load;
 }
 
-/// (iv - lb) / step % stages, as i32, at the builder's position.
+/// (iv - lb) / step % slots, as i32, at the builder's position.
 static Value ringSlot(OpBuilder &b, Location loc, scf::ForOp loop,
-                      unsigned stages) {
+                      unsigned slots) {
   Value iv = loop.getInductionVar();
   Value j = arith::SubIOp::create(b, loc, iv, loop.getLowerBound());
   j = arith::DivUIOp::create(b, loc, j, loop.getStep());
   Type t = iv.getType();
-  Value s = arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, stages));
+  Value s = arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, slots));
   Value slot = arith::RemUIOp::create(b, loc, j, s);
   if (!slot.getType().isInteger(32)) {
     if (slot.getType().isIndex())
@@ -81,8 +87,8 @@ static Value ringSlot(OpBuilder &b, Location loc, scf::ForOp loop,
 
 /// The ops of the body that computing the loads' addresses and masks needs,
 /// for this iteration and (through loop-carried values) for the next: they
-/// run `stages - 1` iterations ahead in stage 0. Fails when one of them has
-/// side effects, as it could not be predicated.
+/// run ahead in stage 0. Fails when one of them has side effects, as it
+/// could not be predicated.
 static FailureOr<llvm::SetVector<Operation *>>
 addressComputation(scf::ForOp loop, ArrayRef<LocalAllocOp> allocs) {
   Block *body = loop.getBody();
@@ -118,16 +124,41 @@ addressComputation(scf::ForOp loop, ArrayRef<LocalAllocOp> allocs) {
   return ops;
 }
 
-/// Rewrites the loads into async copies; returns the ops of stage 0.
+/// A wgmma dot of the loop that can stay in flight across iterations: it
+/// reads a ring, accumulates into a loop-carried value and only yields it.
+static WarpGroupDotOp asyncCandidate(scf::ForOp loop,
+                                     ArrayRef<LocalAllocOp> allocs) {
+  Block *body = loop.getBody();
+  for (auto dot : body->getOps<WarpGroupDotOp>()) {
+    auto acc = dyn_cast<BlockArgument>(dot.getC());
+    if (!acc || acc.getOwner() != body || !acc.hasOneUse() ||
+        !dot.getD().hasOneUse())
+      continue;
+    OpOperand &use = *dot.getD().use_begin();
+    if (!isa<scf::YieldOp>(use.getOwner()) ||
+        use.getOperandNumber() + 1 != acc.getArgNumber())
+      continue;
+    bool readsRing = llvm::any_of(allocs, [&](LocalAllocOp alloc) {
+      return alloc.getResult() == dot.getA() || alloc.getResult() == dot.getB();
+    });
+    if (readsRing)
+      return dot;
+  }
+  return {};
+}
+
+/// Rewrites the loads into async copies, issued `distance` iterations
+/// ahead into a ring of `slots` buffers; returns the ops of stage 0.
 static llvm::SetVector<Operation *>
 introduceAsyncCopies(scf::ForOp loop, ArrayRef<LocalAllocOp> allocs,
-                     unsigned stages, llvm::SetVector<Operation *> stage0) {
+                     unsigned distance, unsigned slots,
+                     llvm::SetVector<Operation *> stage0) {
   OpBuilder b(loop);
   Operation *lastCopy = nullptr, *firstRead = nullptr;
   SmallVector<std::pair<LocalAllocOp, Value>> rings;
   for (LocalAllocOp alloc : allocs) {
     MemDescType tile = alloc.getType();
-    SmallVector<int64_t> shape{stages};
+    SmallVector<int64_t> shape{slots};
     shape.append(tile.getShape().begin(), tile.getShape().end());
     b.setInsertionPoint(loop);
     Value ring = LocalAllocOp::create(
@@ -138,7 +169,7 @@ introduceAsyncCopies(scf::ForOp loop, ArrayRef<LocalAllocOp> allocs,
     rings.push_back({alloc, ring});
     auto load = alloc.getSrc().getDefiningOp<tile::LoadOp>();
     b.setInsertionPoint(load);
-    Value slot = ringSlot(b, load.getLoc(), loop, stages);
+    Value slot = ringSlot(b, load.getLoc(), loop, slots);
     Value dst = MemDescIndexOp::create(b, load.getLoc(), tile, ring, slot);
     auto copy = AsyncCopyOp::create(b, load.getLoc(), load.getPtr(), dst,
                                     load.getMask());
@@ -155,8 +186,13 @@ introduceAsyncCopies(scf::ForOp loop, ArrayRef<LocalAllocOp> allocs,
 
   // The readers wait for this iteration's copies, then read its slot.
   b.setInsertionPoint(firstRead);
-  AsyncWaitOp::create(b, firstRead->getLoc(), stages - 2);
-  Value slot = ringSlot(b, firstRead->getLoc(), loop, stages);
+  auto wait = AsyncWaitOp::create(b, firstRead->getLoc(), distance - 1);
+  // wgmma reads its buffers through the async proxy.
+  if (llvm::any_of(allocs, [](LocalAllocOp alloc) {
+        return alloc.getType().getEncoding().getLineElems() != 0;
+      }))
+    wait.setFenceAsyncProxy(true);
+  Value slot = ringSlot(b, firstRead->getLoc(), loop, slots);
   for (auto [alloc, ring] : rings) {
     Value view = MemDescIndexOp::create(b, alloc.getLoc(), alloc.getType(),
                                         ring, slot);
@@ -202,28 +238,65 @@ static Operation *predicate(RewriterBase &rewriter, Operation *op,
 }
 
 static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
-                                  unsigned maxSharedBytes) {
+                                  unsigned maxSharedBytes,
+                                  unsigned sharedBytesPerSM) {
   SmallVector<LocalAllocOp> allocs;
   for (auto alloc : loop.getBody()->getOps<LocalAllocOp>())
     if (pipelinableLoad(alloc, loop))
       allocs.push_back(alloc);
   if (allocs.empty())
     return success();
-  // As many stages as fit beside nothing else; the allocation pass reports
-  // what still does not fit.
+  // A wgmma dot left in flight while the next iteration's copies start
+  // still reads its slot then: the copies may only overwrite the slot of
+  // iteration i - 2, which every warpgroup has waited for before the
+  // barrier of iteration i. Either the ring gets one slot more than the
+  // stages, or (where that slot would cost a program per SM) the copies
+  // run one iteration less ahead.
+  WarpGroupDotOp asyncDot = asyncCandidate(loop, allocs);
   uint64_t bytesPerStage = 0;
   for (LocalAllocOp alloc : allocs)
     bytesPerStage += alloc.getType().getSizeInBytes();
+  // As many stages as fit beside nothing else; the allocation pass reports
+  // what still does not fit.
   if (bytesPerStage)
     stages = std::min<uint64_t>(stages, maxSharedBytes / bytesPerStage);
   if (stages < 2)
+    return success();
+  unsigned slots = stages, distance = stages - 1;
+  if (asyncDot) {
+    // The hardware reserves 1 KiB per resident program.
+    auto programsPerSM = [&](uint64_t ringSlots) {
+      return sharedBytesPerSM / (ringSlots * bytesPerStage + 1024);
+    };
+    bool extraSlotFits = (stages + 1) * bytesPerStage <= maxSharedBytes &&
+                         programsPerSM(stages + 1) == programsPerSM(stages);
+    if (extraSlotFits)
+      slots = stages + 1;
+    else if (stages >= 3)
+      distance = stages - 2;
+    else
+      asyncDot = {}; // too shallow: the dot stays synchronous
+  }
+  if (distance < 1)
     return success();
   FailureOr<llvm::SetVector<Operation *>> addresses =
       addressComputation(loop, allocs);
   if (failed(addresses))
     return success(); // left unpipelined
   llvm::SetVector<Operation *> stage0 =
-      introduceAsyncCopies(loop, allocs, stages, *addresses);
+      introduceAsyncCopies(loop, allocs, distance, slots, *addresses);
+  std::optional<unsigned> asyncResult;
+  if (asyncDot) {
+    // In flight until the next iteration's wait: at most this group.
+    asyncDot.setIsAsync(true);
+    OpOperand &yielded = *asyncDot.getD().use_begin();
+    asyncResult = yielded.getOperandNumber();
+    OpBuilder b(asyncDot->getNextNode());
+    auto wait = WarpGroupDotWaitOp::create(
+        b, asyncDot.getLoc(), TypeRange{asyncDot.getType()},
+        ValueRange{asyncDot.getD()}, 1);
+    yielded.set(wait.getResult(0));
+  }
 
   scf::PipeliningOption options;
   options.peelEpilogue = false;
@@ -235,7 +308,7 @@ static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
         // This iteration's compute first, then the copies for a later one.
         for (Operation &op : forOp.getBody()->without_terminator())
           if (!stage0.contains(&op))
-            schedule.push_back({&op, stages - 1});
+            schedule.push_back({&op, distance});
         for (Operation &op : forOp.getBody()->without_terminator())
           if (stage0.contains(&op))
             schedule.push_back({&op, 0});
@@ -249,6 +322,13 @@ static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
   // Outstanding (zero-filled) copies must land before the memory is reused.
   rewriter.setInsertionPointAfter(*pipelined);
   AsyncWaitOp::create(rewriter, pipelined->getLoc(), 0);
+  if (asyncResult) {
+    Value result = pipelined->getResult(*asyncResult);
+    auto done = WarpGroupDotWaitOp::create(rewriter, pipelined->getLoc(),
+                                           TypeRange{result.getType()},
+                                           ValueRange{result}, 0);
+    result.replaceAllUsesExcept(done.getResult(0), done);
+  }
   return success();
 }
 
@@ -270,7 +350,8 @@ struct TileGPUPipelinePass
             stages = attr.getInt();
         if (stages < 2)
           continue;
-        if (failed(pipelineLoop(loop, stages, maxSharedBytes)))
+        if (failed(pipelineLoop(loop, stages, maxSharedBytes,
+                                sharedBytesPerSM)))
           return signalPassFailure();
       }
     }

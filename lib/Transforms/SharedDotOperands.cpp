@@ -8,6 +8,8 @@
 // slice's loads issued one dot ahead. An operand already in its dot-operand
 // layout in registers (attention's P, the previous dot's result) stays
 // there and is sliced with extract_slice, so only the other one is staged.
+// A dot with a wgmma (version-3) layout instead stores both operands in
+// wgmma's shared layout and becomes one tilegpu.warpgroup_dot.
 //
 //===----------------------------------------------------------------------===//
 
@@ -139,6 +141,51 @@ static void rewriteDot(tile::DotOp dot) {
     bCvt->erase();
 }
 
+/// A wgmma dot reads both operands from shared memory: each is stored once
+/// (outside the dot's loop when computed there) in wgmma's layout, in the
+/// order its producer's layout has, and the dot becomes warpgroup_dot.
+static LogicalResult rewriteWgmmaDot(tile::DotOp dot) {
+  OpBuilder builder(dot);
+  Location loc = dot.getLoc();
+  SmallVector<Operation *> converts;
+  auto stageForWgmma = [&](Value operand) -> Value {
+    Value tensor = operand;
+    if (auto cvt = operand.getDefiningOp<ConvertLayoutOp>()) {
+      tensor = cvt.getSrc();
+      converts.push_back(cvt);
+    }
+    auto type = cast<RankedTensorType>(tensor.getType());
+    SmallVector<unsigned> order{1, 0};
+    if (auto blocked = dyn_cast<BlockedEncodingAttr>(type.getEncoding()))
+      order.assign(blocked.getOrder().begin(), blocked.getOrder().end());
+    auto enc = SharedEncodingAttr::getForWgmma(
+        builder.getContext(), type.getShape(),
+        type.getElementType().getIntOrFloatBitWidth(), order);
+    if (!enc)
+      return {};
+    OpBuilder::InsertionGuard guard(builder);
+    if (Operation *def = tensor.getDefiningOp())
+      if (def->getBlock() != dot->getBlock())
+        builder.setInsertionPointAfter(def);
+    auto memType = MemDescType::get(builder.getContext(), type.getShape(),
+                                    type.getElementType(), enc);
+    return LocalAllocOp::create(builder, loc, memType, tensor, IntegerAttr());
+  };
+  Value a = stageForWgmma(dot.getA());
+  Value b = stageForWgmma(dot.getB());
+  if (!a || !b)
+    return dot.emitError("internal error: a wgmma operand has rows shorter "
+                         "than 32 bytes");
+  auto wgmma = WarpGroupDotOp::create(builder, loc, dot.getType(), a, b,
+                                      dot.getC());
+  dot.replaceAllUsesWith(wgmma.getD());
+  dot.erase();
+  for (Operation *cvt : converts)
+    if (cvt->use_empty())
+      cvt->erase();
+  return success();
+}
+
 struct TileGPUSharedDotOperandsPass
     : public mlir::tile::impl::TileGPUSharedDotOperandsBase<
           TileGPUSharedDotOperandsPass> {
@@ -148,8 +195,14 @@ struct TileGPUSharedDotOperandsPass
       if (isa_and_nonnull<MmaEncodingAttr>(dot.getType().getEncoding()))
         dots.push_back(dot);
     });
-    for (tile::DotOp dot : dots)
+    for (tile::DotOp dot : dots) {
+      if (cast<MmaEncodingAttr>(dot.getType().getEncoding()).getVersion() == 3) {
+        if (failed(rewriteWgmmaDot(dot)))
+          return signalPassFailure();
+        continue;
+      }
       rewriteDot(dot);
+    }
   }
 };
 

@@ -9,7 +9,7 @@
 
 // CHECK: module attributes {gpu.container_module}
 // CHECK: gpu.module @tile_kernels
-// CHECK: llvm.mlir.global external @tile_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+// CHECK: llvm.mlir.global external @tile_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
 // CHECK-NOT: func.func
 
 // A kernel becomes a gpu.func kernel with 32 * num_warps threads; pointers

@@ -54,3 +54,26 @@ func.func @scratch_inside_tile_life(%x: tensor<64x32xf16, #blocked>) attributes 
   %b = tilegpu.local_load %tile : !tilegpu.memdesc<64x32xf16, #shared> -> tensor<64x32xf16, #blocked>
   return
 }
+
+// -----
+
+// A buffer in wgmma's layout starts at a multiple of 1024 bytes (the
+// hardware swizzles by address bits up to 1024): after a live 4112-byte
+// buffer it goes to 5120, not 4112; a small plain buffer fills the gap.
+#plain = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 1, order = [0]>
+#wg = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>
+#b1 = #tilegpu.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
+#b = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+// CHECK-LABEL: func.func @wgmma_alignment
+// CHECK: tilegpu.local_alloc {offset = 0 : i32} : () -> !tilegpu.memdesc<2056xf16
+// CHECK: tilegpu.local_alloc {offset = 4112 : i32} : () -> !tilegpu.memdesc<8xf16
+// CHECK: tilegpu.local_alloc {offset = 5120 : i32} : () -> !tilegpu.memdesc<16x64xf16
+func.func @wgmma_alignment() attributes {tilegpu.num_warps = 4 : i32} {
+  %a = tilegpu.local_alloc : () -> !tilegpu.memdesc<2056xf16, #plain>
+  %s = tilegpu.local_alloc : () -> !tilegpu.memdesc<8xf16, #plain>
+  %w = tilegpu.local_alloc : () -> !tilegpu.memdesc<16x64xf16, #wg>
+  %la = tilegpu.local_load %a : !tilegpu.memdesc<2056xf16, #plain> -> tensor<2056xf16, #b1>
+  %ls = tilegpu.local_load %s : !tilegpu.memdesc<8xf16, #plain> -> tensor<8xf16, #b1>
+  %lw = tilegpu.local_load %w : !tilegpu.memdesc<16x64xf16, #wg> -> tensor<16x64xf16, #b>
+  return
+}

@@ -5,6 +5,7 @@
 // in 10000.
 // RUN: tile-opt %s --split-input-file --tilegpu-pipeline=max-shared-bytes=20000 | FileCheck %s --check-prefix=FIT2
 // RUN: tile-opt %s --split-input-file --tilegpu-pipeline=max-shared-bytes=10000 | FileCheck %s --check-prefix=FIT1
+// RUN: tile-opt %s --split-input-file --tilegpu-pipeline=shared-bytes-per-sm=100000 | FileCheck %s --check-prefix=EXTRA
 // Loads that only feed shared memory for dot become cp.async copies into a
 // ring of num_stages buffers; the prologue starts the first num_stages - 1
 // iterations' copies, each iteration waits for its own (num_stages - 2
@@ -152,4 +153,74 @@ func.func @loop_stages(%p: tensor<64x32x!tile.ptr<f16>, #bA>, %n: i32) attribute
     %la = tilegpu.local_load %ma : !tilegpu.memdesc<64x32xf16, #sA> -> tensor<64x32xf16, #dotA>
   } {tile.num_stages = 2 : i32}
   return
+}
+
+// -----
+
+// A wgmma dot accumulating into a loop-carried value stays in flight into
+// the next iteration: it becomes asynchronous, and a wait for all but the
+// newest wgmma group follows it (before the next copies start), so the
+// copies of iteration i may only overwrite the slot of iteration i - 2.
+// Here (16 KiB a stage) a fourth buffer would cost a program per SM (4
+// fit in 228 KiB with 3 buffers, 3 with 4), so the copies run one
+// iteration ahead instead of two; in an SM where it costs nothing (100000
+// bytes: one program either way), the ring gets the fourth buffer. The
+// copies are fenced for the async proxy, and after the loop a wait for
+// every group ends the last dot.
+#bA = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#mma3 = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]>
+#sW = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>
+
+// CHECK-LABEL: func.func @wgmma_loop
+// CHECK:     %[[RA:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<3x64x64xf16, #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>>
+// CHECK:     %[[RB:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<3x64x64xf16
+// CHECK-COUNT-1: tilegpu.async_commit_group
+// CHECK:     scf.for
+// CHECK:       tilegpu.async_wait 0 fence_async_proxy
+// CHECK:       %[[SLOT:.*]] = arith.remui %{{.*}}, %c3_i32
+// CHECK:       %[[VA:.*]] = tilegpu.memdesc_index %[[RA]][%[[SLOT]]]
+// CHECK:       %[[VB:.*]] = tilegpu.memdesc_index %[[RB]][%[[SLOT]]]
+// CHECK:       %[[D:.*]] = tilegpu.warpgroup_dot %[[VA]], %[[VB]], %{{.*}} {isAsync}
+// CHECK:       %[[W:.*]] = tilegpu.warpgroup_dot_wait %[[D]] {pendings = 1 : i32}
+// CHECK:       tilegpu.async_copy
+// CHECK:       tilegpu.async_copy
+// CHECK:       tilegpu.async_commit_group
+// CHECK:       scf.yield %[[W]]
+// CHECK:     }
+// CHECK-NEXT: tilegpu.async_wait 0
+// CHECK-NEXT: %[[DONE:.*]] = tilegpu.warpgroup_dot_wait %{{.*}}#0 {pendings = 0 : i32}
+// CHECK-NEXT: return %[[DONE]]
+// EXTRA-LABEL: func.func @wgmma_loop
+// EXTRA:       tilegpu.local_alloc : () -> !tilegpu.memdesc<4x64x64xf16
+// EXTRA:       tilegpu.local_alloc : () -> !tilegpu.memdesc<4x64x64xf16
+// EXTRA-COUNT-2: tilegpu.async_commit_group
+// EXTRA:       scf.for
+// EXTRA:         tilegpu.async_wait 1 fence_async_proxy
+// EXTRA:         arith.remui %{{.*}}, %c4_i32
+// EXTRA:         tilegpu.warpgroup_dot {{.*}} {isAsync}
+// EXTRA:         tilegpu.warpgroup_dot_wait %{{.*}} {pendings = 1 : i32}
+// Where neither fits, the loop is not pipelined and the dot stays
+// synchronous.
+// FIT2-LABEL: func.func @wgmma_loop
+// FIT2-NOT: tilegpu.async_copy
+// FIT2-NOT: isAsync
+// FIT2: return
+func.func @wgmma_loop(%pa: tensor<64x64x!tile.ptr<f16>, #bA>, %pb: tensor<64x64x!tile.ptr<f16>, #bA>,
+                      %da: tensor<64x64xi32, #bA>, %n: i32)
+    -> tensor<64x64xf32, #mma3> attributes {tile.num_stages = 3 : i32, tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma3>
+  %r:3 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %a_ptrs = %pa, %b_ptrs = %pb)
+      -> (tensor<64x64xf32, #mma3>, tensor<64x64x!tile.ptr<f16>, #bA>, tensor<64x64x!tile.ptr<f16>, #bA>) : i32 {
+    %a = tile.load %a_ptrs {tilegpu.vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #bA>
+    %b = tile.load %b_ptrs {tilegpu.vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #bA>
+    %ma = tilegpu.local_alloc %a : (tensor<64x64xf16, #bA>) -> !tilegpu.memdesc<64x64xf16, #sW>
+    %mb = tilegpu.local_alloc %b : (tensor<64x64xf16, #bA>) -> !tilegpu.memdesc<64x64xf16, #sW>
+    %d = tilegpu.warpgroup_dot %ma, %mb, %acc : !tilegpu.memdesc<64x64xf16, #sW>, !tilegpu.memdesc<64x64xf16, #sW>, tensor<64x64xf32, #mma3> -> tensor<64x64xf32, #mma3>
+    %na = tile.addptr %a_ptrs, %da : tensor<64x64x!tile.ptr<f16>, #bA>, tensor<64x64xi32, #bA>
+    %nb = tile.addptr %b_ptrs, %da : tensor<64x64x!tile.ptr<f16>, #bA>, tensor<64x64xi32, #bA>
+    scf.yield %d, %na, %nb : tensor<64x64xf32, #mma3>, tensor<64x64x!tile.ptr<f16>, #bA>, tensor<64x64x!tile.ptr<f16>, #bA>
+  }
+  return %r#0 : tensor<64x64xf32, #mma3>
 }

@@ -147,3 +147,49 @@ func.func @neither_from_load(%a: tensor<64x32xf16, #mma4>, %b: tensor<32x64xf16,
   %d = tile.dot %ca, %cb, %c : tensor<64x32xf16, #dA> * tensor<32x64xf16, #dB> -> tensor<64x64xf32, #mma4>
   return %d : tensor<64x64xf32, #mma4>
 }
+
+// -----
+
+// A wgmma dot (version-3 accumulator) stores both operands once in wgmma's
+// line layout, each in its producer's order (A K-contiguous in 128-byte
+// lines; B N-contiguous, cut into two 128-byte lines of 64 columns), and
+// becomes one warpgroup_dot reading them from shared memory.
+#bA3 = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#bB3 = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>
+#mma3 = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 128]>
+#dA3 = #tilegpu.dot_op<opIdx = 0, parent = #mma3, kWidth = 2>
+#dB3 = #tilegpu.dot_op<opIdx = 1, parent = #mma3, kWidth = 2>
+// CHECK-LABEL: func.func @wgmma
+// CHECK-SAME: (%[[A:.*]]: tensor<64x64xf16, {{.*}}>, %[[B:.*]]: tensor<64x128xf16, {{.*}}>, %[[C:.*]]: tensor<64x128xf32, {{.*}}>)
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: %[[MA:.*]] = tilegpu.local_alloc %[[A]] : ({{.*}}) -> !tilegpu.memdesc<64x64xf16, #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>>
+// CHECK: %[[MB:.*]] = tilegpu.local_alloc %[[B]] : ({{.*}}) -> !tilegpu.memdesc<64x128xf16, #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>>
+// CHECK: %[[D:.*]] = tilegpu.warpgroup_dot %[[MA]], %[[MB]], %[[C]]
+// CHECK-NOT: tile.dot
+// CHECK: return %[[D]]
+func.func @wgmma(%a: tensor<64x64xf16, #bA3>, %b: tensor<64x128xf16, #bB3>, %c: tensor<64x128xf32, #mma3>) -> tensor<64x128xf32, #mma3> {
+  %ca = tilegpu.convert_layout %a : tensor<64x64xf16, #bA3> -> tensor<64x64xf16, #dA3>
+  %cb = tilegpu.convert_layout %b : tensor<64x128xf16, #bB3> -> tensor<64x128xf16, #dB3>
+  %d = tile.dot %ca, %cb, %c : tensor<64x64xf16, #dA3> * tensor<64x128xf16, #dB3> -> tensor<64x128xf32, #mma3>
+  return %d : tensor<64x128xf32, #mma3>
+}
+
+// -----
+
+// A K-contiguous B (a transposed load, order [0, 1]) is stored with K
+// contiguous: 32 rows of K are 64-byte lines.
+#bA4 = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#bB4 = #tilegpu.blocked<sizePerThread = [8, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]>
+#mma4 = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]>
+#dA4 = #tilegpu.dot_op<opIdx = 0, parent = #mma4, kWidth = 2>
+#dB4 = #tilegpu.dot_op<opIdx = 1, parent = #mma4, kWidth = 2>
+// CHECK-LABEL: func.func @wgmma_k_major_b
+// CHECK: tilegpu.local_alloc %{{.*}} -> !tilegpu.memdesc<64x32xf16, #tilegpu.shared<vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0], lineElems = 32>>
+// CHECK: tilegpu.local_alloc %{{.*}} -> !tilegpu.memdesc<32x64xf16, #tilegpu.shared<vec = 8, perPhase = 2, maxPhase = 4, order = [0, 1], lineElems = 32>>
+// CHECK: tilegpu.warpgroup_dot
+func.func @wgmma_k_major_b(%a: tensor<64x32xf16, #bA4>, %b: tensor<32x64xf16, #bB4>, %c: tensor<64x64xf32, #mma4>) -> tensor<64x64xf32, #mma4> {
+  %ca = tilegpu.convert_layout %a : tensor<64x32xf16, #bA4> -> tensor<64x32xf16, #dA4>
+  %cb = tilegpu.convert_layout %b : tensor<32x64xf16, #bB4> -> tensor<32x64xf16, #dB4>
+  %d = tile.dot %ca, %cb, %c : tensor<64x32xf16, #dA4> * tensor<32x64xf16, #dB4> -> tensor<64x64xf32, #mma4>
+  return %d : tensor<64x64xf32, #mma4>
+}

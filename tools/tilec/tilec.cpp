@@ -78,6 +78,11 @@ cl::opt<bool> versionArguments(
              "allows it, for parameters without divisibility facts (aligned "
              "pointers, unit strides, multiples of 16); =false turns it off"),
     cl::init(true), cl::cat(category));
+cl::opt<bool> wgmma(
+    "wgmma",
+    cl::desc("On sm_90a, run the dots wgmma can take on it (=false: "
+             "mma.sync everywhere)"),
+    cl::init(true), cl::cat(category));
 } // namespace
 
 static std::string defaultOutput(llvm::StringRef extension) {
@@ -142,6 +147,7 @@ static int run() {
   options.timePasses = llvm::TimePassesIsEnabled;
   options.groupM = groupM;
   options.versionArguments = versionArguments;
+  options.wgmma = wgmma;
 
   CompilerSession session(options);
   DiagnosticEngine &diags = session.getDiagnostics();

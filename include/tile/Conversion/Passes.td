@@ -18,7 +18,10 @@ def ConvertTileToTileGPU : Pass<"convert-tile-to-tilegpu", "ModuleOp"> {
   let dependentDialects = ["tilegpu::TileGPUDialect"];
   let options = [
     Option<"useMma", "use-mma", "bool", /*default=*/"true",
-           "Give dots with 16-bit or tf32 operands tensor-core layouts">
+           "Give dots with 16-bit or tf32 operands tensor-core layouts">,
+    Option<"useWgmma", "use-wgmma", "bool", /*default=*/"false",
+           "Give dots that Hopper's wgmma can take its accumulator layout "
+           "(version-3 #mma; sm_90a only)">
   ];
 }
 

@@ -76,6 +76,9 @@ struct CompileOptions {
   /// (tile-version-arguments). A caller that specializes on the arguments'
   /// values (the JIT) has nothing to guess and turns it off.
   bool versionArguments = true;
+  /// Use Hopper's wgmma for the dots it can take (on sm_90a only; off:
+  /// mma.sync everywhere, as on sm_80).
+  bool wgmma = true;
 };
 
 class CompilerSession {

@@ -15,7 +15,6 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include <map>
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -31,17 +30,6 @@ static void spill(OpBuilder &b, Location loc, ValueRange values,
     Value off = linearOffset(b, loc, c, type.getShape());
     storeScratch(b, loc, scratchAddress(b, loc, off, elem, byteBase), value);
   }
-}
-
-/// Registers of a layout indexed by their static coordinates.
-static std::map<std::pair<int32_t, int32_t>, unsigned>
-registersByCoordinate(const tilegpu::LinearLayout &layout) {
-  std::map<std::pair<int32_t, int32_t>, unsigned> regs;
-  for (unsigned r = 0; r < layout.getNumRegs(); ++r) {
-    auto c = layout.regCoord(r);
-    regs.emplace(std::make_pair(c[0], c[1]), r);
-  }
-  return regs;
 }
 
 /// Two 16-bit values as one mma.sync operand register: vector<2xf16> for
@@ -215,9 +203,14 @@ struct DotLowering : public OpConversionPattern<DotOp> {
   LogicalResult
   matchAndRewrite(DotOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (isa<tilegpu::MmaEncodingAttr>(op.getType().getEncoding()))
+    if (auto mma = dyn_cast<tilegpu::MmaEncodingAttr>(op.getType().getEncoding())) {
+      if (mma.getVersion() == 3)
+        return op.emitOpError("has a wgmma layout but was not rewritten to "
+                              "tilegpu.warpgroup_dot (run "
+                              "tilegpu-shared-dot-operands)");
       return lowerWithMma(op, adaptor.getA(), adaptor.getB(), adaptor.getC(),
                           rewriter);
+    }
     Location loc = op.getLoc();
     auto aType = op.getA().getType(), bType = op.getB().getType();
     auto cType = op.getType();

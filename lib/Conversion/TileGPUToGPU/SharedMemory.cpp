@@ -36,20 +36,29 @@ static Value swizzledOffset(OpBuilder &b, Location loc, ArrayRef<Value> coords,
                             ArrayRef<int64_t> shape, SharedEncodingAttr enc) {
   ArrayRef<unsigned> order = enc.getOrder();
   Value row;
-  int64_t stride = 1;
+  int64_t rows = 1;
   for (unsigned i = 1; i < order.size(); ++i) {
-    Value term = stride == 1 ? coords[order[i]]
-                             : arith::MulIOp::create(
-                                   b, loc, coords[order[i]],
-                                   i32Constant(b, loc, stride));
+    Value term = rows == 1 ? coords[order[i]]
+                           : arith::MulIOp::create(b, loc, coords[order[i]],
+                                                   i32Constant(b, loc, rows));
     row = row ? arith::AddIOp::create(b, loc, row, term) : term;
-    stride *= shape[order[i]];
+    rows *= shape[order[i]];
   }
   Value col = coords[order[0]];
   if (!row)
     return col;
-  Value offset = arith::MulIOp::create(b, loc, row,
-                                       i32Constant(b, loc, shape[order[0]]));
+  int64_t lineLength = enc.getLineLength(shape);
+  Value lineStart;
+  if (lineLength < shape[order[0]]) {
+    // Whole lines of every row come before the next line.
+    Value line = arith::DivUIOp::create(b, loc, col, i32Constant(b, loc, lineLength));
+    lineStart = arith::MulIOp::create(b, loc, line,
+                                      i32Constant(b, loc, rows * lineLength));
+    col = arith::RemUIOp::create(b, loc, col, i32Constant(b, loc, lineLength));
+  }
+  Value offset = arith::MulIOp::create(b, loc, row, i32Constant(b, loc, lineLength));
+  if (lineStart)
+    offset = arith::AddIOp::create(b, loc, offset, lineStart);
   if (enc.getMaxPhase() > 1) {
     Value phase = arith::DivUIOp::create(b, loc, row,
                                          i32Constant(b, loc, enc.getPerPhase()));
@@ -123,6 +132,9 @@ struct LocalAllocLowering : public OpConversionPattern<tilegpu::LocalAllocOp> {
       barrier(rewriter, loc);
       storeTile(rewriter, loc, adaptor.getSrc(),
                 cast<RankedTensorType>(src.getType()), base, op.getType());
+      // Buffers in a wgmma layout are read by the tensor cores' proxy.
+      if (op.getType().getEncoding().getLineElems())
+        fenceAsyncProxy(rewriter, loc);
       barrier(rewriter, loc);
     }
     rewriter.replaceOpWithMultiple(op, SmallVector<SmallVector<Value>>{{base}});
@@ -147,18 +159,6 @@ struct MemDescIndexLowering
   }
 };
 
-/// Registers of a 2-D layout indexed by their coordinates in lane 0 of
-/// warp 0 (the other lanes and warps add disjoint offsets).
-static std::map<std::pair<int32_t, int32_t>, unsigned>
-registersAt(const LinearLayout &layout) {
-  std::map<std::pair<int32_t, int32_t>, unsigned> regs;
-  for (unsigned r = 0; r < layout.getNumRegs(); ++r) {
-    auto c = layout.regCoord(r);
-    regs.emplace(std::make_pair(c[0], c[1]), r);
-  }
-  return regs;
-}
-
 /// Reads a 16-bit tensor-core operand with ldmatrix: per 16 x 16 (A) or
 /// 16 x 16 over two n-tiles (B) block, each lane supplies the address of
 /// one 8-element row of one 8 x 8 matrix; `.trans` when the tile is stored
@@ -177,7 +177,7 @@ loadOperandWithLdmatrix(OpBuilder &b, Location loc, tilegpu::LocalLoadOp op,
   unsigned wn = dotOp.getParent().getWarpsPerCTA()[1];
   int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
   LinearLayout layout = layoutOf(type);
-  auto regs = registersAt(layout);
+  auto regs = registersByCoordinate(layout);
   SmallVector<int64_t> window = op.getWindowOffsets();
 
   Value lane = getLaneId(b, loc);
@@ -420,6 +420,8 @@ struct AsyncWaitLowering : public OpConversionPattern<tilegpu::AsyncWaitOp> {
   matchAndRewrite(tilegpu::AsyncWaitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     NVVM::CpAsyncWaitGroupOp::create(rewriter, op.getLoc(), op.getPending());
+    if (op.getFenceAsyncProxy())
+      fenceAsyncProxy(rewriter, op.getLoc());
     // Each thread waited for its own copies; the barrier publishes them.
     barrier(rewriter, op.getLoc());
     rewriter.eraseOp(op);

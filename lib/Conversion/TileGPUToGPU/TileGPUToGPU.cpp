@@ -45,7 +45,7 @@ static LogicalResult outlineKernels(ModuleOp module) {
   LLVM::GlobalOp::create(
       b, module.getLoc(), LLVM::LLVMArrayType::get(b.getI8Type(), 0),
       /*isConstant=*/false, LLVM::Linkage::External, kSharedMemoryName,
-      Attribute(), /*alignment=*/16, /*addrSpace=*/3);
+      Attribute(), /*alignment=*/1024, /*addrSpace=*/3);
   for (func::FuncOp func : kernels) {
     if (func.isExternal())
       return func.emitError("kernel has no body");
@@ -115,6 +115,7 @@ struct ConvertTileGPUToGPUPass
     populateMemoryPatterns(converter, patterns);
     populateReducePatterns(converter, patterns);
     populateDotPatterns(converter, patterns);
+    populateWgmmaPatterns(converter, patterns);
     populateSharedMemoryPatterns(converter, patterns);
     populateDebugPatterns(converter, patterns);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))

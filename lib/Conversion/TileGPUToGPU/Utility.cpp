@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -256,4 +257,20 @@ SmallVector<Value> mlir::tile::lowering::inlineCombine(OpBuilder &b,
   for (Value v : block.getTerminator()->getOperands())
     results.push_back(mapping.lookupOrDefault(v));
   return results;
+}
+
+std::map<std::pair<int32_t, int32_t>, unsigned>
+mlir::tile::lowering::registersByCoordinate(const LinearLayout &layout) {
+  std::map<std::pair<int32_t, int32_t>, unsigned> regs;
+  for (unsigned r = 0; r < layout.getNumRegs(); ++r) {
+    auto c = layout.regCoord(r);
+    regs.emplace(std::make_pair(c[0], c[1]), r);
+  }
+  return regs;
+}
+
+void mlir::tile::lowering::fenceAsyncProxy(OpBuilder &b, Location loc) {
+  NVVM::FenceProxyOp::create(
+      b, loc, NVVM::ProxyKind::async_shared,
+      NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
 }

@@ -14,6 +14,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include <functional>
+#include <map>
 
 namespace mlir::tile::lowering {
 
@@ -55,6 +56,15 @@ SmallVector<SmallVector<Value>> emitCoordinates(OpBuilder &b, Location loc,
 /// copies.
 Value emitOwnerPredicate(OpBuilder &b, Location loc,
                          const tilegpu::LinearLayout &layout);
+
+/// Registers of a 2-D layout indexed by their coordinates in lane 0 of
+/// warp 0 (the other lanes and warps add disjoint offsets).
+std::map<std::pair<int32_t, int32_t>, unsigned>
+registersByCoordinate(const tilegpu::LinearLayout &layout);
+
+/// Make this thread's earlier shared-memory writes visible to the async
+/// proxy (wgmma reads through it); a barrier must follow before readers.
+void fenceAsyncProxy(OpBuilder &b, Location loc);
 
 /// Row-major element offset of `coords` in a tensor of `shape` (i32).
 Value linearOffset(OpBuilder &b, Location loc, ArrayRef<Value> coords,
@@ -102,6 +112,8 @@ void populateMemoryPatterns(DistributedTypeConverter &converter,
                             RewritePatternSet &patterns);
 void populateReducePatterns(DistributedTypeConverter &converter,
                             RewritePatternSet &patterns);
+void populateWgmmaPatterns(DistributedTypeConverter &converter,
+                           RewritePatternSet &patterns);
 void populateDotPatterns(DistributedTypeConverter &converter,
                          RewritePatternSet &patterns);
 void populateSharedMemoryPatterns(DistributedTypeConverter &converter,

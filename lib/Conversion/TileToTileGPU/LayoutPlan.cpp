@@ -201,6 +201,33 @@ static bool isChainedDot(DotOp dot) {
          reaches(dot.getA(), /*forward=*/false);
 }
 
+MmaEncodingAttr LayoutPlan::chooseWgmma(DotOp dot) const {
+  if (!options.useWgmma || options.numWarps % 4)
+    return {};
+  auto aType = dot.getA().getType();
+  Type in = aType.getElementType();
+  if (!(in.isF16() || in.isBF16()))
+    return {};
+  int64_t M = aType.getDimSize(0), K = aType.getDimSize(1),
+          N = dot.getB().getType().getDimSize(1);
+  // Both operands go through shared memory in wgmma's layout: rows of at
+  // least 32 bytes whichever dimension is contiguous, and whole 1024-byte
+  // swizzle groups so that every buffer of a ring stays aligned. A chained
+  // dot keeps its A in registers, which this path does not take yet.
+  if (M % 64 || K % 16 || N % 16 || (K * N * 2) % 1024 || isChainedDot(dot))
+    return {};
+  // Warpgroups along M first (each owns 64-row bands), then along N.
+  unsigned wm = 4;
+  while (wm < options.numWarps && M >= 32 * wm)
+    wm *= 2;
+  unsigned wn = options.numWarps / wm;
+  int64_t warpN = std::min<int64_t>(256, N / wn);
+  // A warpgroup's columns start on a whole 128-byte line of B.
+  if (warpN % 8 || N % (warpN * wn) || (wn > 1 && warpN % 64))
+    return {};
+  return MmaEncodingAttr::get(ctx, 3, {wm, wn}, {16, static_cast<unsigned>(warpN)});
+}
+
 MmaEncodingAttr LayoutPlan::chooseMma(DotOp dot) const {
   if (!options.useMma)
     return {};
@@ -214,6 +241,8 @@ MmaEncodingAttr LayoutPlan::chooseMma(DotOp dot) const {
           N = dot.getB().getType().getDimSize(1);
   if (M < 16 || N < 8 || K < (tf32 ? 8 : 16))
     return {};
+  if (MmaEncodingAttr wgmma = chooseWgmma(dot))
+    return wgmma;
   // In a chain of dots every warp owns whole rows, so that one dot's result
   // is the next one's operand A in the same registers (no data crosses
   // warps) and row reductions need no shared memory.

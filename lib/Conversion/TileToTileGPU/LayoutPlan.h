@@ -27,6 +27,8 @@ struct LayoutPlanOptions {
   unsigned numWarps = 4;
   /// Use mma.sync for dots with 16-bit (or tf32) operands.
   bool useMma = true;
+  /// On sm_90a: Hopper's wgmma (version-3 #mma) for dots it can take.
+  bool useWgmma = false;
 };
 
 class LayoutPlan {
@@ -52,6 +54,7 @@ private:
   Attribute defaultLayout(ArrayRef<int64_t> shape) const;
   Attribute coalescedLayout(Value ptr) const;
   tilegpu::MmaEncodingAttr chooseMma(DotOp dot) const;
+  tilegpu::MmaEncodingAttr chooseWgmma(DotOp dot) const;
 
   MLIRContext *ctx;
   const AxisInfoAnalysis &axis;

@@ -327,6 +327,7 @@ struct ConvertTileToTileGPUPass
       LayoutPlanOptions planOptions;
       planOptions.numWarps = numWarps;
       planOptions.useMma = useMma;
+      planOptions.useWgmma = useWgmma;
       LayoutPlan plan(func, axis, planOptions);
       LayoutAssigner assigner(&getContext(), plan);
       for (Block &block : func.getBody())

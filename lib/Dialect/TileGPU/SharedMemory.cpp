@@ -16,7 +16,7 @@ using namespace mlir::tilegpu;
 LogicalResult
 SharedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                            unsigned vec, unsigned perPhase, unsigned maxPhase,
-                           ArrayRef<unsigned> order) {
+                           ArrayRef<unsigned> order, unsigned lineElems) {
   if (!llvm::isPowerOf2_32(vec) || !llvm::isPowerOf2_32(perPhase) ||
       !llvm::isPowerOf2_32(maxPhase))
     return emitError() << "vec, perPhase and maxPhase must be powers of two";
@@ -29,6 +29,8 @@ SharedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << "order must be a permutation of the dimensions";
   if (order.empty())
     return emitError() << "order must not be empty";
+  if (lineElems && (!llvm::isPowerOf2_32(lineElems) || lineElems < vec))
+    return emitError() << "lineElems must be a power of two of at least vec";
   return success();
 }
 
@@ -50,17 +52,39 @@ SharedEncodingAttr SharedEncodingAttr::getSwizzled(MLIRContext *ctx,
   return get(ctx, vec, perPhase, maxPhase, order);
 }
 
+SharedEncodingAttr SharedEncodingAttr::getForWgmma(MLIRContext *ctx,
+                                                  ArrayRef<int64_t> shape,
+                                                  unsigned elementBits,
+                                                  ArrayRef<unsigned> order) {
+  if (shape.size() != 2 || elementBits < 8)
+    return {};
+  unsigned elemBytes = elementBits / 8;
+  int64_t rowBytes = shape[order[0]] * elemBytes;
+  for (int64_t lineBytes : {128, 64, 32}) {
+    if (rowBytes < lineBytes || rowBytes % lineBytes)
+      continue;
+    // A 16-byte chunk's swizzle phase is the line's index within its
+    // 1024-byte group, which holds 1024 / lineBytes lines.
+    unsigned chunks = lineBytes / 16;
+    return get(ctx, 16 / elemBytes, 128 / lineBytes, chunks, order,
+               lineBytes / elemBytes);
+  }
+  return {};
+}
+
 int64_t SharedEncodingAttr::getElementOffset(ArrayRef<int64_t> coords,
                                              ArrayRef<int64_t> shape) const {
   ArrayRef<unsigned> order = getOrder();
-  int64_t row = 0, stride = 1;
+  int64_t row = 0, rows = 1;
   for (unsigned i = 1; i < order.size(); ++i) {
-    row += coords[order[i]] * stride;
-    stride *= shape[order[i]];
+    row += coords[order[i]] * rows;
+    rows *= shape[order[i]];
   }
-  int64_t col = coords[order[0]];
+  int64_t lineLength = getLineLength(shape);
+  int64_t col = coords[order[0]] % lineLength;
+  int64_t line = coords[order[0]] / lineLength;
   int64_t phase = (row / getPerPhase()) % getMaxPhase();
-  return row * shape[order[0]] + (col ^ (phase * getVec()));
+  return line * rows * lineLength + row * lineLength + (col ^ (phase * getVec()));
 }
 
 //===----------------------------------------------------------------------===//
@@ -181,5 +205,47 @@ LogicalResult AsyncCopyOp::verify() {
   if (Value mask = getMask())
     if (cast<RankedTensorType>(mask.getType()).getShape() != ptrType.getShape())
       return emitOpError("mask shape differs from the pointers'");
+  return success();
+}
+
+LogicalResult WarpGroupDotOp::verify() {
+  MemDescType a = getA().getType(), b = getB().getType();
+  auto c = cast<RankedTensorType>(getC().getType());
+  if (c != getD().getType())
+    return emitOpError("accumulator and result must have the same type");
+  auto mma = dyn_cast_or_null<MmaEncodingAttr>(c.getEncoding());
+  if (!mma || mma.getVersion() != 3)
+    return emitOpError("result must have a version-3 (wgmma) #mma layout");
+  if (a.getRank() != 2 || b.getRank() != 2 || c.getRank() != 2)
+    return emitOpError("operands must be 2-D");
+  if (a.getShape()[1] != b.getShape()[0] || a.getShape()[0] != c.getShape()[0] ||
+      b.getShape()[1] != c.getShape()[1])
+    return emitOpError("shapes do not compose: ")
+           << a.getShape()[0] << "x" << a.getShape()[1] << " @ "
+           << b.getShape()[0] << "x" << b.getShape()[1] << " into "
+           << c.getShape()[0] << "x" << c.getShape()[1];
+  Type elem = a.getElementType();
+  if (elem != b.getElementType() || !(elem.isF16() || elem.isBF16()) ||
+      !c.getElementType().isF32())
+    return emitOpError("wgmma takes f16 or bf16 operands into f32");
+  if (a.getShape()[1] % 16)
+    return emitOpError("K must be a multiple of 16");
+  for (MemDescType t : {a, b}) {
+    SharedEncodingAttr enc = t.getEncoding();
+    int64_t lineBytes = enc.getLineElems() * 2;
+    if (lineBytes != 32 && lineBytes != 64 && lineBytes != 128)
+      return emitOpError("operands need a wgmma encoding (lines of 32, 64 or "
+                         "128 bytes)");
+  }
+  unsigned wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
+  int64_t warpN = mma.getInstrShape()[1];
+  if (c.getShape()[0] % (16 * wm) || c.getShape()[1] % (warpN * wn))
+    return emitOpError("the result must be a whole number of warpgroup tiles");
+  return success();
+}
+
+LogicalResult WarpGroupDotWaitOp::verify() {
+  if (getInputs().getTypes() != getOutputs().getTypes())
+    return emitOpError("results must have the types of the operands");
   return success();
 }

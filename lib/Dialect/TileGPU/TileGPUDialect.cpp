@@ -177,15 +177,24 @@ LogicalResult
 MmaEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                         unsigned version, ArrayRef<unsigned> warpsPerCTA,
                         ArrayRef<unsigned> instrShape) {
-  if (version != 2)
-    return emitError() << "only mma version 2 (mma.sync) is supported";
+  if (version != 2 && version != 3)
+    return emitError() << "mma version must be 2 (mma.sync) or 3 (wgmma)";
   if (warpsPerCTA.size() != 2 || instrShape.size() != 2)
     return emitError() << "mma layouts are 2-D";
   for (unsigned w : warpsPerCTA)
     if (!llvm::isPowerOf2_32(w))
       return emitError() << "warpsPerCTA must be powers of two";
-  if (instrShape[0] != 16 || instrShape[1] != 8)
+  if (instrShape[0] != 16)
+    return emitError() << "each warp's part of an mma tile is 16 rows";
+  if (version == 2 && instrShape[1] != 8)
     return emitError() << "the mma.sync instruction shape is 16 x 8";
+  if (version == 3) {
+    if (warpsPerCTA[0] % 4)
+      return emitError() << "wgmma needs the 4 warps of a warpgroup along M";
+    if (instrShape[1] % 8 || instrShape[1] < 8 || instrShape[1] > 256)
+      return emitError() << "the wgmma instruction's N must be a multiple of "
+                            "8 from 8 to 256";
+  }
   return success();
 }
 
@@ -239,13 +248,17 @@ struct LayoutBuilder {
 LinearLayout MmaEncodingAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
   assert(shape.size() == 2 && "mma layouts are 2-D");
   unsigned wm = getWarpsPerCTA()[0], wn = getWarpsPerCTA()[1];
+  // A warp's tile: 16 x 8 for mma.sync; 16 x n for wgmma, whose register
+  // order repeats the 16 x 8 pattern along the instruction's N.
+  int64_t warpN = getInstrShape()[1];
   LayoutBuilder b(shape);
   // One 16 x 8 tile: c0, c1 at (g, 2t + {0, 1}); c2, c3 at row g + 8.
   b.regs({b.at(0, 1), b.at(8, 0)});
   b.lanes({b.at(0, 2), b.at(0, 4), b.at(1, 0), b.at(2, 0), b.at(4, 0)});
+  b.regRepeat(1, 8, std::min<int64_t>(warpN, shape[1]));
   b.warpRepeat(0, 16, wm);
-  b.warpRepeat(1, 8, wn);
-  b.regRepeat(1, 8 * wn, shape[1]);
+  b.warpRepeat(1, warpN, wn);
+  b.regRepeat(1, warpN * wn, shape[1]);
   b.regRepeat(0, 16 * wm, shape[0]);
   return b.finish();
 }
@@ -296,10 +309,14 @@ DotOperandEncodingAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
       b.regs({b.at(4, 0)});
       b.lanes({b.at(1, 0), b.at(2, 0), b.at(0, 1), b.at(0, 2), b.at(0, 4)});
     }
+    // (wgmma reads B from shared memory; its register form here only
+    // mirrors the accumulator's column order.)
+    int64_t warpN = getParent().getInstrShape()[1];
+    b.regRepeat(1, 8, std::min<int64_t>(warpN, shape[1]));
     b.warpCopies(wm); // warps along M share B
-    b.warpRepeat(1, 8, wn);
+    b.warpRepeat(1, warpN, wn);
     b.regRepeat(0, half ? 16 : 8, shape[0]);
-    b.regRepeat(1, 8 * wn, shape[1]);
+    b.regRepeat(1, warpN * wn, shape[1]);
   }
   return b.finish();
 }

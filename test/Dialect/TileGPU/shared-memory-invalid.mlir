@@ -109,3 +109,68 @@ func.func @slice_across_warps(%a: tensor<64x64xf16, #dotA>) {
   %s = tilegpu.extract_slice %a [16, 0] : tensor<64x64xf16, #dotA> -> tensor<16x64xf16, #dotA>
   return
 }
+
+// -----
+
+// expected-error @below {{lineElems must be a power of two of at least vec}}
+func.func private @bad_line() -> !tilegpu.memdesc<64x64xf16, #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 4>>
+
+// -----
+
+// expected-error @below {{wgmma needs the 4 warps of a warpgroup along M}}
+func.func private @bad_wgmma_warps() -> tensor<64x64xf32, #tilegpu.mma<version = 3, warpsPerCTA = [2, 2], instrShape = [16, 64]>>
+
+// -----
+
+// expected-error @below {{the wgmma instruction's N must be a multiple of 8 from 8 to 256}}
+func.func private @bad_wgmma_n() -> tensor<64x512xf32, #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 512]>>
+
+// -----
+
+#s = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>
+#mma2 = #tilegpu.mma<version = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]>
+func.func @wgmma_on_mma_sync_layout(%a: !tilegpu.memdesc<64x64xf16, #s>, %b: !tilegpu.memdesc<64x64xf16, #s>, %c: tensor<64x64xf32, #mma2>) {
+  // expected-error @below {{result must have a version-3 (wgmma) #mma layout}}
+  %d = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<64x64xf16, #s>, !tilegpu.memdesc<64x64xf16, #s>, tensor<64x64xf32, #mma2> -> tensor<64x64xf32, #mma2>
+  return
+}
+
+// -----
+
+#s = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>
+#mma3 = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]>
+func.func @wgmma_plain_swizzle(%a: !tilegpu.memdesc<64x64xf16, #s>, %b: !tilegpu.memdesc<64x64xf16, #s>, %c: tensor<64x64xf32, #mma3>) {
+  // expected-error @below {{operands need a wgmma encoding (lines of 32, 64 or 128 bytes)}}
+  %d = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<64x64xf16, #s>, !tilegpu.memdesc<64x64xf16, #s>, tensor<64x64xf32, #mma3> -> tensor<64x64xf32, #mma3>
+  return
+}
+
+// -----
+
+#s = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>
+#mma3 = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]>
+func.func @wgmma_shapes(%a: !tilegpu.memdesc<64x64xf16, #s>, %b: !tilegpu.memdesc<32x64xf16, #s>, %c: tensor<64x64xf32, #mma3>) {
+  // expected-error @below {{shapes do not compose: 64x64 @ 32x64 into 64x64}}
+  %d = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<64x64xf16, #s>, !tilegpu.memdesc<32x64xf16, #s>, tensor<64x64xf32, #mma3> -> tensor<64x64xf32, #mma3>
+  return
+}
+
+// -----
+
+#s = #tilegpu.shared<vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 32>
+#mma3 = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]>
+func.func @wgmma_types(%a: !tilegpu.memdesc<64x32xf32, #s>, %b: !tilegpu.memdesc<32x64xf32, #s>, %c: tensor<64x64xf32, #mma3>) {
+  // expected-error @below {{wgmma takes f16 or bf16 operands into f32}}
+  %d = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<64x32xf32, #s>, !tilegpu.memdesc<32x64xf32, #s>, tensor<64x64xf32, #mma3> -> tensor<64x64xf32, #mma3>
+  return
+}
+
+// -----
+
+#mma3 = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]>
+#mma3b = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 32]>
+func.func @wait_types(%c: tensor<64x64xf32, #mma3>) {
+  // expected-error @below {{results must have the types of the operands}}
+  %d = tilegpu.warpgroup_dot_wait %c {pendings = 0 : i32} : tensor<64x64xf32, #mma3> -> tensor<64x64xf32, #mma3b>
+  return
+}

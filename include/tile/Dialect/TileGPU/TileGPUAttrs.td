@@ -124,14 +124,30 @@ def TileGPU_SharedEncodingAttr : TileGPU_Attr<"SharedEncoding", "shared"> {
     stores) then hit 8 different bank groups. `maxPhase = 1` is the plain
     row-major tile. Dimensions of a memdesc in front of the last
     `order.size()` ones select between whole buffers (pipeline stages).
+
+    With `lineElems = L` (non-zero), each row is cut into lines of L
+    elements and the tile is stored line by line: first every row's
+    elements 0..L-1, then every row's L..2L-1, and so on; the swizzle
+    applies within a line. With L * element size one of 32, 64 or 128 bytes
+    this is the layout `wgmma` reads through a matrix descriptor with the
+    swizzle of that width, and such buffers start at a multiple of 1024
+    bytes (the hardware swizzles by address bits).
   }];
   let parameters = (ins "unsigned":$vec, "unsigned":$perPhase,
                         "unsigned":$maxPhase,
-                        ArrayRefParameter<"unsigned">:$order);
+                        ArrayRefParameter<"unsigned">:$order,
+                        DefaultValuedParameter<"unsigned", "0">:$lineElems);
   let assemblyFormat = [{
     `<` `vec` `=` $vec `,` `perPhase` `=` $perPhase `,` `maxPhase` `=`
-        $maxPhase `,` `order` `=` `[` $order `]` `>`
+        $maxPhase `,` `order` `=` `[` $order `]`
+        (`,` `lineElems` `=` $lineElems^)? `>`
   }];
+  let builders = [
+    AttrBuilder<(ins "unsigned":$vec, "unsigned":$perPhase,
+                     "unsigned":$maxPhase, "::llvm::ArrayRef<unsigned>":$order), [{
+      return $_get($_ctxt, vec, perPhase, maxPhase, order, 0);
+    }]>
+  ];
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// The swizzle that makes both 16-byte row stores and ldmatrix reads of
@@ -140,9 +156,21 @@ def TileGPU_SharedEncodingAttr : TileGPU_Attr<"SharedEncoding", "shared"> {
                                           ::llvm::ArrayRef<int64_t> shape,
                                           unsigned elementBits,
                                           ::llvm::ArrayRef<unsigned> order);
+    /// The layout `wgmma` reads with a 128-, 64- or 32-byte swizzle: lines
+    /// of the widest of those that the row fills, 16-byte chunks XORed
+    /// with the row within each group of 1024 bytes. Null when rows are
+    /// shorter than 32 bytes.
+    static SharedEncodingAttr getForWgmma(::mlir::MLIRContext *ctx,
+                                          ::llvm::ArrayRef<int64_t> shape,
+                                          unsigned elementBits,
+                                          ::llvm::ArrayRef<unsigned> order);
+    /// Elements per stored line: lineElems, or the whole row.
+    int64_t getLineLength(::llvm::ArrayRef<int64_t> shape) const {
+      return getLineElems() ? getLineElems() : shape[getOrder()[0]];
+    }
     /// Element offset of `coords` in a tile of `shape` (the trailing
-    /// order.size() dimensions) stored with this encoding: the row is
-    /// unchanged and the column is XORed with phase * vec.
+    /// order.size() dimensions) stored with this encoding: lines one after
+    /// another, and within a line the column is XORed with phase * vec.
     int64_t getElementOffset(::llvm::ArrayRef<int64_t> coords,
                              ::llvm::ArrayRef<int64_t> shape) const;
   }];

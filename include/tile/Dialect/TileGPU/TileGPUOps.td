@@ -129,10 +129,58 @@ def TileGPU_AsyncWaitOp : TileGPU_Op<"async_wait"> {
   let description = [{
     Blocks until all but the `pending` most recent copy groups have landed,
     then synchronizes the program so that every thread sees every thread's
-    copies.
+    copies. With `fence_async_proxy`, each thread also fences its copies
+    for the async proxy before the barrier (wgmma reads them).
   }];
-  let arguments = (ins I32Attr:$pending);
-  let assemblyFormat = "$pending attr-dict";
+  let arguments = (ins I32Attr:$pending, UnitAttr:$fenceAsyncProxy);
+  let assemblyFormat = "$pending (`fence_async_proxy` $fenceAsyncProxy^)? attr-dict";
+}
+
+def TileGPU_WarpGroupDotOp : TileGPU_Op<"warpgroup_dot", [
+    MemoryEffects<[MemRead<TileGPU_SharedMemory>]>]> {
+  let summary = "d = a @ b + c on Hopper's wgmma, operands in shared memory";
+  let description = [{
+    Each warpgroup (4 warps) multiplies its rows and columns of the result
+    with `wgmma.mma_async` (m64nNk16) reading `a` (M x K) and `b` (K x N)
+    from shared memory through matrix descriptors, so both buffers use a
+    `lineElems` (wgmma) encoding. `c` and `d` have a version-3 `#mma`
+    layout. The operands must have been made visible to the tensor cores'
+    (async) proxy where they were written. Without `isAsync` the op
+    completes before it returns (the lowering waits for the wgmma groups it
+    issued); with it, `d` may still be in flight: only another
+    warpgroup_dot's accumulator or a `warpgroup_dot_wait` may use it, and
+    the buffers must not be written until a wait says the op is done.
+
+    ```mlir
+    %d = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<128x64xf16, #sa>,
+        !tilegpu.memdesc<64x256xf16, #sb>, tensor<128x256xf32, #mma3>
+        -> tensor<128x256xf32, #mma3>
+    ```
+  }];
+  let arguments = (ins TileGPU_MemDesc:$a, TileGPU_MemDesc:$b, Tile_Tensor:$c,
+                       UnitAttr:$isAsync);
+  let results = (outs Tile_Tensor:$d);
+  let assemblyFormat = [{
+    $a `,` $b `,` $c attr-dict `:` qualified(type($a)) `,` qualified(type($b))
+    `,` type($c) `->` type($d)
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_WarpGroupDotWaitOp : TileGPU_Op<"warpgroup_dot_wait"> {
+  let summary = "Wait until at most `pendings` wgmma groups are in flight";
+  let description = [{
+    Returns its operands (results of asynchronous `warpgroup_dot`s) once
+    all but the `pendings` most recent wgmma groups of this warpgroup have
+    completed; readers of the values use the results, so that none of
+    them moves above the wait.
+  }];
+  let arguments = (ins Variadic<Tile_Tensor>:$inputs, I32Attr:$pendings);
+  let results = (outs Variadic<Tile_Tensor>:$outputs);
+  let assemblyFormat = [{
+    $inputs attr-dict `:` type($inputs) `->` type($outputs)
+  }];
+  let hasVerifier = 1;
 }
 
 #endif // TILEGPU_OPS_TD

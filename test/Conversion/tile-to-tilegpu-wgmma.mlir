@@ -1,0 +1,71 @@
+// RUN: tile-opt %s --split-input-file --convert-tile-to-tilegpu=use-wgmma=true | FileCheck %s
+// With wgmma (sm_90a), a 16-bit dot whose M is a multiple of 64 takes the
+// version-3 #mma layout: warpgroups along M first (64-row bands), the rest
+// along N, each warp's tile 16 x (N per warpgroup, at most 256). Dots wgmma
+// cannot take keep mma.sync's version 2.
+
+// CHECK-LABEL: func.func @big_tile_8_warps
+// CHECK: tile.dot {{.*}} -> tensor<128x256xf32, #tilegpu.mma<version = 3, warpsPerCTA = [8, 1], instrShape = [16, 256]>>
+func.func @big_tile_8_warps(%pa: tensor<128x64x!tile.ptr<f16>>, %pb: tensor<64x256x!tile.ptr<f16>>, %pc: tensor<128x256x!tile.ptr<f32>>) attributes {tilegpu.num_warps = 8 : i32} {
+  %a = tile.load %pa : tensor<128x64x!tile.ptr<f16>>
+  %b = tile.load %pb : tensor<64x256x!tile.ptr<f16>>
+  %z = arith.constant dense<0.0> : tensor<128x256xf32>
+  %d = tile.dot %a, %b, %z : tensor<128x64xf16> * tensor<64x256xf16> -> tensor<128x256xf32>
+  tile.store %pc, %d : tensor<128x256x!tile.ptr<f32>>
+  return
+}
+
+// -----
+
+// 64 rows for 8 warps: two warpgroups side by side along N.
+// CHECK-LABEL: func.func @two_groups_along_n
+// CHECK: tile.dot {{.*}} -> tensor<64x128xf32, #tilegpu.mma<version = 3, warpsPerCTA = [4, 2], instrShape = [16, 64]>>
+func.func @two_groups_along_n(%pa: tensor<64x64x!tile.ptr<bf16>>, %pb: tensor<64x128x!tile.ptr<bf16>>, %pc: tensor<64x128x!tile.ptr<f32>>) attributes {tilegpu.num_warps = 8 : i32} {
+  %a = tile.load %pa : tensor<64x64x!tile.ptr<bf16>>
+  %b = tile.load %pb : tensor<64x128x!tile.ptr<bf16>>
+  %z = arith.constant dense<0.0> : tensor<64x128xf32>
+  %d = tile.dot %a, %b, %z : tensor<64x64xbf16> * tensor<64x128xbf16> -> tensor<64x128xf32>
+  tile.store %pc, %d : tensor<64x128x!tile.ptr<f32>>
+  return
+}
+
+// -----
+
+// tf32 (fp32 inputs) and M below 64 stay on mma.sync.
+// CHECK-LABEL: func.func @not_for_wgmma
+// CHECK: tile.dot {{.*}} -> tensor<64x64xf32, #tilegpu.mma<version = 2,
+// CHECK: tile.dot {{.*}} -> tensor<32x64xf32, #tilegpu.mma<version = 2,
+func.func @not_for_wgmma(%pa: tensor<64x32x!tile.ptr<f32>>, %pb: tensor<32x64x!tile.ptr<f32>>,
+                         %ph: tensor<32x64x!tile.ptr<f16>>, %pg: tensor<64x64x!tile.ptr<f16>>,
+                         %pc: tensor<64x64x!tile.ptr<f32>>, %pd: tensor<32x64x!tile.ptr<f32>>) attributes {tilegpu.num_warps = 4 : i32} {
+  %a = tile.load %pa : tensor<64x32x!tile.ptr<f32>>
+  %b = tile.load %pb : tensor<32x64x!tile.ptr<f32>>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %d = tile.dot %a, %b, %z : tensor<64x32xf32> * tensor<32x64xf32> -> tensor<64x64xf32>
+  tile.store %pc, %d : tensor<64x64x!tile.ptr<f32>>
+  %h = tile.load %ph : tensor<32x64x!tile.ptr<f16>>
+  %g = tile.load %pg : tensor<64x64x!tile.ptr<f16>>
+  %y = arith.constant dense<0.0> : tensor<32x64xf32>
+  %e = tile.dot %h, %g, %y : tensor<32x64xf16> * tensor<64x64xf16> -> tensor<32x64xf32>
+  tile.store %pd, %e : tensor<32x64x!tile.ptr<f32>>
+  return
+}
+
+// -----
+
+// A chain of dots keeps A in registers, which the wgmma path does not take
+// yet: both stay on mma.sync.
+// CHECK-LABEL: func.func @chain
+// CHECK: tile.dot {{.*}} -> tensor<128x64xf32, #tilegpu.mma<version = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]>>
+// CHECK: tile.dot {{.*}} -> tensor<128x64xf32, #tilegpu.mma<version = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]>>
+func.func @chain(%q: tensor<128x64x!tile.ptr<f16>>, %k: tensor<64x64x!tile.ptr<f16>>,
+                 %o: tensor<128x64x!tile.ptr<f32>>) attributes {tilegpu.num_warps = 4 : i32} {
+  %a = tile.load %q : tensor<128x64x!tile.ptr<f16>>
+  %b = tile.load %k : tensor<64x64x!tile.ptr<f16>>
+  %zero = arith.constant dense<0.0> : tensor<128x64xf32>
+  %s = tile.dot %a, %b, %zero : tensor<128x64xf16> * tensor<64x64xf16> -> tensor<128x64xf32>
+  %p = arith.truncf %s : tensor<128x64xf32> to tensor<128x64xf16>
+  %r = tile.dot %p, %b, %zero : tensor<128x64xf16> * tensor<64x64xf16> -> tensor<128x64xf32>
+  tile.store %o, %r : tensor<128x64x!tile.ptr<f32>>
+  return
+}

@@ -1,0 +1,71 @@
+// RUN: tile-opt %s --split-input-file --convert-tilegpu-to-gpu | FileCheck %s
+// warpgroup_dot becomes wgmma.mma_async: a fence, one instruction per
+// 64-row band of the warpgroup and k-step of 16, each reading A and B
+// through matrix descriptors, a commit, and (synchronous form) a wait that
+// ties the accumulators so no reader moves above it.
+
+#sW = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>
+#mma3 = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 128]>
+
+// A (128 x 64, K-major) and B (64 x 128, N-major: two 128-byte lines of 64
+// columns, so it is read transposed). Descriptor constants: A's lines are
+// 128 rows x 128 bytes apart (leading offset 16384 >> 4 = 1024), 8 rows are
+// 1024 bytes (stride offset 64), 128-byte swizzle (1 << 62); B's lines are
+// 64 rows x 128 bytes apart (512).
+// CHECK-LABEL: gpu.func @sync
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-DAG: arith.constant 4611686293372403712 : i64
+// CHECK-DAG: arith.constant 4611686293338849280 : i64
+// Two 64-row bands (128 rows on one warpgroup), four k-steps each.
+// CHECK-COUNT-8: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0;"
+func.func @sync(%c: tensor<128x128xf32, #mma3>, %p: tensor<128x128x!tile.ptr<f32>, #mma3>) attributes {tilegpu.num_warps = 4 : i32} {
+  %a = tilegpu.local_alloc {offset = 0 : i32} : () -> !tilegpu.memdesc<128x64xf16, #sW>
+  %b = tilegpu.local_alloc {offset = 16384 : i32} : () -> !tilegpu.memdesc<64x128xf16, #sW>
+  %d = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<128x64xf16, #sW>, !tilegpu.memdesc<64x128xf16, #sW>, tensor<128x128xf32, #mma3> -> tensor<128x128xf32, #mma3>
+  tile.store %p, %d : tensor<128x128x!tile.ptr<f32>, #mma3>
+  return
+}
+
+// -----
+
+#sW = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>
+#sK = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [0, 1], lineElems = 64>
+#mma3 = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]>
+
+// The asynchronous form waits nowhere itself; warpgroup_dot_wait does.
+// A K-contiguous B is not transposed ("col"). Stores into a wgmma buffer
+// are fenced for the async proxy before the barrier that publishes them.
+// CHECK-LABEL: gpu.func @async
+// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT: gpu.barrier
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}} A[<f16>, <one>, <row>], B[<f16>, <one>, <col>]
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NOT: wgmma.wait_group
+// CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 1;"
+// CHECK-NOT: wgmma.wait_group
+// CHECK: gpu.return
+#bA = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+func.func @async(%x: tensor<64x64xf16, #bA>, %c: tensor<64x64xf32, #mma3>, %p: tensor<64x64x!tile.ptr<f32>, #mma3>) attributes {tilegpu.num_warps = 4 : i32} {
+  %a = tilegpu.local_alloc %x {offset = 0 : i32} : (tensor<64x64xf16, #bA>) -> !tilegpu.memdesc<64x64xf16, #sW>
+  %b = tilegpu.local_alloc {offset = 8192 : i32} : () -> !tilegpu.memdesc<64x64xf16, #sK>
+  %d = tilegpu.warpgroup_dot %a, %b, %c {isAsync} : !tilegpu.memdesc<64x64xf16, #sW>, !tilegpu.memdesc<64x64xf16, #sK>, tensor<64x64xf32, #mma3> -> tensor<64x64xf32, #mma3>
+  %w = tilegpu.warpgroup_dot_wait %d {pendings = 1 : i32} : tensor<64x64xf32, #mma3> -> tensor<64x64xf32, #mma3>
+  tile.store %p, %w : tensor<64x64x!tile.ptr<f32>, #mma3>
+  return
+}
+
+// -----
+
+// async_wait with fence_async_proxy fences each thread's copies for the
+// async proxy between its wait and the barrier.
+// CHECK-LABEL: gpu.func @fenced_wait
+// CHECK: nvvm.cp.async.wait.group 1
+// CHECK-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT: gpu.barrier
+func.func @fenced_wait() attributes {tilegpu.num_warps = 4 : i32} {
+  tilegpu.async_wait 1 fence_async_proxy
+  return
+}
