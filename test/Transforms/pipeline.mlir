@@ -5,7 +5,7 @@
 // in 10000.
 // RUN: tile-opt %s --split-input-file --tilegpu-pipeline=max-shared-bytes=20000 | FileCheck %s --check-prefix=FIT2
 // RUN: tile-opt %s --split-input-file --tilegpu-pipeline=max-shared-bytes=10000 | FileCheck %s --check-prefix=FIT1
-// RUN: tile-opt %s --split-input-file --tilegpu-pipeline=shared-bytes-per-sm=100000 | FileCheck %s --check-prefix=EXTRA
+// RUN: tile-opt %s --split-input-file --tilegpu-pipeline=max-shared-bytes=60000 | FileCheck %s --check-prefix=SYNC
 // Loads that only feed shared memory for dot become cp.async copies into a
 // ring of num_stages buffers; the prologue starts the first num_stages - 1
 // iterations' copies, each iteration waits for its own (num_stages - 2
@@ -160,24 +160,22 @@ func.func @loop_stages(%p: tensor<64x32x!tile.ptr<f16>, #bA>, %n: i32) attribute
 // A wgmma dot accumulating into a loop-carried value stays in flight into
 // the next iteration: it becomes asynchronous, and a wait for all but the
 // newest wgmma group follows it (before the next copies start), so the
-// copies of iteration i may only overwrite the slot of iteration i - 2.
-// Here (16 KiB a stage) a fourth buffer would cost a program per SM (4
-// fit in 228 KiB with 3 buffers, 3 with 4), so the copies run one
-// iteration ahead instead of two; in an SM where it costs nothing (100000
-// bytes: one program either way), the ring gets the fourth buffer. The
-// copies are fenced for the async proxy, and after the loop a wait for
-// every group ends the last dot.
+// copies of iteration i may only overwrite the slot of iteration i - 2:
+// the ring gets one buffer more than the stages. The copies are fenced for
+// the async proxy, and after the loop a wait for every group ends the last
+// dot. Where the extra buffer does not fit (60000 bytes: 3 stages of 16
+// KiB, not 4), the dot stays synchronous.
 #bA = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
 #mma3 = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]>
 #sW = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>
 
 // CHECK-LABEL: func.func @wgmma_loop
-// CHECK:     %[[RA:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<3x64x64xf16, #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>>
-// CHECK:     %[[RB:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<3x64x64xf16
-// CHECK-COUNT-1: tilegpu.async_commit_group
+// CHECK:     %[[RA:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<4x64x64xf16, #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>>
+// CHECK:     %[[RB:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<4x64x64xf16
+// CHECK-COUNT-2: tilegpu.async_commit_group
 // CHECK:     scf.for
-// CHECK:       tilegpu.async_wait 0 fence_async_proxy
-// CHECK:       %[[SLOT:.*]] = arith.remui %{{.*}}, %c3_i32
+// CHECK:       tilegpu.async_wait 1 fence_async_proxy
+// CHECK:       %[[SLOT:.*]] = arith.remui %{{.*}}, %c4_i32
 // CHECK:       %[[VA:.*]] = tilegpu.memdesc_index %[[RA]][%[[SLOT]]]
 // CHECK:       %[[VB:.*]] = tilegpu.memdesc_index %[[RB]][%[[SLOT]]]
 // CHECK:       %[[D:.*]] = tilegpu.warpgroup_dot %[[VA]], %[[VB]], %{{.*}} {isAsync}
@@ -190,15 +188,16 @@ func.func @loop_stages(%p: tensor<64x32x!tile.ptr<f16>, #bA>, %n: i32) attribute
 // CHECK-NEXT: tilegpu.async_wait 0
 // CHECK-NEXT: %[[DONE:.*]] = tilegpu.warpgroup_dot_wait %{{.*}}#0 {pendings = 0 : i32}
 // CHECK-NEXT: return %[[DONE]]
-// EXTRA-LABEL: func.func @wgmma_loop
-// EXTRA:       tilegpu.local_alloc : () -> !tilegpu.memdesc<4x64x64xf16
-// EXTRA:       tilegpu.local_alloc : () -> !tilegpu.memdesc<4x64x64xf16
-// EXTRA-COUNT-2: tilegpu.async_commit_group
-// EXTRA:       scf.for
-// EXTRA:         tilegpu.async_wait 1 fence_async_proxy
-// EXTRA:         arith.remui %{{.*}}, %c4_i32
-// EXTRA:         tilegpu.warpgroup_dot {{.*}} {isAsync}
-// EXTRA:         tilegpu.warpgroup_dot_wait %{{.*}} {pendings = 1 : i32}
+// SYNC-LABEL: func.func @wgmma_loop
+// SYNC:       tilegpu.local_alloc : () -> !tilegpu.memdesc<3x64x64xf16
+// SYNC:       scf.for
+// SYNC:         tilegpu.async_wait 1 fence_async_proxy
+// SYNC:         arith.remui %{{.*}}, %c3_i32
+// SYNC-NOT:     isAsync
+// SYNC-NOT:     tilegpu.warpgroup_dot_wait
+// SYNC:         tilegpu.warpgroup_dot
+// SYNC-NOT:     tilegpu.warpgroup_dot_wait
+// SYNC:       return
 // Where neither fits, the loop is not pipelined and the dot stays
 // synchronous.
 // FIT2-LABEL: func.func @wgmma_loop

@@ -139,11 +139,7 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "ModuleOp"> {
            "Pipeline depth (0: from the kernel or loop attribute)">,
     Option<"maxSharedBytes", "max-shared-bytes", "unsigned",
            /*default=*/"232448",
-           "Shared memory one program may use (bytes)">,
-    Option<"sharedBytesPerSM", "shared-bytes-per-sm", "unsigned",
-           /*default=*/"233472",
-           "Shared memory of an SM (bytes): an in-flight wgmma's extra ring "
-           "slot is only added where it keeps as many programs per SM">
+           "Shared memory one program may use (bytes)">
   ];
   let dependentDialects = ["tile::TileDialect", "tilegpu::TileGPUDialect",
                            "arith::ArithDialect", "scf::SCFDialect"];
