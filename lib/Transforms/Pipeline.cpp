@@ -129,6 +129,9 @@ static WarpGroupDotOp asyncCandidate(scf::ForOp loop,
                                      ArrayRef<LocalAllocOp> allocs) {
   Block *body = loop.getBody();
   for (auto dot : body->getOps<WarpGroupDotOp>()) {
+    // An A in registers would have to stay unchanged while in flight.
+    if (!isa<MemDescType>(dot.getA().getType()))
+      continue;
     auto acc = dyn_cast<BlockArgument>(dot.getC());
     if (!acc || acc.getOwner() != body || !acc.hasOneUse() ||
         !dot.getD().hasOneUse())

@@ -171,7 +171,10 @@ static LogicalResult rewriteWgmmaDot(tile::DotOp dot) {
                                     type.getElementType(), enc);
     return LocalAllocOp::create(builder, loc, memType, tensor, IntegerAttr());
   };
-  Value a = stageForWgmma(dot.getA());
+  // An A that is not a loaded tile (the previous dot's result, narrowed:
+  // attention's P) stays in registers in its #dot_op layout.
+  Value a = convertedFromBlocked(dot.getA()) ? stageForWgmma(dot.getA())
+                                             : dot.getA();
   Value b = stageForWgmma(dot.getB());
   if (!a || !b)
     return dot.emitError("internal error: a wgmma operand has rows shorter "

@@ -53,11 +53,13 @@ func.func @not_for_wgmma(%pa: tensor<64x32x!tile.ptr<f32>>, %pb: tensor<32x64x!t
 
 // -----
 
-// A chain of dots keeps A in registers, which the wgmma path does not take
-// yet: both stay on mma.sync.
+// In a chain of dots (attention) every warp owns whole rows: all warps
+// along M, so the first result, narrowed, is the second dot's A in the
+// same registers (a register-only conversion to the #dot_op layout).
 // CHECK-LABEL: func.func @chain
-// CHECK: tile.dot {{.*}} -> tensor<128x64xf32, #tilegpu.mma<version = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]>>
-// CHECK: tile.dot {{.*}} -> tensor<128x64xf32, #tilegpu.mma<version = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]>>
+// CHECK: tile.dot {{.*}} -> tensor<128x64xf32, #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]>>
+// CHECK: tilegpu.convert_layout %{{.*}} : tensor<128x64xf16, #tilegpu.mma<version = 3, {{.*}}>> -> tensor<128x64xf16, #tilegpu.dot_op<opIdx = 0, parent = <version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]>, kWidth = 2>>
+// CHECK: tile.dot {{.*}} -> tensor<128x64xf32, #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]>>
 func.func @chain(%q: tensor<128x64x!tile.ptr<f16>>, %k: tensor<64x64x!tile.ptr<f16>>,
                  %o: tensor<128x64x!tile.ptr<f32>>) attributes {tilegpu.num_warps = 4 : i32} {
   %a = tile.load %q : tensor<128x64x!tile.ptr<f16>>

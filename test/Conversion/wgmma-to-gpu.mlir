@@ -12,10 +12,13 @@
 // 128 rows x 128 bytes apart (leading offset 16384 >> 4 = 1024), 8 rows are
 // 1024 bytes (stride offset 64), 128-byte swizzle (1 << 62); B's lines are
 // 64 rows x 128 bytes apart (512).
+// Operands (descriptors) are formed before the fence, so that nothing
+// runs between the wgmma of a chain.
 // CHECK-LABEL: gpu.func @sync
-// CHECK: nvvm.wgmma.fence.aligned
 // CHECK-DAG: arith.constant 4611686293372403712 : i64
 // CHECK-DAG: arith.constant 4611686293338849280 : i64
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-NOT: arith.
 // Two 64-row bands (128 rows on one warpgroup), four k-steps each.
 // CHECK-COUNT-8: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
@@ -67,5 +70,29 @@ func.func @async(%x: tensor<64x64xf16, #bA>, %c: tensor<64x64xf32, #mma3>, %p: t
 // CHECK-NEXT: gpu.barrier
 func.func @fenced_wait() attributes {tilegpu.num_warps = 4 : i32} {
   tilegpu.async_wait 1 fence_async_proxy
+  return
+}
+
+// -----
+
+// A in registers (the #dot_op A layout of the result's #mma: attention's P)
+// is passed as four packed registers per k-step through inline assembly;
+// a zero accumulator is not read (scale-d 0 on the first k-step) and not
+// materialized.
+#mma3 = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]>
+#dA = #tilegpu.dot_op<opIdx = 0, parent = #mma3, kWidth = 2>
+#sW = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>
+// CHECK-LABEL: gpu.func @register_a
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-NOT: llvm.insertvalue
+// CHECK: llvm.inline_asm has_side_effects "{{.*}}setp.ne.b32 p, $69, 0;{{.*}}wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{.*}}, $31}, {$64, $65, $66, $67}, $68, p, 1, 1, 1;{{.*}}", "=f,{{.*}},0,1,{{.*}},31,r,r,r,r,l,r" {{.*}} : (f32, {{.*}}, i32, i32, i32, i32, i64, i32) -> !llvm.struct
+// CHECK-COUNT-3: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK: "wgmma.wait_group.sync.aligned 0;"
+func.func @register_a(%p: tensor<64x64xf16, #dA>, %out: tensor<64x64x!tile.ptr<f32>, #mma3>) attributes {tilegpu.num_warps = 4 : i32} {
+  %b = tilegpu.local_alloc {offset = 0 : i32} : () -> !tilegpu.memdesc<64x64xf16, #sW>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32, #mma3>
+  %d = tilegpu.warpgroup_dot %p, %b, %z : tensor<64x64xf16, #dA>, !tilegpu.memdesc<64x64xf16, #sW>, tensor<64x64xf32, #mma3> -> tensor<64x64xf32, #mma3>
+  tile.store %out, %d : tensor<64x64x!tile.ptr<f32>, #mma3>
   return
 }

@@ -193,3 +193,24 @@ func.func @wgmma_k_major_b(%a: tensor<64x32xf16, #bA4>, %b: tensor<32x64xf16, #b
   %d = tile.dot %ca, %cb, %c : tensor<64x32xf16, #dA4> * tensor<32x64xf16, #dB4> -> tensor<64x64xf32, #mma4>
   return %d : tensor<64x64xf32, #mma4>
 }
+
+// -----
+
+// A wgmma dot whose A is the previous dot's result (attention's P, already
+// in its #dot_op layout in registers) keeps A there; only B is staged.
+#mmaP = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]>
+#dP = #tilegpu.dot_op<opIdx = 0, parent = #mmaP, kWidth = 2>
+#dV = #tilegpu.dot_op<opIdx = 1, parent = #mmaP, kWidth = 2>
+#bV = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+// CHECK-LABEL: func.func @wgmma_register_a
+// CHECK-SAME: (%[[S:.*]]: tensor<64x64xf16, {{.*}}>, %[[V:.*]]: tensor<64x64xf16, {{.*}}>, %[[C:.*]]: tensor<64x64xf32, {{.*}}>)
+// CHECK: %[[P:.*]] = tilegpu.convert_layout %[[S]] : {{.*}} -> tensor<64x64xf16, #tilegpu.dot_op<opIdx = 0
+// CHECK: %[[MV:.*]] = tilegpu.local_alloc %[[V]]
+// CHECK-NOT: tilegpu.local_alloc
+// CHECK: tilegpu.warpgroup_dot %[[P]], %[[MV]], %[[C]] : tensor<64x64xf16, #tilegpu.dot_op<opIdx = 0
+func.func @wgmma_register_a(%s: tensor<64x64xf16, #mmaP>, %v: tensor<64x64xf16, #bV>, %c: tensor<64x64xf32, #mmaP>) -> tensor<64x64xf32, #mmaP> {
+  %p = tilegpu.convert_layout %s : tensor<64x64xf16, #mmaP> -> tensor<64x64xf16, #dP>
+  %cv = tilegpu.convert_layout %v : tensor<64x64xf16, #bV> -> tensor<64x64xf16, #dV>
+  %d = tile.dot %p, %cv, %c : tensor<64x64xf16, #dP> * tensor<64x64xf16, #dV> -> tensor<64x64xf32, #mmaP>
+  return %d : tensor<64x64xf32, #mmaP>
+}

@@ -13,7 +13,10 @@
 // An operand whose contiguous dimension is K is "K-major"; one contiguous
 // along M (A) or N (B) is read transposed, which wgmma supports for 16-bit
 // types. The accumulator registers of one instruction are the layout's
-// registers of that block in the PTX order (4 per 8 columns).
+// registers of that block in the PTX order (4 per 8 columns). An A held in
+// registers (the #dot_op A layout: per warp the mma.sync A fragment of its
+// 16 rows) is passed as four packed registers per k-step instead, through
+// inline assembly since the NVVM op only takes descriptors.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +25,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/Matchers.h"
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -81,6 +86,54 @@ struct OperandDescriptor {
   }
 };
 
+/// Two 16-bit values as the 32-bit register wgmma reads (lo in the low half).
+static Value packHalves(OpBuilder &b, Location loc, Value lo, Value hi) {
+  auto vecType = VectorType::get({2}, lo.getType());
+  Value v = LLVM::UndefOp::create(b, loc, vecType);
+  v = LLVM::InsertElementOp::create(b, loc, v, lo, i32Constant(b, loc, 0));
+  v = LLVM::InsertElementOp::create(b, loc, v, hi, i32Constant(b, loc, 1));
+  return LLVM::BitcastOp::create(b, loc, b.getI32Type(), v);
+}
+
+/// One wgmma with A from registers (the NVVM op only takes descriptors):
+/// `acc` in and out, four packed A registers, B's descriptor.
+static Value wgmmaRegisterA(OpBuilder &b, Location loc, Type structType,
+                            Value acc, ArrayRef<Value> aRegs, Value descB,
+                            int64_t n, StringRef type, bool transB,
+                            bool readsD) {
+  unsigned numAcc = n / 2;
+  std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $" +
+                     std::to_string(2 * numAcc + 5) +
+                     ", 0;\nwgmma.mma_async.sync.aligned.m64n" +
+                     std::to_string(n) + "k16.f32." + type.str() + "." +
+                     type.str() + " {";
+  std::string constraints;
+  for (unsigned i = 0; i < numAcc; ++i) {
+    text += "$" + std::to_string(i) + (i + 1 < numAcc ? ", " : "");
+    constraints += "=f,";
+  }
+  text += "}, {";
+  for (unsigned i = 0; i < 4; ++i)
+    text += "$" + std::to_string(2 * numAcc + i) + (i < 3 ? ", " : "");
+  text += "}, $" + std::to_string(2 * numAcc + 4) + ", p, 1, 1, " +
+          (transB ? "1" : "0") + ";\n}";
+  SmallVector<Value> operands;
+  for (unsigned i = 0; i < numAcc; ++i) {
+    operands.push_back(LLVM::ExtractValueOp::create(b, loc, acc,
+                                                    ArrayRef<int64_t>{i}));
+    constraints += std::to_string(i) + ",";
+  }
+  operands.append(aRegs.begin(), aRegs.end());
+  operands.push_back(descB);
+  operands.push_back(i32Constant(b, loc, readsD ? 1 : 0));
+  constraints += "r,r,r,r,l,r";
+  return LLVM::InlineAsmOp::create(
+             b, loc, structType, operands, text, constraints,
+             /*has_side_effects=*/true, /*is_align_stack=*/false,
+             LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr())
+      .getResult(0);
+}
+
 /// `values` tied through `wgmma.wait_group pending`, so that no reader of
 /// an accumulator moves above the wait.
 static SmallVector<Value> waitGroup(OpBuilder &b, Location loc,
@@ -116,11 +169,21 @@ struct WarpGroupDotLowering
     auto mma = cast<tilegpu::MmaEncodingAttr>(cType.getEncoding());
     tilegpu::LinearLayout layout = layoutOf(cType);
     int64_t M = cType.getDimSize(0), N = cType.getDimSize(1);
-    int64_t K = op.getA().getType().getShape()[1];
+    auto aType = cast<ShapedType>(op.getA().getType());
+    int64_t K = aType.getShape()[1];
     unsigned wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
     int64_t instrN = mma.getInstrShape()[1];
-    OperandDescriptor a(adaptor.getA()[0], op.getA().getType());
+    auto aBuffer = dyn_cast<MemDescType>(op.getA().getType());
+    std::optional<OperandDescriptor> a;
+    if (aBuffer)
+      a.emplace(adaptor.getA()[0], aBuffer);
     OperandDescriptor b(adaptor.getB()[0], op.getB().getType());
+    // A held in registers: its registers by coordinate, packed in pairs
+    // along K as the instruction reads them.
+    std::map<std::pair<int32_t, int32_t>, unsigned> aRegAt;
+    if (!aBuffer)
+      aRegAt = registersByCoordinate(layoutOf(op.getA().getType()));
+    ValueRange aValues = adaptor.getA();
 
     // The first row and column of this warpgroup's block: the warp bits
     // above the two that pick a warp within the group.
@@ -135,58 +198,103 @@ struct WarpGroupDotLowering
 
     auto regAt = registersByCoordinate(layout);
 
-    Type elem = op.getA().getType().getElementType();
+    Type elem = aType.getElementType();
     auto wgmmaType = elem.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
     // K-major A is "row" and K-major B "col"; the others are transposed.
-    auto layoutA = a.contiguousAlong(1) ? NVVM::MMALayout::row : NVVM::MMALayout::col;
+    auto layoutA = !a || a->contiguousAlong(1) ? NVVM::MMALayout::row
+                                               : NVVM::MMALayout::col;
     auto layoutB = b.contiguousAlong(0) ? NVVM::MMALayout::col : NVVM::MMALayout::row;
     auto shape = NVVM::MMAShapeAttr::get(ctx, 64, instrN, 16);
     auto structType = LLVM::LLVMStructType::getLiteral(
         ctx, SmallVector<Type>(instrN / 2, rewriter.getF32Type()));
 
-    SmallVector<Value> acc(adaptor.getC().begin(), adaptor.getC().end());
-    SmallVector<unsigned> issuedRegs;
-    NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
+    // Every operand register and descriptor is formed before the fence, so
+    // that nothing touches a register between the wgmma of one chain (ptxas
+    // would otherwise insert a warpgroup.arrive before each).
+    struct Step {
+      Value descA, descB;
+      SmallVector<Value> regsA;
+    };
+    struct Block {
+      SmallVector<unsigned> regs; // accumulator registers, instruction order
+      SmallVector<Step> steps;    // one per k-step of 16
+    };
+    SmallVector<Block> blocks;
     for (int64_t m = 0; m < M; m += 16 * wm) {
       for (int64_t n = 0; n < N; n += instrN * wn) {
-        // Registers of this block in the instruction's order: per 8
-        // columns, (g, 2t), (g, 2t + 1), (g + 8, 2t), (g + 8, 2t + 1).
-        SmallVector<unsigned> regs;
+        Block &block = blocks.emplace_back();
+        // Per 8 columns: (g, 2t), (g, 2t + 1), (g + 8, 2t), (g + 8, 2t + 1).
         for (int64_t j = 0; j < instrN / 8; ++j)
           for (auto [dr, dc] : {std::pair{0, 0}, {0, 1}, {8, 0}, {8, 1}}) {
             auto it = regAt.find({static_cast<int32_t>(m + dr),
                                   static_cast<int32_t>(n + 8 * j + dc)});
             if (it == regAt.end())
               return op.emitOpError("internal error: accumulator register missing");
-            regs.push_back(it->second);
+            block.regs.push_back(it->second);
           }
-        Value packed = LLVM::UndefOp::create(rewriter, loc, structType);
-        for (auto [i, r] : llvm::enumerate(regs))
-          packed = LLVM::InsertValueOp::create(rewriter, loc, packed, acc[r],
-                                               ArrayRef<int64_t>{(int64_t)i});
         Value rowA = arith::AddIOp::create(rewriter, loc, row0,
                                            i32Constant(rewriter, loc, m));
         Value colB = arith::AddIOp::create(rewriter, loc, col0,
                                            i32Constant(rewriter, loc, n));
         for (int64_t k = 0; k < K; k += 16) {
+          Step &step = block.steps.emplace_back();
           Value kv = i32Constant(rewriter, loc, k);
-          Value descA = a.at(rewriter, loc, {rowA, kv});
-          Value descB = b.at(rewriter, loc, {kv, colB});
-          packed = NVVM::WgmmaMmaAsyncOp::create(
-              rewriter, loc, structType, packed, descA, descB, shape, wgmmaType,
-              wgmmaType, NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
-              NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, layoutA,
-              layoutB, /*satfinite=*/nullptr);
-        }
-        for (auto [i, r] : llvm::enumerate(regs)) {
-          acc[r] = LLVM::ExtractValueOp::create(rewriter, loc, packed,
-                                                ArrayRef<int64_t>{(int64_t)i});
-          issuedRegs.push_back(r);
+          step.descB = b.at(rewriter, loc, {kv, colB});
+          if (a) {
+            step.descA = a->at(rewriter, loc, {rowA, kv});
+            continue;
+          }
+          // a0a1 (g, 2t..), a2a3 (g + 8, 2t..), a4a5 (g, 2t + 8..),
+          // a6a7 (g + 8, 2t + 8..) of this warp's 16 rows.
+          for (auto [dr, dc] : {std::pair{0, 0}, {8, 0}, {0, 8}, {8, 8}}) {
+            auto lo = aRegAt.find({static_cast<int32_t>(m + dr),
+                                   static_cast<int32_t>(k + dc)});
+            auto hi = aRegAt.find({static_cast<int32_t>(m + dr),
+                                   static_cast<int32_t>(k + dc + 1)});
+            if (lo == aRegAt.end() || hi == aRegAt.end())
+              return op.emitOpError("internal error: A register missing");
+            step.regsA.push_back(packHalves(rewriter, loc, aValues[lo->second],
+                                            aValues[hi->second]));
+          }
         }
       }
     }
+
+    // A zero accumulator is not read: the first k-step computes D = A * B.
+    bool zeroInit = matchPattern(op.getC(), m_AnyZeroFloat());
+    SmallVector<Value> acc(adaptor.getC().begin(), adaptor.getC().end());
+    NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
+    for (Block &block : blocks) {
+      Value packed = LLVM::UndefOp::create(rewriter, loc, structType);
+      if (!zeroInit)
+        for (auto [i, r] : llvm::enumerate(block.regs))
+          packed = LLVM::InsertValueOp::create(rewriter, loc, packed, acc[r],
+                                               ArrayRef<int64_t>{(int64_t)i});
+      for (auto [k, step] : llvm::enumerate(block.steps)) {
+        bool readsD = !(zeroInit && k == 0);
+        if (!a) {
+          packed = wgmmaRegisterA(rewriter, loc, structType, packed,
+                                  step.regsA, step.descB, instrN,
+                                  elem.isBF16() ? "bf16" : "f16",
+                                  layoutB == NVVM::MMALayout::row, readsD);
+          continue;
+        }
+        packed = NVVM::WgmmaMmaAsyncOp::create(
+            rewriter, loc, structType, packed, step.descA, step.descB, shape,
+            wgmmaType, wgmmaType, NVVM::WGMMATypes::f32,
+            readsD ? NVVM::WGMMAScaleOut::one : NVVM::WGMMAScaleOut::zero,
+            NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, layoutA, layoutB,
+            /*satfinite=*/nullptr);
+      }
+      for (auto [i, r] : llvm::enumerate(block.regs))
+        acc[r] = LLVM::ExtractValueOp::create(rewriter, loc, packed,
+                                              ArrayRef<int64_t>{(int64_t)i});
+    }
     NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
     if (!op.getIsAsync()) {
+      SmallVector<unsigned> issuedRegs;
+      for (Block &block : blocks)
+        issuedRegs.append(block.regs.begin(), block.regs.end());
       SmallVector<Value> issued;
       for (unsigned r : issuedRegs)
         issued.push_back(acc[r]);

@@ -210,14 +210,21 @@ MmaEncodingAttr LayoutPlan::chooseWgmma(DotOp dot) const {
     return {};
   int64_t M = aType.getDimSize(0), K = aType.getDimSize(1),
           N = dot.getB().getType().getDimSize(1);
-  // Both operands go through shared memory in wgmma's layout: rows of at
-  // least 32 bytes whichever dimension is contiguous, and whole 1024-byte
-  // swizzle groups so that every buffer of a ring stays aligned. A chained
-  // dot keeps its A in registers, which this path does not take yet.
-  if (M % 64 || K % 16 || N % 16 || (K * N * 2) % 1024 || isChainedDot(dot))
+  // B (and A unless it is in registers) goes through shared memory in
+  // wgmma's layout: rows of at least 32 bytes whichever dimension is
+  // contiguous, and whole 1024-byte swizzle groups so that every buffer of
+  // a ring stays aligned.
+  if (M % 64 || K % 16 || N % 16 || (K * N * 2) % 1024)
     return {};
-  // Warpgroups along M first (each owns 64-row bands), then along N.
+  // Warpgroups along M first (each owns 64-row bands), then along N. In a
+  // chain of dots every warp owns whole rows (all warps along M), so that
+  // one dot's result is the next one's A in the same registers.
   unsigned wm = 4;
+  if (isChainedDot(dot)) {
+    if (M < 16 * options.numWarps)
+      return {};
+    wm = options.numWarps;
+  }
   while (wm < options.numWarps && M >= 32 * wm)
     wm *= 2;
   unsigned wn = options.numWarps / wm;

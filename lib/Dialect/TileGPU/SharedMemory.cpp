@@ -209,7 +209,8 @@ LogicalResult AsyncCopyOp::verify() {
 }
 
 LogicalResult WarpGroupDotOp::verify() {
-  MemDescType a = getA().getType(), b = getB().getType();
+  auto a = cast<ShapedType>(getA().getType());
+  MemDescType b = getB().getType();
   auto c = cast<RankedTensorType>(getC().getType());
   if (c != getD().getType())
     return emitOpError("accumulator and result must have the same type");
@@ -230,7 +231,18 @@ LogicalResult WarpGroupDotOp::verify() {
     return emitOpError("wgmma takes f16 or bf16 operands into f32");
   if (a.getShape()[1] % 16)
     return emitOpError("K must be a multiple of 16");
-  for (MemDescType t : {a, b}) {
+  SmallVector<MemDescType, 2> buffers{b};
+  if (auto aBuffer = dyn_cast<MemDescType>(getA().getType())) {
+    buffers.push_back(aBuffer);
+  } else {
+    auto dotOp = dyn_cast_or_null<DotOperandEncodingAttr>(
+        cast<RankedTensorType>(getA().getType()).getEncoding());
+    if (!dotOp || dotOp.getOpIdx() != 0 || dotOp.getParent() != mma ||
+        dotOp.getKWidth() != 2)
+      return emitOpError("a register operand A must have the #dot_op A "
+                         "layout of the result's #mma");
+  }
+  for (MemDescType t : buffers) {
     SharedEncodingAttr enc = t.getEncoding();
     int64_t lineBytes = enc.getLineElems() * 2;
     if (lineBytes != 32 && lineBytes != 64 && lineBytes != 128)

@@ -174,3 +174,14 @@ func.func @wait_types(%c: tensor<64x64xf32, #mma3>) {
   %d = tilegpu.warpgroup_dot_wait %c {pendings = 0 : i32} : tensor<64x64xf32, #mma3> -> tensor<64x64xf32, #mma3b>
   return
 }
+
+// -----
+
+#s = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>
+#mma3 = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]>
+#b = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+func.func @wgmma_register_a_layout(%a: tensor<64x64xf16, #b>, %b: !tilegpu.memdesc<64x64xf16, #s>, %c: tensor<64x64xf32, #mma3>) {
+  // expected-error @below {{a register operand A must have the #dot_op A layout of the result's #mma}}
+  %d = tilegpu.warpgroup_dot %a, %b, %c : tensor<64x64xf16, #b>, !tilegpu.memdesc<64x64xf16, #s>, tensor<64x64xf32, #mma3> -> tensor<64x64xf32, #mma3>
+  return
+}

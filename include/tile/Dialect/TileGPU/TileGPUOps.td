@@ -141,9 +141,11 @@ def TileGPU_WarpGroupDotOp : TileGPU_Op<"warpgroup_dot", [
   let summary = "d = a @ b + c on Hopper's wgmma, operands in shared memory";
   let description = [{
     Each warpgroup (4 warps) multiplies its rows and columns of the result
-    with `wgmma.mma_async` (m64nNk16) reading `a` (M x K) and `b` (K x N)
-    from shared memory through matrix descriptors, so both buffers use a
-    `lineElems` (wgmma) encoding. `c` and `d` have a version-3 `#mma`
+    with `wgmma.mma_async` (m64nNk16) reading `b` (K x N) from shared
+    memory through a matrix descriptor, so its buffer uses a `lineElems`
+    (wgmma) encoding; `a` (M x K) is either such a buffer too or a tensor
+    in registers in the `#dot_op` A layout of the result's `#mma`
+    (attention's P: the previous dot's result, narrowed). `c` and `d` have a version-3 `#mma`
     layout. The operands must have been made visible to the tensor cores'
     (async) proxy where they were written. Without `isAsync` the op
     completes before it returns (the lowering waits for the wgmma groups it
@@ -157,8 +159,8 @@ def TileGPU_WarpGroupDotOp : TileGPU_Op<"warpgroup_dot", [
         -> tensor<128x256xf32, #mma3>
     ```
   }];
-  let arguments = (ins TileGPU_MemDesc:$a, TileGPU_MemDesc:$b, Tile_Tensor:$c,
-                       UnitAttr:$isAsync);
+  let arguments = (ins AnyTypeOf<[TileGPU_MemDesc, Tile_Tensor]>:$a,
+                       TileGPU_MemDesc:$b, Tile_Tensor:$c, UnitAttr:$isAsync);
   let results = (outs Tile_Tensor:$d);
   let assemblyFormat = [{
     $a `,` $b `,` $c attr-dict `:` qualified(type($a)) `,` qualified(type($b))
