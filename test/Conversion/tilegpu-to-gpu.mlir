@@ -119,7 +119,10 @@ func.func @register_local(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>) attributes {ti
 
 // A transpose renames registers, but the store wants the value in its
 // pointers' layout, where other threads hold the elements: the conversion
-// goes through shared memory between two barriers.
+// goes through shared memory between two barriers, each thread storing
+// its runs of 4 consecutive elements of a row as one 16-byte vector (rows
+// of 32 bytes keep their length: only rows of a multiple of 128 bytes are
+// padded) and loading single elements of the other layout.
 // LAYOUT-LABEL: func.func @cross_thread
 // LAYOUT: tile.trans
 // LAYOUT: tilegpu.convert_layout
@@ -127,7 +130,7 @@ func.func @register_local(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>) attributes {ti
 // CHECK: gpu.barrier
 // CHECK: %[[SMEM:.*]] = llvm.mlir.addressof @tile_smem : !llvm.ptr<3>
 // CHECK: %[[SADDR:.*]] = llvm.getelementptr %[[SMEM]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-// CHECK: llvm.store %{{.*}}, %[[SADDR]] : f32, !llvm.ptr<3>
+// CHECK: llvm.store %{{.*}}, %[[SADDR]] {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
 // CHECK: gpu.barrier
 // CHECK: %[[SMEM2:.*]] = llvm.mlir.addressof @tile_smem : !llvm.ptr<3>
 // CHECK: %[[LADDR:.*]] = llvm.getelementptr %[[SMEM2]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8

@@ -96,3 +96,24 @@ func.func @register_a(%p: tensor<64x64xf16, #dA>, %out: tensor<64x64x!tile.ptr<f
   tile.store %out, %d : tensor<64x64x!tile.ptr<f32>, #mma3>
   return
 }
+
+// -----
+
+// The epilogue's layout change (the wgmma accumulator, narrowed, to the
+// coalesced layout of the store): 128-byte rows are padded to 144 bytes
+// (pitch 72 elements), so the 8 rows of a fragment store fall in different
+// banks; each thread stores its pairs of columns as 4-byte vectors and
+// loads 16-byte runs.
+#mma3 = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]>
+#bC = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+// CHECK-LABEL: gpu.func @epilogue
+// CHECK: gpu.barrier
+// CHECK: arith.constant 72 : i32
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : vector<2xf16>, !llvm.ptr<3>
+// CHECK: gpu.barrier
+// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xf16>
+func.func @epilogue(%c: tensor<64x64xf16, #mma3>, %p: tensor<64x64x!tile.ptr<f16>, #bC>) attributes {tilegpu.num_warps = 4 : i32} {
+  %b = tilegpu.convert_layout %c : tensor<64x64xf16, #mma3> -> tensor<64x64xf16, #bC>
+  tile.store %p, %b : tensor<64x64x!tile.ptr<f16>, #bC>
+  return
+}

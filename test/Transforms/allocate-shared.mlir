@@ -1,20 +1,20 @@
 // RUN: tile-opt %s --convert-tile-to-tilegpu=use-mma=false --tilegpu-allocate-shared | FileCheck %s
-// The largest kernel (@convert) needs exactly 8192 bytes: a limit equal to
+// The largest kernel (@convert) needs exactly 9216 bytes: a limit equal to
 // the need is accepted, a smaller one is an error at the largest user.
-// RUN: tile-opt %s --convert-tile-to-tilegpu=use-mma=false --tilegpu-allocate-shared=max-shared-bytes=8192 | FileCheck %s
+// RUN: tile-opt %s --convert-tile-to-tilegpu=use-mma=false --tilegpu-allocate-shared=max-shared-bytes=9216 | FileCheck %s
 // RUN: not tile-opt %s --convert-tile-to-tilegpu=use-mma=false --tilegpu-allocate-shared=max-shared-bytes=1000 2>&1 | FileCheck %s --check-prefix=LIMIT
 // A kernel whose shared memory (plus the 1 KiB the hardware reserves per
-// program) leaves room for one program per SM is marked: @convert's 8192
-// bytes fit twice in an SM of 18432 bytes, not in one of 18431; @dot's
+// program) leaves room for one program per SM is marked: @convert's 9216
+// bytes fit twice in an SM of 20480 bytes, not in one of 20479; @dot's
 // 5120 fit twice in 16384. With the real SM (228 KiB) nothing here is.
-// RUN: tile-opt %s --convert-tile-to-tilegpu=use-mma=false --tilegpu-allocate-shared=shared-bytes-per-sm=18431 | FileCheck %s --check-prefix=ONE-PER-SM
-// RUN: tile-opt %s --convert-tile-to-tilegpu=use-mma=false --tilegpu-allocate-shared=shared-bytes-per-sm=18432 | FileCheck %s --check-prefix=TWO-PER-SM
+// RUN: tile-opt %s --convert-tile-to-tilegpu=use-mma=false --tilegpu-allocate-shared=shared-bytes-per-sm=20479 | FileCheck %s --check-prefix=ONE-PER-SM
+// RUN: tile-opt %s --convert-tile-to-tilegpu=use-mma=false --tilegpu-allocate-shared=shared-bytes-per-sm=20480 | FileCheck %s --check-prefix=TWO-PER-SM
 // RUN: tile-opt %s --convert-tile-to-tilegpu=use-mma=false --tilegpu-allocate-shared | FileCheck %s --check-prefix=TWO-PER-SM
 // ONE-PER-SM-NOT: programs_per_sm
-// ONE-PER-SM: func.func @convert({{.*}} tilegpu.programs_per_sm = 1 : i32, tilegpu.shared_bytes = 8192 : i32
+// ONE-PER-SM: func.func @convert({{.*}} tilegpu.programs_per_sm = 1 : i32, tilegpu.shared_bytes = 9216 : i32
 // ONE-PER-SM-NOT: programs_per_sm
 // TWO-PER-SM-NOT: programs_per_sm
-// TWO-PER-SM: func.func @convert({{.*}} tilegpu.shared_bytes = 8192 : i32
+// TWO-PER-SM: func.func @convert({{.*}} tilegpu.shared_bytes = 9216 : i32
 // TWO-PER-SM-NOT: programs_per_sm
 
 // The layouts come from --convert-tile-to-tilegpu (the portable dot, so that
@@ -96,9 +96,10 @@ func.func @dot(%pa: !tile.ptr<f16>, %pb: !tile.ptr<f16>, %pc: !tile.ptr<f32>) at
 }
 
 // A layout conversion that moves data between threads stores its operand
-// (64 x 32 x f32, transposed); the transpose itself only renames registers.
+// (64 x 32 x f32, transposed) in rows padded by 16 bytes (64 x 36 x 4 =
+// 9216); the transpose itself only renames registers.
 // CHECK-LABEL: func.func @convert
-// CHECK-SAME: tilegpu.shared_bytes = 8192 : i32
+// CHECK-SAME: tilegpu.shared_bytes = 9216 : i32
 func.func @convert(%p: !tile.ptr<f32>) attributes {tilegpu.num_warps = 4 : i32} {
   %xs = tile.splat %p : tensor<32x64x!tile.ptr<f32>>
   %x = tile.load %xs : tensor<32x64x!tile.ptr<f32>>

@@ -8,8 +8,8 @@
 
 #include "Utility.h"
 
-#include "tile/Dialect/TileGPU/Scratch.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "tile/Dialect/TileGPU/Scratch.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -72,10 +72,10 @@ static CoordMap sourceCoordinates(OpBuilder &b, Location loc, Operation *op) {
 template <typename OpT>
 struct RearrangeLowering : public OpConversionPattern<OpT> {
   using OpConversionPattern<OpT>::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(OpT op, typename OpT::template GenericAdaptor<
-                              ArrayRef<ValueRange>> adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  LogicalResult matchAndRewrite(
+      OpT op,
+      typename OpT::template GenericAdaptor<ArrayRef<ValueRange>> adaptor,
+      ConversionPatternRewriter &rewriter) const override {
     ValueRange src = adaptor.getOperands()[0];
     SmallVector<Value> results;
     if (auto remap = tilegpu::getRegisterRemap(op)) {
@@ -84,14 +84,24 @@ struct RearrangeLowering : public OpConversionPattern<OpT> {
     } else {
       auto srcType = cast<RankedTensorType>(op->getOperand(0).getType());
       auto dstType = cast<RankedTensorType>(op->getResult(0).getType());
-      Type elem = this->getTypeConverter()->convertType(srcType.getElementType());
+      Type elem =
+          this->getTypeConverter()->convertType(srcType.getElementType());
       Location loc = op.getLoc();
-      results = exchangeThroughScratch(
-          rewriter, loc, src, layoutOf(srcType), srcType.getShape(),
-          layoutOf(dstType), sourceCoordinates(rewriter, loc, op), elem,
-          tilegpu::getScratchOffset(op));
+      int64_t pitch = isa<tilegpu::ConvertLayoutOp>(op)
+                          ? tilegpu::getConvertScratchPitch(srcType)
+                          : 0;
+      if (pitch)
+        results = exchangeRowsThroughScratch(
+            rewriter, loc, src, layoutOf(srcType), layoutOf(dstType), pitch,
+            elem, tilegpu::getScratchOffset(op));
+      else
+        results = exchangeThroughScratch(rewriter, loc, src, layoutOf(srcType),
+                                         srcType.getShape(), layoutOf(dstType),
+                                         sourceCoordinates(rewriter, loc, op),
+                                         elem, tilegpu::getScratchOffset(op));
     }
-    rewriter.replaceOpWithMultiple(op, SmallVector<SmallVector<Value>>{results});
+    rewriter.replaceOpWithMultiple(op,
+                                   SmallVector<SmallVector<Value>>{results});
     return success();
   }
 };
@@ -110,7 +120,8 @@ struct ExtractSliceLowering
     SmallVector<Value> results;
     for (unsigned r : *remap)
       results.push_back(src[r]);
-    rewriter.replaceOpWithMultiple(op, SmallVector<SmallVector<Value>>{results});
+    rewriter.replaceOpWithMultiple(op,
+                                   SmallVector<SmallVector<Value>>{results});
     return success();
   }
 };

@@ -233,6 +233,55 @@ SmallVector<Value> mlir::tile::lowering::exchangeThroughScratch(
   return result;
 }
 
+SmallVector<Value> mlir::tile::lowering::exchangeRowsThroughScratch(
+    OpBuilder &b, Location loc, ValueRange srcValues, const LinearLayout &src,
+    const LinearLayout &dst, int64_t pitch, Type elementType,
+    unsigned byteBase) {
+  unsigned maxWidth = std::max(1u, 16 / scratchBytes(elementType));
+  auto rowAddress = [&](ArrayRef<Value> coords) {
+    Value offset = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(b, loc, coords[0], i32Constant(b, loc, pitch)),
+        coords[1]);
+    return scratchAddress(b, loc, offset, elementType, byteBase);
+  };
+  auto vectorType = [&](unsigned width) {
+    return VectorType::get({static_cast<int64_t>(width)}, elementType);
+  };
+  // The previous user of the scratch may still be reading it.
+  barrier(b, loc);
+  unsigned width = src.getContiguousRegisters(1, maxWidth);
+  SmallVector<SmallVector<Value>> srcCoords = emitCoordinates(b, loc, src);
+  for (unsigned r = 0; r < srcValues.size(); r += width) {
+    Value value = srcValues[r];
+    if (width > 1) {
+      value = LLVM::UndefOp::create(b, loc, vectorType(width));
+      for (unsigned i = 0; i < width; ++i)
+        value = LLVM::InsertElementOp::create(b, loc, value, srcValues[r + i],
+                                              i32Constant(b, loc, i));
+    }
+    LLVM::StoreOp::create(b, loc, value, rowAddress(srcCoords[r]),
+                          width * scratchBytes(elementType));
+  }
+  barrier(b, loc);
+  width = dst.getContiguousRegisters(1, maxWidth);
+  SmallVector<SmallVector<Value>> dstCoords = emitCoordinates(b, loc, dst);
+  SmallVector<Value> result;
+  for (unsigned r = 0; r < dstCoords.size(); r += width) {
+    Value addr = rowAddress(dstCoords[r]);
+    if (width == 1) {
+      result.push_back(LLVM::LoadOp::create(b, loc, elementType, addr));
+      continue;
+    }
+    Value vector = LLVM::LoadOp::create(b, loc, vectorType(width), addr,
+                                        width * scratchBytes(elementType));
+    for (unsigned i = 0; i < width; ++i)
+      result.push_back(LLVM::ExtractElementOp::create(b, loc, vector,
+                                                      i32Constant(b, loc, i)));
+  }
+  return result;
+}
+
 scf::ForOp mlir::tile::lowering::createEmptyLoop(RewriterBase &b, Location loc,
                                                  int64_t lower, int64_t upper,
                                                  ValueRange inits) {

@@ -93,6 +93,14 @@ SmallVector<Value> exchangeThroughScratch(
     const std::function<SmallVector<Value>(ArrayRef<Value>)> &mapCoords,
     Type elementType, unsigned byteBase);
 
+/// A 2-D layout change through a scratch of rows `pitch` elements apart
+/// (tilegpu::getConvertScratchPitch): each thread stores and loads runs of
+/// registers contiguous along the row as one vector of up to 16 bytes.
+SmallVector<Value> exchangeRowsThroughScratch(
+    OpBuilder &b, Location loc, ValueRange srcValues,
+    const tilegpu::LinearLayout &src, const tilegpu::LinearLayout &dst,
+    int64_t pitch, Type elementType, unsigned byteBase);
+
 /// An scf.for over [lower, upper) with step 1 (i32) carrying `inits`,
 /// with an empty body: the caller fills it and ends it with scf.yield.
 scf::ForOp createEmptyLoop(RewriterBase &b, Location loc, int64_t lower,

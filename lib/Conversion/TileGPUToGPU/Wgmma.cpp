@@ -65,24 +65,29 @@ struct OperandDescriptor {
     int64_t lineLength = enc.getLineElems();
     int64_t rows = type.getShape()[rowDim];
     Value col = coords[colDim], row = coords[rowDim];
-    Value line = arith::DivUIOp::create(b, loc, col, i32Constant(b, loc, lineLength));
-    Value inLine = arith::RemUIOp::create(b, loc, col, i32Constant(b, loc, lineLength));
+    Value line =
+        arith::DivUIOp::create(b, loc, col, i32Constant(b, loc, lineLength));
+    Value inLine =
+        arith::RemUIOp::create(b, loc, col, i32Constant(b, loc, lineLength));
     Value elems = arith::AddIOp::create(
         b, loc,
-        arith::MulIOp::create(b, loc, line, i32Constant(b, loc, rows * lineLength)),
+        arith::MulIOp::create(b, loc, line,
+                              i32Constant(b, loc, rows * lineLength)),
         arith::AddIOp::create(
-            b, loc, arith::MulIOp::create(b, loc, row, i32Constant(b, loc, lineLength)),
+            b, loc,
+            arith::MulIOp::create(b, loc, row, i32Constant(b, loc, lineLength)),
             inLine));
     unsigned elemBytes = type.getElementType().getIntOrFloatBitWidth() / 8;
-    Value bytes = arith::MulIOp::create(b, loc, elems, i32Constant(b, loc, elemBytes));
+    Value bytes =
+        arith::MulIOp::create(b, loc, elems, i32Constant(b, loc, elemBytes));
     Value addr = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(),
                                           sharedAddress(b, loc, base, bytes));
     Value field = arith::AndIOp::create(
         b, loc, arith::ShRUIOp::create(b, loc, addr, i32Constant(b, loc, 4)),
         i32Constant(b, loc, 0x3FFF));
     Value wide = arith::ExtUIOp::create(b, loc, b.getI64Type(), field);
-    return arith::OrIOp::create(b, loc, wide,
-                                i64Constant(b, loc, static_cast<int64_t>(fixedBits)));
+    return arith::OrIOp::create(
+        b, loc, wide, i64Constant(b, loc, static_cast<int64_t>(fixedBits)));
   }
 };
 
@@ -102,11 +107,10 @@ static Value wgmmaRegisterA(OpBuilder &b, Location loc, Type structType,
                             int64_t n, StringRef type, bool transB,
                             bool readsD) {
   unsigned numAcc = n / 2;
-  std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $" +
-                     std::to_string(2 * numAcc + 5) +
-                     ", 0;\nwgmma.mma_async.sync.aligned.m64n" +
-                     std::to_string(n) + "k16.f32." + type.str() + "." +
-                     type.str() + " {";
+  std::string text =
+      "{\n.reg .pred p;\nsetp.ne.b32 p, $" + std::to_string(2 * numAcc + 5) +
+      ", 0;\nwgmma.mma_async.sync.aligned.m64n" + std::to_string(n) +
+      "k16.f32." + type.str() + "." + type.str() + " {";
   std::string constraints;
   for (unsigned i = 0; i < numAcc; ++i) {
     text += "$" + std::to_string(i) + (i + 1 < numAcc ? ", " : "");
@@ -119,8 +123,8 @@ static Value wgmmaRegisterA(OpBuilder &b, Location loc, Type structType,
           (transB ? "1" : "0") + ";\n}";
   SmallVector<Value> operands;
   for (unsigned i = 0; i < numAcc; ++i) {
-    operands.push_back(LLVM::ExtractValueOp::create(b, loc, acc,
-                                                    ArrayRef<int64_t>{i}));
+    operands.push_back(
+        LLVM::ExtractValueOp::create(b, loc, acc, ArrayRef<int64_t>{i}));
     constraints += std::to_string(i) + ",";
   }
   operands.append(aRegs.begin(), aRegs.end());
@@ -137,12 +141,15 @@ static Value wgmmaRegisterA(OpBuilder &b, Location loc, Type structType,
 /// `values` tied through `wgmma.wait_group pending`, so that no reader of
 /// an accumulator moves above the wait.
 static SmallVector<Value> waitGroup(OpBuilder &b, Location loc,
-                                   ValueRange values, unsigned pending) {
+                                    ValueRange values, unsigned pending) {
   SmallVector<Type> types(values.getTypes());
   auto structType = LLVM::LLVMStructType::getLiteral(b.getContext(), types);
   std::string constraints;
   for (Type t : types)
-    constraints += t.isF32() ? "=f," : t.isF64() ? "=d," : t.isInteger(64) ? "=l," : "=r,";
+    constraints += t.isF32()         ? "=f,"
+                   : t.isF64()       ? "=d,"
+                   : t.isInteger(64) ? "=l,"
+                                     : "=r,";
   for (unsigned i = 0; i < values.size(); ++i)
     constraints += std::to_string(i) + (i + 1 < values.size() ? "," : "");
   auto asmOp = LLVM::InlineAsmOp::create(
@@ -199,11 +206,13 @@ struct WarpGroupDotLowering
     auto regAt = registersByCoordinate(layout);
 
     Type elem = aType.getElementType();
-    auto wgmmaType = elem.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+    auto wgmmaType =
+        elem.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
     // K-major A is "row" and K-major B "col"; the others are transposed.
     auto layoutA = !a || a->contiguousAlong(1) ? NVVM::MMALayout::row
                                                : NVVM::MMALayout::col;
-    auto layoutB = b.contiguousAlong(0) ? NVVM::MMALayout::col : NVVM::MMALayout::row;
+    auto layoutB =
+        b.contiguousAlong(0) ? NVVM::MMALayout::col : NVVM::MMALayout::row;
     auto shape = NVVM::MMAShapeAttr::get(ctx, 64, instrN, 16);
     auto structType = LLVM::LLVMStructType::getLiteral(
         ctx, SmallVector<Type>(instrN / 2, rewriter.getF32Type()));
@@ -229,7 +238,8 @@ struct WarpGroupDotLowering
             auto it = regAt.find({static_cast<int32_t>(m + dr),
                                   static_cast<int32_t>(n + 8 * j + dc)});
             if (it == regAt.end())
-              return op.emitOpError("internal error: accumulator register missing");
+              return op.emitOpError(
+                  "internal error: accumulator register missing");
             block.regs.push_back(it->second);
           }
         Value rowA = arith::AddIOp::create(rewriter, loc, row0,
@@ -247,8 +257,8 @@ struct WarpGroupDotLowering
           // a0a1 (g, 2t..), a2a3 (g + 8, 2t..), a4a5 (g, 2t + 8..),
           // a6a7 (g + 8, 2t + 8..) of this warp's 16 rows.
           for (auto [dr, dc] : {std::pair{0, 0}, {8, 0}, {0, 8}, {8, 8}}) {
-            auto lo = aRegAt.find({static_cast<int32_t>(m + dr),
-                                   static_cast<int32_t>(k + dc)});
+            auto lo = aRegAt.find(
+                {static_cast<int32_t>(m + dr), static_cast<int32_t>(k + dc)});
             auto hi = aRegAt.find({static_cast<int32_t>(m + dr),
                                    static_cast<int32_t>(k + dc + 1)});
             if (lo == aRegAt.end() || hi == aRegAt.end())
@@ -273,10 +283,10 @@ struct WarpGroupDotLowering
       for (auto [k, step] : llvm::enumerate(block.steps)) {
         bool readsD = !(zeroInit && k == 0);
         if (!a) {
-          packed = wgmmaRegisterA(rewriter, loc, structType, packed,
-                                  step.regsA, step.descB, instrN,
-                                  elem.isBF16() ? "bf16" : "f16",
-                                  layoutB == NVVM::MMALayout::row, readsD);
+          packed =
+              wgmmaRegisterA(rewriter, loc, structType, packed, step.regsA,
+                             step.descB, instrN, elem.isBF16() ? "bf16" : "f16",
+                             layoutB == NVVM::MMALayout::row, readsD);
           continue;
         }
         packed = NVVM::WgmmaMmaAsyncOp::create(

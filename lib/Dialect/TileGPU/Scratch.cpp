@@ -22,6 +22,16 @@ static unsigned tensorBytes(Value v) {
                       getScratchElementBytes(type.getElementType()));
 }
 
+int64_t mlir::tilegpu::getConvertScratchPitch(RankedTensorType type) {
+  if (type.getRank() != 2 || type.getElementType().isInteger(1))
+    return 0;
+  unsigned bytes = getScratchElementBytes(type.getElementType());
+  int64_t cols = type.getDimSize(1);
+  if ((cols * bytes) % 128)
+    return cols;
+  return cols + 16 / bytes;
+}
+
 std::optional<SmallVector<unsigned>>
 mlir::tilegpu::getRegisterRemap(Operation *op) {
   if (op->getNumOperands() < 1 || op->getNumResults() != 1)
@@ -66,6 +76,11 @@ unsigned mlir::tilegpu::getScratchBytes(Operation *op) {
             tile::TransOp>([&](Operation *o) -> unsigned {
         if (!getLayout(o->getResult(0).getType()) || getRegisterRemap(o))
           return 0;
+        auto type = cast<RankedTensorType>(o->getOperand(0).getType());
+        if (isa<ConvertLayoutOp>(o))
+          if (int64_t pitch = getConvertScratchPitch(type))
+            return alignScratch(type.getDimSize(0) * pitch *
+                                getScratchElementBytes(type.getElementType()));
         return tensorBytes(o->getOperand(0));
       })
       .Case<tile::ReshapeOp>([&](tile::ReshapeOp r) -> unsigned {
