@@ -9,12 +9,12 @@
 
 #include "Utility.h"
 
-#include "tile/Dialect/TileGPU/Scratch.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "tile/Dialect/TileGPU/Scratch.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -35,10 +35,7 @@ static void spill(OpBuilder &b, Location loc, ValueRange values,
 /// Two 16-bit values as one mma.sync operand register: vector<2xf16> for
 /// f16, an i32 for bf16 (as the NVVM op takes them).
 static Value pack16(OpBuilder &b, Location loc, Value lo, Value hi) {
-  auto vecType = VectorType::get({2}, lo.getType());
-  Value v = LLVM::UndefOp::create(b, loc, vecType);
-  v = LLVM::InsertElementOp::create(b, loc, v, lo, i32Constant(b, loc, 0));
-  v = LLVM::InsertElementOp::create(b, loc, v, hi, i32Constant(b, loc, 1));
+  Value v = packVector(b, loc, {lo, hi});
   if (lo.getType().isF16())
     return v;
   return LLVM::BitcastOp::create(b, loc, b.getI32Type(), v);
@@ -82,7 +79,8 @@ static LogicalResult lowerWithMma(DotOp op, ValueRange a, ValueRange bRegs,
   auto aRegs = registersByCoordinate(layoutOf(aType));
   auto bRegsAt = registersByCoordinate(layoutOf(bType));
   auto cRegs = registersByCoordinate(layoutOf(op.getType()));
-  auto find = [&](auto &regs, int64_t r, int64_t col) -> std::optional<unsigned> {
+  auto find = [&](auto &regs, int64_t r,
+                  int64_t col) -> std::optional<unsigned> {
     auto it = regs.find({static_cast<int32_t>(r), static_cast<int32_t>(col)});
     if (it == regs.end())
       return std::nullopt;
@@ -203,7 +201,8 @@ struct DotLowering : public OpConversionPattern<DotOp> {
   LogicalResult
   matchAndRewrite(DotOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (auto mma = dyn_cast<tilegpu::MmaEncodingAttr>(op.getType().getEncoding())) {
+    if (auto mma =
+            dyn_cast<tilegpu::MmaEncodingAttr>(op.getType().getEncoding())) {
       if (mma.getVersion() == 3)
         return op.emitOpError("has a wgmma layout but was not rewritten to "
                               "tilegpu.warpgroup_dot (run "
@@ -224,8 +223,9 @@ struct DotLowering : public OpConversionPattern<DotOp> {
                        ? rewriter.getF32Type()
                        : outElem;
     unsigned aBase = tilegpu::getScratchOffset(op);
-    unsigned bBase = aBase + tilegpu::alignScratch(
-                                 M * K * tilegpu::getScratchElementBytes(inElem));
+    unsigned bBase =
+        aBase +
+        tilegpu::alignScratch(M * K * tilegpu::getScratchElementBytes(inElem));
 
     barrier(rewriter, loc);
     spill(rewriter, loc, adaptor.getA(), aType, inElem, aBase);
@@ -270,20 +270,21 @@ struct DotLowering : public OpConversionPattern<DotOp> {
       SmallVector<Value> aVals, bVals;
       for (Value start : rowStarts) {
         Value off = arith::AddIOp::create(rewriter, loc, start, k);
-        aVals.push_back(widen(
-            rewriter, loadScratch(rewriter, loc,
-                                  scratchAddress(rewriter, loc, off, inElem, aBase),
-                                  inElem)));
+        aVals.push_back(
+            widen(rewriter,
+                  loadScratch(rewriter, loc,
+                              scratchAddress(rewriter, loc, off, inElem, aBase),
+                              inElem)));
       }
       Value kRow = arith::MulIOp::create(rewriter, loc, k,
                                          i32Constant(rewriter, loc, N));
       for (Value col : cols) {
         Value off = arith::AddIOp::create(rewriter, loc, kRow, col);
-        bVals.push_back(widen(
-            rewriter,
-            loadScratch(rewriter, loc,
-                        scratchAddress(rewriter, loc, off, inElem, bBase),
-                        inElem)));
+        bVals.push_back(
+            widen(rewriter,
+                  loadScratch(rewriter, loc,
+                              scratchAddress(rewriter, loc, off, inElem, bBase),
+                              inElem)));
       }
       SmallVector<Value> next;
       for (unsigned r = 0; r < rowOf.size(); ++r) {
@@ -299,11 +300,12 @@ struct DotLowering : public OpConversionPattern<DotOp> {
     }
     SmallVector<Value> results;
     for (Value v : loop.getResults())
-      results.push_back(v.getType() == outElem
-                            ? v
-                            : (Value)arith::TruncFOp::create(rewriter, loc,
-                                                             outElem, v));
-    rewriter.replaceOpWithMultiple(op, SmallVector<SmallVector<Value>>{results});
+      results.push_back(
+          v.getType() == outElem
+              ? v
+              : (Value)arith::TruncFOp::create(rewriter, loc, outElem, v));
+    rewriter.replaceOpWithMultiple(op,
+                                   SmallVector<SmallVector<Value>>{results});
     return success();
   }
 };

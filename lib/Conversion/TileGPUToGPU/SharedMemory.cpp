@@ -79,24 +79,6 @@ static Value elementAddress(OpBuilder &b, Location loc, Value base,
   return sharedAddress(b, loc, base, bytes);
 }
 
-/// `values` as one vector value.
-static Value packVector(OpBuilder &b, Location loc, ValueRange values) {
-  auto type = VectorType::get({(int64_t)values.size()}, values[0].getType());
-  Value v = LLVM::UndefOp::create(b, loc, type);
-  for (auto [i, x] : llvm::enumerate(values))
-    v = LLVM::InsertElementOp::create(b, loc, v, x, i32Constant(b, loc, i));
-  return v;
-}
-
-static SmallVector<Value> unpackVector(OpBuilder &b, Location loc, Value v,
-                                       unsigned n) {
-  SmallVector<Value> out;
-  for (unsigned i = 0; i < n; ++i)
-    out.push_back(
-        LLVM::ExtractElementOp::create(b, loc, v, i32Constant(b, loc, i)));
-  return out;
-}
-
 /// Every thread stores its registers of a tensor into the tile at `base`.
 static void storeTile(OpBuilder &b, Location loc, ValueRange values,
                       RankedTensorType srcType, Value base, MemDescType type) {

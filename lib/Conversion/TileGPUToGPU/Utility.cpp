@@ -19,19 +19,19 @@ DistributedTypeConverter::DistributedTypeConverter(MLIRContext *ctx) {
   addConversion([ctx](tilegpu::MemDescType) -> Type {
     return LLVM::LLVMPointerType::get(ctx, 3);
   });
-  addConversion([ctx](tile::PointerType) -> Type {
-    return IntegerType::get(ctx, 64);
-  });
-  addConversion([this](RankedTensorType type, SmallVectorImpl<Type> &results)
-                    -> std::optional<LogicalResult> {
-    if (!tilegpu::getLayout(type))
-      return std::nullopt;
-    Type elem = convertType(type.getElementType());
-    if (!elem)
-      return failure();
-    results.append(layoutOf(type).getNumRegs(), elem);
-    return success();
-  });
+  addConversion(
+      [ctx](tile::PointerType) -> Type { return IntegerType::get(ctx, 64); });
+  addConversion(
+      [this](RankedTensorType type,
+             SmallVectorImpl<Type> &results) -> std::optional<LogicalResult> {
+        if (!tilegpu::getLayout(type))
+          return std::nullopt;
+        Type elem = convertType(type.getElementType());
+        if (!elem)
+          return failure();
+        results.append(layoutOf(type).getNumRegs(), elem);
+        return success();
+      });
 }
 
 LinearLayout mlir::tile::lowering::layoutOf(Type tensorType) {
@@ -66,9 +66,9 @@ Value mlir::tile::lowering::getWarpId(OpBuilder &b, Location loc) {
 /// The contribution of the bits of `index` to coordinate `dim`: runs of
 /// consecutive bits whose bases double become one shift-and-mask; the
 /// contributions combine with XOR.
-Value mlir::tile::lowering::emitBitsToCoordinate(OpBuilder &b, Location loc, Value index,
-                                  ArrayRef<LinearLayout::Coord> bases,
-                                  unsigned dim) {
+Value mlir::tile::lowering::emitBitsToCoordinate(
+    OpBuilder &b, Location loc, Value index,
+    ArrayRef<LinearLayout::Coord> bases, unsigned dim) {
   Value result;
   for (unsigned i = 0; i < bases.size();) {
     int64_t value = bases[i][dim];
@@ -133,7 +133,8 @@ Value mlir::tile::lowering::emitOwnerPredicate(OpBuilder &b, Location loc,
   uint32_t warpMask = layout.getFreeWarpMask();
   Value pred;
   auto isZeroUnder = [&](Value index, uint32_t mask) {
-    Value masked = arith::AndIOp::create(b, loc, index, i32Constant(b, loc, mask));
+    Value masked =
+        arith::AndIOp::create(b, loc, index, i32Constant(b, loc, mask));
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, masked,
                                  i32Constant(b, loc, 0));
   };
@@ -152,9 +153,10 @@ Value mlir::tile::lowering::linearOffset(OpBuilder &b, Location loc,
   Value offset;
   int64_t stride = 1;
   for (int d = shape.size() - 1; d >= 0; --d) {
-    Value term = stride == 1 ? coords[d]
-                             : arith::MulIOp::create(b, loc, coords[d],
-                                                     i32Constant(b, loc, stride));
+    Value term = stride == 1
+                     ? coords[d]
+                     : arith::MulIOp::create(b, loc, coords[d],
+                                             i32Constant(b, loc, stride));
     offset = offset ? arith::AddIOp::create(b, loc, offset, term) : term;
     stride *= shape[d];
   }
@@ -220,7 +222,8 @@ SmallVector<Value> mlir::tile::lowering::exchangeThroughScratch(
   SmallVector<SmallVector<Value>> srcCoords = emitCoordinates(b, loc, src);
   for (auto [value, coords] : llvm::zip(srcValues, srcCoords)) {
     Value offset = linearOffset(b, loc, coords, srcShape);
-    storeScratch(b, loc, scratchAddress(b, loc, offset, elementType, byteBase), value);
+    storeScratch(b, loc, scratchAddress(b, loc, offset, elementType, byteBase),
+                 value);
   }
   barrier(b, loc);
   SmallVector<Value> result;
@@ -228,7 +231,8 @@ SmallVector<Value> mlir::tile::lowering::exchangeThroughScratch(
     SmallVector<Value> at = mapCoords(coords);
     Value offset = linearOffset(b, loc, at, srcShape);
     result.push_back(loadScratch(
-        b, loc, scratchAddress(b, loc, offset, elementType, byteBase), elementType));
+        b, loc, scratchAddress(b, loc, offset, elementType, byteBase),
+        elementType));
   }
   return result;
 }
@@ -245,21 +249,13 @@ SmallVector<Value> mlir::tile::lowering::exchangeRowsThroughScratch(
         coords[1]);
     return scratchAddress(b, loc, offset, elementType, byteBase);
   };
-  auto vectorType = [&](unsigned width) {
-    return VectorType::get({static_cast<int64_t>(width)}, elementType);
-  };
   // The previous user of the scratch may still be reading it.
   barrier(b, loc);
   unsigned width = src.getContiguousRegisters(1, maxWidth);
   SmallVector<SmallVector<Value>> srcCoords = emitCoordinates(b, loc, src);
   for (unsigned r = 0; r < srcValues.size(); r += width) {
-    Value value = srcValues[r];
-    if (width > 1) {
-      value = LLVM::UndefOp::create(b, loc, vectorType(width));
-      for (unsigned i = 0; i < width; ++i)
-        value = LLVM::InsertElementOp::create(b, loc, value, srcValues[r + i],
-                                              i32Constant(b, loc, i));
-    }
+    Value value = width == 1 ? srcValues[r]
+                             : packVector(b, loc, srcValues.slice(r, width));
     LLVM::StoreOp::create(b, loc, value, rowAddress(srcCoords[r]),
                           width * scratchBytes(elementType));
   }
@@ -273,11 +269,11 @@ SmallVector<Value> mlir::tile::lowering::exchangeRowsThroughScratch(
       result.push_back(LLVM::LoadOp::create(b, loc, elementType, addr));
       continue;
     }
-    Value vector = LLVM::LoadOp::create(b, loc, vectorType(width), addr,
+    auto vectorType =
+        VectorType::get({static_cast<int64_t>(width)}, elementType);
+    Value vector = LLVM::LoadOp::create(b, loc, vectorType, addr,
                                         width * scratchBytes(elementType));
-    for (unsigned i = 0; i < width; ++i)
-      result.push_back(LLVM::ExtractElementOp::create(b, loc, vector,
-                                                      i32Constant(b, loc, i)));
+    result.append(unpackVector(b, loc, vector, width));
   }
   return result;
 }
@@ -308,6 +304,25 @@ SmallVector<Value> mlir::tile::lowering::inlineCombine(OpBuilder &b,
   return results;
 }
 
+Value mlir::tile::lowering::packVector(OpBuilder &b, Location loc,
+                                       ValueRange values) {
+  auto type = VectorType::get({(int64_t)values.size()}, values[0].getType());
+  Value v = LLVM::UndefOp::create(b, loc, type);
+  for (auto [i, x] : llvm::enumerate(values))
+    v = LLVM::InsertElementOp::create(b, loc, v, x, i32Constant(b, loc, i));
+  return v;
+}
+
+SmallVector<Value> mlir::tile::lowering::unpackVector(OpBuilder &b,
+                                                      Location loc, Value v,
+                                                      unsigned n) {
+  SmallVector<Value> out;
+  for (unsigned i = 0; i < n; ++i)
+    out.push_back(
+        LLVM::ExtractElementOp::create(b, loc, v, i32Constant(b, loc, i)));
+  return out;
+}
+
 std::map<std::pair<int32_t, int32_t>, unsigned>
 mlir::tile::lowering::registersByCoordinate(const LinearLayout &layout) {
   std::map<std::pair<int32_t, int32_t>, unsigned> regs;
@@ -321,5 +336,6 @@ mlir::tile::lowering::registersByCoordinate(const LinearLayout &layout) {
 void mlir::tile::lowering::fenceAsyncProxy(OpBuilder &b, Location loc) {
   NVVM::FenceProxyOp::create(
       b, loc, NVVM::ProxyKind::async_shared,
-      NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
+      NVVM::SharedSpaceAttr::get(b.getContext(),
+                                 NVVM::SharedSpace::shared_cta));
 }

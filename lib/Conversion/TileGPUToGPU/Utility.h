@@ -57,6 +57,11 @@ SmallVector<SmallVector<Value>> emitCoordinates(OpBuilder &b, Location loc,
 Value emitOwnerPredicate(OpBuilder &b, Location loc,
                          const tilegpu::LinearLayout &layout);
 
+/// `values` as one vector value, and the first `n` elements of a vector.
+Value packVector(OpBuilder &b, Location loc, ValueRange values);
+SmallVector<Value> unpackVector(OpBuilder &b, Location loc, Value v,
+                                unsigned n);
+
 /// Registers of a 2-D layout indexed by their coordinates in lane 0 of
 /// warp 0 (the other lanes and warps add disjoint offsets).
 std::map<std::pair<int32_t, int32_t>, unsigned>

@@ -93,11 +93,8 @@ struct OperandDescriptor {
 
 /// Two 16-bit values as the 32-bit register wgmma reads (lo in the low half).
 static Value packHalves(OpBuilder &b, Location loc, Value lo, Value hi) {
-  auto vecType = VectorType::get({2}, lo.getType());
-  Value v = LLVM::UndefOp::create(b, loc, vecType);
-  v = LLVM::InsertElementOp::create(b, loc, v, lo, i32Constant(b, loc, 0));
-  v = LLVM::InsertElementOp::create(b, loc, v, hi, i32Constant(b, loc, 1));
-  return LLVM::BitcastOp::create(b, loc, b.getI32Type(), v);
+  return LLVM::BitcastOp::create(b, loc, b.getI32Type(),
+                                 packVector(b, loc, {lo, hi}));
 }
 
 /// One wgmma with A from registers (the NVVM op only takes descriptors):
