@@ -276,9 +276,6 @@ std::vector<KernelMetadata> CompilerSession::getMetadata() const {
           return;
         if (bytes)
           md.sharedBytes = bytes.getInt();
-        // tile-group-program-order launched the 2-D grid as one row.
-        if (op->hasAttr("tile.grouped_program_order") && md.grid.size() >= 2)
-          md.grid = {"(" + md.grid[0] + ") * (" + md.grid[1] + ")", "1", "1"};
       });
     }
     result.push_back(std::move(md));

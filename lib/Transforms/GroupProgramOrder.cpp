@@ -1,6 +1,8 @@
 //===- GroupProgramOrder.cpp - Grouped (swizzled) tile order --------------===//
 //
-// With the 1-D id `pid` over gx * gy programs:
+// The launch keeps the grid the kernel declares (gx x gy); the program's
+// linear id in launch order, pid = program_id(0) + program_id(1) * gx, is
+// renumbered:
 //   per_group = GROUP_M * gy
 //   first_m   = (pid / per_group) * GROUP_M
 //   rows      = min(gx - first_m, GROUP_M)
@@ -50,7 +52,11 @@ static void groupKernel(func::FuncOp func, unsigned groupM) {
   auto c = [&](int64_t v) {
     return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
   };
-  Value pid = ProgramIdOp::create(b, loc, b.getI32Type(), 0);
+  // Blocks start in x-fastest order: the linear id follows the launch.
+  Value x = ProgramIdOp::create(b, loc, b.getI32Type(), 0);
+  Value y = ProgramIdOp::create(b, loc, b.getI32Type(), 1);
+  Value pid =
+      arith::AddIOp::create(b, loc, x, arith::MulIOp::create(b, loc, y, gx));
   Value group = c(groupM);
   Value perGroup = arith::MulIOp::create(b, loc, group, gy);
   Value groupId = arith::DivSIOp::create(b, loc, pid, perGroup);
@@ -61,9 +67,6 @@ static void groupKernel(func::FuncOp func, unsigned groupM) {
   Value idM = arith::AddIOp::create(
       b, loc, firstM, arith::RemSIOp::create(b, loc, inGroup, rows));
   Value idN = arith::DivSIOp::create(b, loc, inGroup, rows);
-  // The launch is now 1-D.
-  Value total = arith::MulIOp::create(b, loc, gx, gy);
-  LaunchGridOp::create(b, loc, ValueRange{total, c(1), c(1)});
 
   for (ProgramIdOp op : ids[0])
     op.replaceAllUsesWith(idM);
@@ -79,7 +82,6 @@ static void groupKernel(func::FuncOp func, unsigned groupM) {
   for (auto &list : counts)
     for (NumProgramsOp op : list)
       op.erase();
-  grid.erase();
   func->setAttr(kGroupedAttr, b.getI32IntegerAttr(groupM));
 }
 

@@ -1,13 +1,17 @@
 // RUN: tile-opt %s --split-input-file --tile-group-program-order=group-m=4 | FileCheck %s
 // RUN: tile-opt %s --split-input-file --tile-group-program-order=group-m=0 | FileCheck %s --check-prefix=OFF
 // A 2-D launch indexed by program_id(0) (rows) and program_id(1) (columns)
-// becomes a 1-D launch of gx * gy programs in GROUP_M-grouped order.
+// keeps its grid; the program's linear id in launch order (x fastest) is
+// renumbered into GROUP_M-grouped tile order.
 
 // CHECK-LABEL: func.func @naive_2d
 // CHECK-SAME: (%[[GX:[^:]*]]: i32, %[[GY:[^:]*]]: i32, %[[P:[^:]*]]: !tile.ptr<i32>)
 // CHECK-SAME: tile.grouped_program_order = 4 : i32
-// CHECK-NOT: tile.program_id 1
-// CHECK:     %[[PID:.*]] = tile.program_id 0 : i32
+// CHECK:     tile.launch_grid %[[GX]], %[[GY]]
+// CHECK:     %[[X:.*]] = tile.program_id 0 : i32
+// CHECK:     %[[Y:.*]] = tile.program_id 1 : i32
+// CHECK:     %[[YX:.*]] = arith.muli %[[Y]], %[[GX]] : i32
+// CHECK:     %[[PID:.*]] = arith.addi %[[X]], %[[YX]] : i32
 // CHECK:     %[[PER:.*]] = arith.muli %[[G:.*]], %[[GY]] : i32
 // CHECK:     %[[GID:.*]] = arith.divsi %[[PID]], %[[PER]] : i32
 // CHECK:     %[[FIRST:.*]] = arith.muli %[[GID]], %[[G]] : i32
@@ -17,8 +21,7 @@
 // CHECK:     %[[R:.*]] = arith.remsi %[[IN]], %[[ROWS]] : i32
 // CHECK:     %[[M:.*]] = arith.addi %[[FIRST]], %[[R]] : i32
 // CHECK:     %[[N:.*]] = arith.divsi %[[IN]], %[[ROWS]] : i32
-// CHECK:     %[[TOTAL:.*]] = arith.muli %[[GX]], %[[GY]] : i32
-// CHECK:     tile.launch_grid %[[TOTAL]], %{{.*}}, %{{.*}}
+// CHECK-NOT: tile.launch_grid
 // CHECK:     %[[ROW:.*]] = arith.muli %[[M]], %[[GY]] : i32
 // CHECK:     %[[IDX:.*]] = arith.addi %[[ROW]], %[[N]] : i32
 // CHECK:     tile.store %[[P]], %[[IDX]]

@@ -28,16 +28,17 @@ def TileCombine : Pass<"tile-combine", "ModuleOp"> {
 }
 
 def TileGroupProgramOrder : Pass<"tile-group-program-order", "ModuleOp"> {
-  let summary = "Launch 2-D grids as 1-D in GROUP_M-grouped tile order";
+  let summary = "Visit a 2-D grid's tiles in GROUP_M-grouped order";
   let description = [{
     For a kernel launched on a 2-D grid (`tile.launch_grid %gx, %gy`) whose
     tiles are indexed by `program_id(0)` (rows) and `program_id(1)`
-    (columns), launches gx * gy programs along x instead and computes the
-    two ids from the linear id so that consecutive programs cover a column
-    of `group-m` row tiles before moving to the next column: the A rows and
-    B columns those programs share stay in L2. `num_programs(0/1)` become
-    gx and gy. The kernel gets `tile.grouped_program_order = group-m` and
-    its launch grid becomes (gx * gy, 1, 1), which the metadata reports.
+    (columns), renumbers the programs: the linear id in launch order
+    (`program_id(0) + program_id(1) * gx`) is mapped to the two tile ids so
+    that consecutive programs cover a column of `group-m` row tiles before
+    moving to the next column: the A rows and B columns those programs
+    share stay in L2. `num_programs(0/1)` become gx and gy. The launch
+    grid is the one the kernel declares (the metadata's grid equals its
+    `@grid`); the kernel gets `tile.grouped_program_order = group-m`.
     Kernels with a 1-D or 3-D grid, or that never read `program_id(1)`, are
     left alone; `group-m = 0` turns the pass off.
   }];
