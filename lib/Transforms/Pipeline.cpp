@@ -153,11 +153,12 @@ static WarpGroupDotOp asyncCandidate(scf::ForOp loop,
 }
 
 /// Rewrites the loads into async copies, issued `distance` iterations
-/// ahead into a ring of `slots` buffers; returns the ops of stage 0.
+/// ahead into a ring of `slots` buffers; returns the ops of stage 0 and
+/// sets `wait` to the readers' wait.
 static llvm::SetVector<Operation *>
 introduceAsyncCopies(scf::ForOp loop, ArrayRef<LocalAllocOp> allocs,
                      unsigned distance, unsigned slots,
-                     llvm::SetVector<Operation *> stage0) {
+                     llvm::SetVector<Operation *> stage0, AsyncWaitOp &wait) {
   OpBuilder b(loop);
   Operation *lastCopy = nullptr, *firstRead = nullptr;
   SmallVector<std::pair<LocalAllocOp, Value>> rings;
@@ -191,7 +192,7 @@ introduceAsyncCopies(scf::ForOp loop, ArrayRef<LocalAllocOp> allocs,
 
   // The readers wait for this iteration's copies, then read its slot.
   b.setInsertionPoint(firstRead);
-  auto wait = AsyncWaitOp::create(b, firstRead->getLoc(), distance - 1);
+  wait = AsyncWaitOp::create(b, firstRead->getLoc(), distance - 1);
   // wgmma reads its buffers through the async proxy.
   if (llvm::any_of(allocs, [](LocalAllocOp alloc) {
         return alloc.getType().getEncoding().getLineElems() != 0;
@@ -274,8 +275,9 @@ static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
       addressComputation(loop, allocs);
   if (failed(addresses))
     return success(); // left unpipelined
+  AsyncWaitOp wait;
   llvm::SetVector<Operation *> stage0 =
-      introduceAsyncCopies(loop, allocs, distance, slots, *addresses);
+      introduceAsyncCopies(loop, allocs, distance, slots, *addresses, wait);
   std::optional<unsigned> asyncResult;
   if (asyncDot) {
     // In flight until the next iteration's wait: at most this group.
@@ -283,10 +285,10 @@ static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
     OpOperand &yielded = *asyncDot.getD().use_begin();
     asyncResult = yielded.getOperandNumber();
     OpBuilder b(asyncDot->getNextNode());
-    auto wait = WarpGroupDotWaitOp::create(
+    auto inFlight = WarpGroupDotWaitOp::create(
         b, asyncDot.getLoc(), TypeRange{asyncDot.getType()},
         ValueRange{asyncDot.getD()}, 1);
-    yielded.set(wait.getResult(0));
+    yielded.set(inFlight.getResult(0));
   }
 
   scf::PipeliningOption options;
@@ -302,30 +304,22 @@ static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
         // cores are fed (1.07-1.11x for the 128x128 and 64x128 matmul
         // tiles, within 1.5% for 128x256).
         Block *body = forOp.getBody();
-        Operation *wait = nullptr;
-        for (auto w : body->getOps<AsyncWaitOp>())
-          wait = w;
-        // Compute ops up to and including `last` (all of them when null).
-        auto computeUpTo = [&](Operation *first, Operation *last) {
-          bool on = first == nullptr;
-          for (Operation &op : body->without_terminator()) {
-            if (on && !stage0.contains(&op))
-              schedule.push_back({&op, distance});
-            if (&op == first)
-              on = true;
-            if (&op == last)
-              return;
-          }
-        };
-        if (wait)
-          computeUpTo(nullptr, wait);
-        else
-          computeUpTo(nullptr, nullptr);
+        SmallVector<Operation *> computeAfterWait;
+        bool waited = false;
+        for (Operation &op : body->without_terminator()) {
+          if (stage0.contains(&op))
+            continue;
+          if (waited)
+            computeAfterWait.push_back(&op);
+          else
+            schedule.push_back({&op, distance});
+          waited |= &op == wait.getOperation();
+        }
         for (Operation &op : body->without_terminator())
           if (stage0.contains(&op))
             schedule.push_back({&op, 0});
-        if (wait)
-          computeUpTo(wait, nullptr);
+        for (Operation *op : computeAfterWait)
+          schedule.push_back({op, distance});
       };
   IRRewriter rewriter(loop.getContext());
   rewriter.setInsertionPoint(loop);

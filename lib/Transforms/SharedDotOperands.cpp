@@ -8,8 +8,9 @@
 // slice's loads issued one dot ahead. An operand already in its dot-operand
 // layout in registers (attention's P, the previous dot's result) stays
 // there and is sliced with extract_slice, so only the other one is staged.
-// A dot with a wgmma (version-3) layout instead stores both operands in
-// wgmma's shared layout and becomes one tilegpu.warpgroup_dot.
+// A dot with a wgmma (version-3) layout instead stores its operands once
+// in wgmma's shared layout (A only when it is a loaded tile; otherwise it
+// stays in registers) and becomes one tilegpu.warpgroup_dot.
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,15 +41,33 @@ static Value convertedFromBlocked(Value operand) {
   return cvt.getSrc();
 }
 
-static LocalAllocOp stage(OpBuilder &b, Location loc, Value tensor) {
+/// Stores `tensor` in shared memory with `enc` for `dot`, once: where the
+/// tensor is computed when that is outside the dot's block (attention's Q,
+/// not in every iteration), otherwise just before the dot.
+static LocalAllocOp stageOnce(Operation *dot, Value tensor,
+                              SharedEncodingAttr enc) {
+  OpBuilder b(dot);
+  if (Operation *def = tensor.getDefiningOp())
+    if (def->getBlock() != dot->getBlock())
+      b.setInsertionPointAfter(def);
   auto type = cast<RankedTensorType>(tensor.getType());
-  auto blocked = cast<BlockedEncodingAttr>(type.getEncoding());
-  auto enc = SharedEncodingAttr::getSwizzled(
-      b.getContext(), type.getShape(),
-      type.getElementType().getIntOrFloatBitWidth(), blocked.getOrder());
   auto memType = MemDescType::get(b.getContext(), type.getShape(),
                                   type.getElementType(), enc);
-  return LocalAllocOp::create(b, loc, memType, tensor, IntegerAttr());
+  return LocalAllocOp::create(b, dot->getLoc(), memType, tensor,
+                              IntegerAttr());
+}
+
+/// `stageOnce` in the swizzle ldmatrix reads without bank conflicts.
+static LocalAllocOp stageForLdmatrix(Operation *dot, Value tensor) {
+  if (!tensor)
+    return {};
+  auto type = cast<RankedTensorType>(tensor.getType());
+  auto blocked = cast<BlockedEncodingAttr>(type.getEncoding());
+  return stageOnce(dot, tensor,
+                   SharedEncodingAttr::getSwizzled(
+                       dot->getContext(), type.getShape(),
+                       type.getElementType().getIntOrFloatBitWidth(),
+                       blocked.getOrder()));
 }
 
 /// The k-th slice of an operand: a window read from its buffer when it was
@@ -96,22 +115,10 @@ static void rewriteDot(tile::DotOp dot) {
   if ((!a && !slicesInRegisters(dot.getA(), aSliceType, 1, kSlice)) ||
       (!b && !slicesInRegisters(dot.getB(), bSliceType, 0, kSlice)))
     return;
+  LocalAllocOp ma = stageForLdmatrix(dot, a);
+  LocalAllocOp mb = stageForLdmatrix(dot, b);
   OpBuilder builder(dot);
   Location loc = dot.getLoc();
-  // An operand computed outside the dot's loop (attention's Q) is staged
-  // once, where it is computed, not in every iteration.
-  auto stageOnce = [&](Value tensor) -> LocalAllocOp {
-    if (!tensor)
-      return {};
-    OpBuilder::InsertionGuard guard(builder);
-    if (Operation *def = tensor.getDefiningOp()) {
-      if (def->getBlock() != dot->getBlock())
-        builder.setInsertionPointAfter(def);
-    }
-    return stage(builder, loc, tensor);
-  };
-  LocalAllocOp ma = stageOnce(a);
-  LocalAllocOp mb = stageOnce(b);
   // Operands of slice s + 1 are read before the mma of slice s, so that
   // the ldmatrix latency hides behind tensor-core work.
   auto loadSlice = [&](int64_t k) {
@@ -141,12 +148,10 @@ static void rewriteDot(tile::DotOp dot) {
     bCvt->erase();
 }
 
-/// A wgmma dot reads both operands from shared memory: each is stored once
-/// (outside the dot's loop when computed there) in wgmma's layout, in the
-/// order its producer's layout has, and the dot becomes warpgroup_dot.
+/// A wgmma dot reads B, and A when it is a loaded tile, from shared memory:
+/// each is stored once in wgmma's layout, in the order its producer's
+/// layout has, and the dot becomes warpgroup_dot.
 static LogicalResult rewriteWgmmaDot(tile::DotOp dot) {
-  OpBuilder builder(dot);
-  Location loc = dot.getLoc();
   SmallVector<Operation *> converts;
   auto stageForWgmma = [&](Value operand) -> Value {
     Value tensor = operand;
@@ -159,17 +164,11 @@ static LogicalResult rewriteWgmmaDot(tile::DotOp dot) {
     if (auto blocked = dyn_cast<BlockedEncodingAttr>(type.getEncoding()))
       order.assign(blocked.getOrder().begin(), blocked.getOrder().end());
     auto enc = SharedEncodingAttr::getForWgmma(
-        builder.getContext(), type.getShape(),
+        dot.getContext(), type.getShape(),
         type.getElementType().getIntOrFloatBitWidth(), order);
     if (!enc)
       return {};
-    OpBuilder::InsertionGuard guard(builder);
-    if (Operation *def = tensor.getDefiningOp())
-      if (def->getBlock() != dot->getBlock())
-        builder.setInsertionPointAfter(def);
-    auto memType = MemDescType::get(builder.getContext(), type.getShape(),
-                                    type.getElementType(), enc);
-    return LocalAllocOp::create(builder, loc, memType, tensor, IntegerAttr());
+    return stageOnce(dot, tensor, enc);
   };
   // An A that is not a loaded tile (the previous dot's result, narrowed:
   // attention's P) stays in registers in its #dot_op layout.
@@ -179,8 +178,9 @@ static LogicalResult rewriteWgmmaDot(tile::DotOp dot) {
   if (!a || !b)
     return dot.emitError("internal error: a wgmma operand has rows shorter "
                          "than 32 bytes");
-  auto wgmma = WarpGroupDotOp::create(builder, loc, dot.getType(), a, b,
-                                      dot.getC());
+  OpBuilder builder(dot);
+  auto wgmma = WarpGroupDotOp::create(builder, dot.getLoc(), dot.getType(), a,
+                                      b, dot.getC());
   dot.replaceAllUsesWith(wgmma.getD());
   dot.erase();
   for (Operation *cvt : converts)

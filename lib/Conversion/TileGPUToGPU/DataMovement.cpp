@@ -87,10 +87,7 @@ struct RearrangeLowering : public OpConversionPattern<OpT> {
       Type elem =
           this->getTypeConverter()->convertType(srcType.getElementType());
       Location loc = op.getLoc();
-      int64_t pitch = isa<tilegpu::ConvertLayoutOp>(op)
-                          ? tilegpu::getConvertScratchPitch(srcType)
-                          : 0;
-      if (pitch)
+      if (int64_t pitch = tilegpu::getRowScratchPitch(op))
         results = exchangeRowsThroughScratch(
             rewriter, loc, src, layoutOf(srcType), layoutOf(dstType), pitch,
             elem, tilegpu::getScratchOffset(op));

@@ -70,15 +70,6 @@ static Value swizzledOffset(OpBuilder &b, Location loc, ArrayRef<Value> coords,
   return arith::AddIOp::create(b, loc, offset, col);
 }
 
-/// The address of element `coords` of the tile at `base`.
-static Value elementAddress(OpBuilder &b, Location loc, Value base,
-                            ArrayRef<Value> coords, MemDescType type) {
-  Value offset = swizzledOffset(b, loc, coords, type.getShape(), type.getEncoding());
-  Value bytes = arith::MulIOp::create(
-      b, loc, offset, i32Constant(b, loc, elementBytes(type.getElementType())));
-  return sharedAddress(b, loc, base, bytes);
-}
-
 /// Every thread stores its registers of a tensor into the tile at `base`.
 static void storeTile(OpBuilder &b, Location loc, ValueRange values,
                       RankedTensorType srcType, Value base, MemDescType type) {
@@ -418,4 +409,14 @@ void mlir::tile::lowering::populateSharedMemoryPatterns(
   patterns.add<LocalAllocLowering, MemDescIndexLowering, LocalLoadLowering,
                AsyncCopyLowering, AsyncCommitGroupLowering, AsyncWaitLowering>(
       converter, patterns.getContext());
+}
+
+Value mlir::tile::lowering::elementAddress(OpBuilder &b, Location loc,
+                                           Value base, ArrayRef<Value> coords,
+                                           MemDescType type) {
+  Value offset =
+      swizzledOffset(b, loc, coords, type.getShape(), type.getEncoding());
+  Value bytes = arith::MulIOp::create(
+      b, loc, offset, i32Constant(b, loc, elementBytes(type.getElementType())));
+  return sharedAddress(b, loc, base, bytes);
 }

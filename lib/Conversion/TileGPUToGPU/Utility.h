@@ -57,6 +57,11 @@ SmallVector<SmallVector<Value>> emitCoordinates(OpBuilder &b, Location loc,
 Value emitOwnerPredicate(OpBuilder &b, Location loc,
                          const tilegpu::LinearLayout &layout);
 
+/// The address (!llvm.ptr<3>) of element `coords` (i32) of the shared
+/// tile of `type` at `base`, under its #tilegpu.shared encoding.
+Value elementAddress(OpBuilder &b, Location loc, Value base,
+                     ArrayRef<Value> coords, tilegpu::MemDescType type);
+
 /// `values` as one vector value, and the first `n` elements of a vector.
 Value packVector(OpBuilder &b, Location loc, ValueRange values);
 SmallVector<Value> unpackVector(OpBuilder &b, Location loc, Value v,
@@ -99,7 +104,7 @@ SmallVector<Value> exchangeThroughScratch(
     Type elementType, unsigned byteBase);
 
 /// A 2-D layout change through a scratch of rows `pitch` elements apart
-/// (tilegpu::getConvertScratchPitch): each thread stores and loads runs of
+/// (tilegpu::getRowScratchPitch): each thread stores and loads runs of
 /// registers contiguous along the row as one vector of up to 16 bytes.
 SmallVector<Value> exchangeRowsThroughScratch(
     OpBuilder &b, Location loc, ValueRange srcValues,

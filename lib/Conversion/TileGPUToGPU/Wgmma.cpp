@@ -57,31 +57,12 @@ struct OperandDescriptor {
     return type.getEncoding().getOrder()[0] == dim;
   }
 
-  /// The descriptor of the sub-tile whose first element is `coords`
-  /// (a multiple of 8 rows, so the swizzle phase there is zero).
+  /// The descriptor of the sub-tile whose first element is `coords`: its
+  /// address under the tile's encoding (at a multiple of 8 rows, where the
+  /// swizzle phase is zero and the hardware swizzles the rest).
   Value at(OpBuilder &b, Location loc, ArrayRef<Value> coords) const {
-    SharedEncodingAttr enc = type.getEncoding();
-    unsigned colDim = enc.getOrder()[0], rowDim = enc.getOrder()[1];
-    int64_t lineLength = enc.getLineElems();
-    int64_t rows = type.getShape()[rowDim];
-    Value col = coords[colDim], row = coords[rowDim];
-    Value line =
-        arith::DivUIOp::create(b, loc, col, i32Constant(b, loc, lineLength));
-    Value inLine =
-        arith::RemUIOp::create(b, loc, col, i32Constant(b, loc, lineLength));
-    Value elems = arith::AddIOp::create(
-        b, loc,
-        arith::MulIOp::create(b, loc, line,
-                              i32Constant(b, loc, rows * lineLength)),
-        arith::AddIOp::create(
-            b, loc,
-            arith::MulIOp::create(b, loc, row, i32Constant(b, loc, lineLength)),
-            inLine));
-    unsigned elemBytes = type.getElementType().getIntOrFloatBitWidth() / 8;
-    Value bytes =
-        arith::MulIOp::create(b, loc, elems, i32Constant(b, loc, elemBytes));
-    Value addr = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(),
-                                          sharedAddress(b, loc, base, bytes));
+    Value addr = LLVM::PtrToIntOp::create(
+        b, loc, b.getI32Type(), elementAddress(b, loc, base, coords, type));
     Value field = arith::AndIOp::create(
         b, loc, arith::ShRUIOp::create(b, loc, addr, i32Constant(b, loc, 4)),
         i32Constant(b, loc, 0x3FFF));
@@ -280,10 +261,10 @@ struct WarpGroupDotLowering
       for (auto [k, step] : llvm::enumerate(block.steps)) {
         bool readsD = !(zeroInit && k == 0);
         if (!a) {
-          packed =
-              wgmmaRegisterA(rewriter, loc, structType, packed, step.regsA,
-                             step.descB, instrN, elem.isBF16() ? "bf16" : "f16",
-                             layoutB == NVVM::MMALayout::row, readsD);
+          packed = wgmmaRegisterA(rewriter, loc, structType, packed, step.regsA,
+                                  step.descB, instrN,
+                                  NVVM::stringifyWGMMATypes(wgmmaType),
+                                  layoutB == NVVM::MMALayout::row, readsD);
           continue;
         }
         packed = NVVM::WgmmaMmaAsyncOp::create(

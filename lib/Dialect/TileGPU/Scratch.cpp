@@ -22,7 +22,10 @@ static unsigned tensorBytes(Value v) {
                       getScratchElementBytes(type.getElementType()));
 }
 
-int64_t mlir::tilegpu::getConvertScratchPitch(RankedTensorType type) {
+int64_t mlir::tilegpu::getRowScratchPitch(Operation *op) {
+  if (!isa<ConvertLayoutOp>(op))
+    return 0;
+  auto type = cast<RankedTensorType>(op->getOperand(0).getType());
   if (type.getRank() != 2 || type.getElementType().isInteger(1))
     return 0;
   unsigned bytes = getScratchElementBytes(type.getElementType());
@@ -76,11 +79,11 @@ unsigned mlir::tilegpu::getScratchBytes(Operation *op) {
             tile::TransOp>([&](Operation *o) -> unsigned {
         if (!getLayout(o->getResult(0).getType()) || getRegisterRemap(o))
           return 0;
-        auto type = cast<RankedTensorType>(o->getOperand(0).getType());
-        if (isa<ConvertLayoutOp>(o))
-          if (int64_t pitch = getConvertScratchPitch(type))
-            return alignScratch(type.getDimSize(0) * pitch *
-                                getScratchElementBytes(type.getElementType()));
+        if (int64_t pitch = getRowScratchPitch(o)) {
+          auto type = cast<RankedTensorType>(o->getOperand(0).getType());
+          return alignScratch(type.getDimSize(0) * pitch *
+                              getScratchElementBytes(type.getElementType()));
+        }
         return tensorBytes(o->getOperand(0));
       })
       .Case<tile::ReshapeOp>([&](tile::ReshapeOp r) -> unsigned {

@@ -24,13 +24,13 @@ unsigned getScratchElementBytes(Type elementType);
 /// result reads, when no data crosses threads; nullopt otherwise.
 std::optional<SmallVector<unsigned>> getRegisterRemap(Operation *op);
 
-/// The row pitch (in elements) of the scratch through which a 2-D
-/// convert_layout of `type` moves its data: rows whose bytes are a
-/// multiple of 128 get 16 bytes of padding, so that the 8 rows one
-/// tensor-core fragment store touches fall in different banks; others keep
-/// their length. 0 when the conversion does not use the row-major path
-/// (other ranks, i1).
-int64_t getConvertScratchPitch(RankedTensorType type);
+/// The row pitch (in elements) of the scratch through which `op`, a 2-D
+/// convert_layout that moves data between threads, exchanges it: rows
+/// whose bytes are a multiple of 128 get 16 bytes of padding, so that the
+/// 8 rows one tensor-core fragment store touches fall in different banks;
+/// others keep their length. 0 for every other op (they exchange through
+/// the unpadded row-major scratch), other ranks and i1.
+int64_t getRowScratchPitch(Operation *op);
 
 /// Scratch bytes `op` needs (0 when it needs none).
 unsigned getScratchBytes(Operation *op);
