@@ -425,7 +425,7 @@ def bench_matmul_without_hints():
 
 BENCHES = {"softmax": bench_softmax, "layernorm": bench_layernorm,
            "matmul": bench_matmul_without_hints, "attention": bench_attention}
-for name in args.only.split(","):
+for name in filter(None, args.only.split(",")):
     BENCHES[name]()
 
 log("")

@@ -220,6 +220,8 @@ bool CompilerSession::lowerToGPU() {
         // every tensor is its own value), and LLVM's instcombine folds what a
         // canonicalization would, several times faster.
         pm.addPass(mlir::createCSEPass());
+        if (options.versionArguments)
+          pm.addPass(mlir::tile::createTileGPUInterleaveGeneralPath());
       },
       "GPU-lowering passes");
 }

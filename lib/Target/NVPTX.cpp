@@ -88,9 +88,12 @@ createTargetMachine(const TargetInfo &target, std::string &error) {
   const llvm::Target *t = llvm::TargetRegistry::lookupTarget(triple, error);
   if (!t)
     return nullptr;
+  llvm::TargetOptions options;
+  options.AllowFPOpFusion =
+      target.fpFusion ? llvm::FPOpFusion::Fast : llvm::FPOpFusion::Standard;
   return std::unique_ptr<llvm::TargetMachine>(t->createTargetMachine(
-      triple, target.arch, target.features(), llvm::TargetOptions(),
-      std::nullopt, std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+      triple, target.arch, target.features(), options, std::nullopt,
+      std::nullopt, llvm::CodeGenOptLevel::Aggressive));
 }
 
 std::string tilec::findCudaToolkit() {

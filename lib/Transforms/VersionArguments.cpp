@@ -23,6 +23,7 @@
 #include "tile/Transforms/Passes.h"
 
 #include "tile/Analysis/AxisInfo.h"
+#include "tile/Dialect/TileGPU/TileGPUDialect.h"
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -257,7 +258,9 @@ scf::IfOp version(func::FuncOp func, ArrayRef<Candidate> assumptions) {
     if (!kept.contains(&op))
       moved.push_back(&op);
   OpBuilder b(body.getTerminator());
-  return versionOps(b, func, moved, assumptions);
+  scf::IfOp ifOp = versionOps(b, func, moved, assumptions);
+  ifOp->setAttr(tilegpu::kVersionedAttrName, b.getUnitAttr());
+  return ifOp;
 }
 
 /// In the general path of `ifOp`, a second guarded copy that assumes only

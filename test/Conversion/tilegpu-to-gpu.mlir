@@ -29,11 +29,13 @@
 // CHECK: %[[OFF:.*]] = arith.muli %{{.*}}, %c4_i64{{.*}} : i64
 // CHECK: %[[ADDR:.*]] = arith.addi %[[X]], %[[OFF]] : i64
 // CHECK: %[[INIT:.*]] = arith.bitcast %[[OTHER]] : f32 to i32
-// CHECK: %[[LD:.*]] = llvm.inline_asm has_side_effects asm_dialect = att "mov.b32 $0, $3;\0A\09@$2 ld.global.b32 $0, [ $1 + 0 ];", "=r,l,b,r" %[[ADDR]], %[[MASK]], %[[INIT]] : (i64, i1, i32) -> i32
+// Each access says which registers of which tile (shape and layout) it
+// touches (tilegpu.element_access, for tilegpu-interleave-general-path).
+// CHECK: %[[LD:.*]] = llvm.inline_asm has_side_effects asm_dialect = att {tilegpu.element_access = [tensor<32xi1, #tilegpu.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>>, 0, 1]} "mov.b32 $0, $3;\0A\09@$2 ld.global.b32 $0, [ $1 + 0 ];", "=r,l,b,r" %[[ADDR]], %[[MASK]], %[[INIT]] : (i64, i1, i32) -> i32
 // CHECK: %[[V:.*]] = arith.bitcast %[[LD]] : i32 to f32
 // CHECK: %[[YADDR:.*]] = arith.addi %[[Y]], %{{.*}} : i64
 // CHECK: %[[BITS:.*]] = arith.bitcast %[[V]] : f32 to i32
-// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "@$2 st.global.b32 [ $0 + 0 ], $1;", "l,r,b" %[[YADDR]], %[[BITS]], %[[MASK]] : (i64, i32, i1) -> ()
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att {tilegpu.element_access = [tensor<32xi1, #tilegpu.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>>, 0, 1]} "@$2 st.global.b32 [ $0 + 0 ], $1;", "l,r,b" %[[YADDR]], %[[BITS]], %[[MASK]] : (i64, i32, i1) -> ()
 // CHECK-NOT: gpu.barrier
 // CHECK: gpu.return
 func.func @masked_copy(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %n: i32) attributes {tilegpu.num_warps = 1 : i32} {
@@ -60,7 +62,7 @@ func.func @masked_copy(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %n: i32) attribut
 // CHECK-LABEL: gpu.func @four_warps
 // CHECK-SAME: known_block_size = array<i32: 128, 1, 1>
 // CHECK-NOT: nvvm.minctasm
-// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "ld.global.b16 $0, [ $1 + 0 ];", "=h,l"
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att {{.*}} "ld.global.b16 $0, [ $1 + 0 ];", "=h,l"
 // CHECK: arith.bitcast %{{.*}} : i16 to f16
 func.func @four_warps(%x: !tile.ptr<f16>) attributes {tilegpu.num_warps = 4 : i32} {
   %r = tile.make_range 0 to 128 : tensor<128xi32>
@@ -74,10 +76,10 @@ func.func @four_warps(%x: !tile.ptr<f16>) attributes {tilegpu.num_warps = 4 : i3
 
 // 16 elements on 32 threads: lanes 16..31 hold copies, so even an unmasked
 // store is predicated on the owner (lane bit 4 clear); a scalar store runs
-// in thread 0 only.
+// in thread 0 only (and, a scalar, carries no element_access).
 // CHECK-LABEL: gpu.func @store_owner
 // CHECK: %[[OWNER:.*]] = arith.cmpi eq, %{{.*}}, %c0_i32{{.*}} : i32
-// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "@$2 st.global.b32 [ $0 + 0 ], $1;", "l,r,b" %{{.*}}, %{{.*}}, %[[OWNER]]
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att {tilegpu.element_access = [tensor<16xi1, {{.*}}>, 0, 1]} "@$2 st.global.b32 [ $0 + 0 ], $1;", "l,r,b" %{{.*}}, %{{.*}}, %[[OWNER]]
 // CHECK: %[[T0:.*]] = arith.cmpi eq, %{{.*}}, %c0_i32{{.*}} : i32
 // CHECK: llvm.inline_asm has_side_effects asm_dialect = att "@$2 st.global.b32 [ $0 + 0 ], $1;", "l,r,b" %{{.*}}, %c7_i32{{.*}}, %[[T0]]
 func.func @store_owner(%y: !tile.ptr<i32>) attributes {tilegpu.num_warps = 1 : i32} {
@@ -356,5 +358,28 @@ func.func @one_per_sm(%x: !tile.ptr<f32>) attributes {tilegpu.num_warps = 1 : i3
   %xp = tile.addptr %xs, %r : tensor<32x!tile.ptr<f32>>, tensor<32xi32>
   %v = tile.load %xp : tensor<32x!tile.ptr<f32>>
   tile.store %xp, %v : tensor<32x!tile.ptr<f32>>
+  return
+}
+
+// A mask the axis analysis proves constant over runs of 4 columns (N a
+// multiple of 16, 4 registers per thread along the row) is one compare per
+// run: the ops carry tilegpu.constancy and 8 registers take 2 compares.
+// LAYOUT-LABEL: func.func @mask_runs
+// LAYOUT: arith.cmpi slt, %{{.*}}, %{{.*}} {tilegpu.constancy = 4 : i32}
+// LAYOUT: arith.sitofp %{{[0-9]+}} : tensor
+// CHECK-LABEL: gpu.func @mask_runs
+// CHECK-COUNT-2: arith.cmpi slt
+// CHECK-NOT: arith.cmpi slt
+// CHECK: gpu.return
+func.func @mask_runs(%y: !tile.ptr<f32>, %n: i32) attributes {tilegpu.num_warps = 1 : i32} {
+  %yh = tile.hint %y {multipleOf = array<i32: 16>} : !tile.ptr<f32>
+  %nh = tile.hint %n {multipleOf = array<i32: 16>} : i32
+  %r = tile.make_range 0 to 256 : tensor<256xi32>
+  %ns = tile.splat %nh : tensor<256xi32>
+  %m = arith.cmpi slt, %r, %ns : tensor<256xi32>
+  %ys = tile.splat %yh : tensor<256x!tile.ptr<f32>>
+  %yp = tile.addptr %ys, %r : tensor<256x!tile.ptr<f32>>, tensor<256xi32>
+  %v = arith.sitofp %r : tensor<256xi32> to tensor<256xf32>
+  tile.store %yp, %v, %m : tensor<256x!tile.ptr<f32>>
   return
 }

@@ -31,7 +31,8 @@
 // CHECK:        arith.muli %{{.*}}, %arg1
 // CHECK:        tile.addptr %arg0
 // CHECK:        tile.load
-// CHECK:      }
+// The general path is marked for tilegpu-interleave-general-path.
+// CHECK:      } {tile.versioned}
 // CHECK-NEXT: return
 func.func @row(%p: !tile.ptr<f32>, %stride: i32, %rows: i32, %n: i32) attributes {tile.kernel} {
   tile.launch_grid %rows
@@ -74,8 +75,8 @@ func.func @row(%p: !tile.ptr<f32>, %stride: i32, %rows: i32, %n: i32) attributes
 // CHECK-NOT:      tile.hint
 // CHECK:          tile.splat %arg2 : tensor<1x64xi32>
 // CHECK:          tile.load
-// CHECK:        }
-// CHECK:      }
+// CHECK:        }{{$}}
+// CHECK:      } {tile.versioned}
 // CHECK-NEXT: return
 func.func @tile2d(%p: !tile.ptr<f16>, %sm: i32, %sk: i32) attributes {tile.kernel} {
   %rm = tile.make_range 0 to 32 : tensor<32xi32>

@@ -78,6 +78,11 @@ cl::opt<bool> versionArguments(
              "allows it, for parameters without divisibility facts (aligned "
              "pointers, unit strides, multiples of 16); =false turns it off"),
     cl::init(true), cl::cat(category));
+cl::opt<bool> fpFusion(
+    "enable-fp-fusion",
+    cl::desc("Contract multiplies and adds into fma, as Triton does by "
+             "default (=false: each rounds on its own)"),
+    cl::init(true), cl::cat(category));
 cl::opt<bool> wgmma(
     "wgmma",
     cl::desc("On sm_90a, run the dots wgmma can take on it (=false: "
@@ -141,6 +146,7 @@ static int run() {
     options.specialize.numStages = numStages;
   options.specialize.allConfigs = allConfigs;
   options.target.arch = arch;
+  options.target.fpFusion = fpFusion;
   options.printIRAfterAll = printIRAfterAll;
   options.verifyEachPass = verifyEach;
   // --time-passes is LLVM's own option: it also times the LLVM passes.

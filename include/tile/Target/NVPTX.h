@@ -24,6 +24,10 @@ namespace tilec {
 
 struct TargetInfo {
   std::string arch = "sm_90a"; // sm_90a, sm_90 or sm_80
+  /// Contract a multiply and a dependent add into one fma (and leave ptxas
+  /// free to), as Triton's `enable_fp_fusion` does by default; off, every
+  /// fp32 multiply and add rounds on its own (`mul.rn`, `add.rn`).
+  bool fpFusion = true;
   /// The PTX ISA version LLVM emits for this architecture (+ptx80 for sm_90).
   std::string features() const;
   unsigned computeCapability() const;

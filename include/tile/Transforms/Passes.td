@@ -97,6 +97,29 @@ def TileVersionArguments : Pass<"tile-version-arguments", "ModuleOp"> {
                            "scf::SCFDialect"];
 }
 
+def TileGPUInterleaveGeneralPath
+    : Pass<"tilegpu-interleave-general-path", "ModuleOp"> {
+  let summary = "Interleave the per-element code of a versioned kernel's general path";
+  let description = [{
+    Runs on the per-thread code after `convert-tilegpu-to-gpu`. In every
+    block of the else region of an `scf.if {tile.versioned}` (the general
+    path `tile-version-arguments` keeps), orders the ops by roots (stores,
+    values leaving the block, ops with side effects): each group of
+    `group-size` roots is preceded by the loads it needs and followed by
+    the arithmetic it needs, instead of every load of a tile coming first.
+    The general path's scalar accesses then no longer set the kernel's
+    register count. Global accesses carry `tilegpu.element_access` (tile
+    shape and layout, registers): accesses to different elements are
+    unordered, as in Triton; a load and a store that may touch the same
+    element keep their order, stores keep theirs, and any other op with
+    side effects orders everything around it.
+  }];
+  let options = [
+    Option<"groupSize", "group-size", "unsigned", /*default=*/"8",
+           "Roots whose loads are issued together">
+  ];
+}
+
 def TileGPUSharedDotOperands : Pass<"tilegpu-shared-dot-operands", "ModuleOp"> {
   let summary = "Stage mma.sync operands in swizzled shared memory";
   let description = [{

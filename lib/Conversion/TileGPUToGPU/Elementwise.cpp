@@ -68,8 +68,21 @@ struct ElementwiseOpLowering : public ConversionPattern {
     if (!intrinsic.empty() && isa<math::ExpOp>(op))
       log2e = arith::ConstantOp::create(
           rewriter, op->getLoc(), rewriter.getF32FloatAttr(1.4426950408889634f));
+    // Runs of registers the axis analysis proved equal take the first's.
+    unsigned run = 1;
+    if (auto attr = op->getAttrOfType<IntegerAttr>(tilegpu::kConstancyAttrName))
+      run = attr.getInt();
+    SmallVector<NamedAttribute> attrs;
+    for (NamedAttribute a : op->getAttrs())
+      if (a.getName() != tilegpu::kConstancyAttrName)
+        attrs.push_back(a);
     SmallVector<SmallVector<Value>> results(op->getNumResults());
     for (size_t i = 0; i < n; ++i) {
+      if (i % run != 0) {
+        for (SmallVector<Value> &r : results)
+          r.push_back(r[i - i % run]);
+        continue;
+      }
       SmallVector<Value> args;
       for (ValueRange r : operands)
         args.push_back(r.size() == 1 ? r[0] : r[i]);
@@ -86,7 +99,7 @@ struct ElementwiseOpLowering : public ConversionPattern {
         continue;
       }
       OperationState state(op->getLoc(), op->getName(), args, resultElems,
-                           op->getAttrs());
+                           attrs);
       Operation *scalar = rewriter.create(state);
       for (auto [k, v] : llvm::enumerate(scalar->getResults()))
         results[k].push_back(v);

@@ -94,13 +94,29 @@ static std::string cacheSuffix(CacheModifier cache, EvictionPolicy evict,
 
 static Value inlineAsm(OpBuilder &b, Location loc, Type result,
                        ValueRange operands, StringRef text,
-                       StringRef constraints, bool hasSideEffects = true) {
+                       StringRef constraints, bool hasSideEffects = true,
+                       ArrayAttr access = {}) {
   auto op = LLVM::InlineAsmOp::create(
       b, loc, result, operands, text, constraints, hasSideEffects,
       /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
       LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
       ArrayAttr());
+  if (access)
+    op->setAttr(tilegpu::kElementAccessAttrName, access);
   return result ? op.getResult(0) : Value();
+}
+
+/// The `tilegpu.element_access` of the access to registers [first, first +
+/// count) of a tile of pointers `ptrType`; none for a scalar access.
+static ArrayAttr elementAccess(OpBuilder &b, Type ptrType, size_t first,
+                               size_t count) {
+  auto tile = dyn_cast<RankedTensorType>(ptrType);
+  if (!tile)
+    return {};
+  auto key = RankedTensorType::get(tile.getShape(), b.getI1Type(),
+                                   tile.getEncoding());
+  return b.getArrayAttr({TypeAttr::get(key), b.getI64IntegerAttr(first),
+                         b.getI64IntegerAttr(count)});
 }
 
 static std::string addressOperand(unsigned operand, int64_t offset) {
@@ -110,41 +126,45 @@ static std::string addressOperand(unsigned operand, int64_t offset) {
 
 static Value emitGlobalLoad(OpBuilder &b, Location loc, Type elem, Value addr,
                             int64_t offset, Value pred, Value other,
-                            LoadOp op) {
+                            LoadOp op, ArrayAttr access) {
   RegisterClass rc = registerClassOf(b, elem);
   std::string ld = op.getIsVolatile()
                        ? "ld.volatile.global"
                        : "ld.global" + cacheSuffix(op.getCache(), op.getEvict(),
                                                    /*isLoad=*/true);
-  std::string access =
+  std::string text =
       ld + "." + memoryType(rc.memoryBits) + " $0, " + addressOperand(1, offset) + ";";
   std::string c(1, rc.constraint);
   if (!pred) {
-    Value r = inlineAsm(b, loc, rc.regType, {addr}, access, "=" + c + ",l");
+    Value r = inlineAsm(b, loc, rc.regType, {addr}, text, "=" + c + ",l",
+                        /*hasSideEffects=*/true, access);
     return fromRegister(b, loc, r, elem, rc);
   }
   Value init = toRegister(b, loc, other, rc);
-  std::string text = "mov.b" +
-                     std::to_string(rc.regType.getIntOrFloatBitWidth()) +
-                     " $0, $3;\n\t@$2 " + access;
-  Value r = inlineAsm(b, loc, rc.regType, {addr, pred, init}, text,
-                      "=" + c + ",l,b," + c);
+  std::string predicated = "mov.b" +
+                           std::to_string(rc.regType.getIntOrFloatBitWidth()) +
+                           " $0, $3;\n\t@$2 " + text;
+  Value r = inlineAsm(b, loc, rc.regType, {addr, pred, init}, predicated,
+                      "=" + c + ",l,b," + c, /*hasSideEffects=*/true, access);
   return fromRegister(b, loc, r, elem, rc);
 }
 
 static void emitGlobalStore(OpBuilder &b, Location loc, Value addr,
                             int64_t offset, Value value, Value pred,
-                            CacheModifier cache, EvictionPolicy evict) {
+                            CacheModifier cache, EvictionPolicy evict,
+                            ArrayAttr access) {
   RegisterClass rc = registerClassOf(b, value.getType());
   Value v = toRegister(b, loc, value, rc);
-  std::string access = "st.global" + cacheSuffix(cache, evict, false) + "." +
-                       memoryType(rc.memoryBits) + " " + addressOperand(0, offset) +
-                       ", $1;";
+  std::string text = "st.global" + cacheSuffix(cache, evict, false) + "." +
+                     memoryType(rc.memoryBits) + " " + addressOperand(0, offset) +
+                     ", $1;";
   std::string c(1, rc.constraint);
   if (pred)
-    inlineAsm(b, loc, Type(), {addr, v, pred}, "@$2 " + access, "l," + c + ",b");
+    inlineAsm(b, loc, Type(), {addr, v, pred}, "@$2 " + text, "l," + c + ",b",
+              /*hasSideEffects=*/true, access);
   else
-    inlineAsm(b, loc, Type(), {addr, v}, access, "l," + c);
+    inlineAsm(b, loc, Type(), {addr, v}, text, "l," + c,
+              /*hasSideEffects=*/true, access);
 }
 
 /// How `vec` elements of `elem` (at least 32 bits together) move as
@@ -210,7 +230,8 @@ static SmallVector<Value> unpackWords(OpBuilder &b, Location loc,
 static SmallVector<Value> emitVectorLoad(OpBuilder &b, Location loc, Type elem,
                                          unsigned vec, Value addr,
                                          int64_t offset, Value pred,
-                                         ArrayRef<Value> others, LoadOp op) {
+                                         ArrayRef<Value> others, LoadOp op,
+                                         ArrayAttr access) {
   VectorAccess a = vectorAccessFor(b, elem, vec);
   std::string ld = op.getIsVolatile()
                        ? "ld.volatile.global"
@@ -222,7 +243,7 @@ static SmallVector<Value> emitVectorLoad(OpBuilder &b, Location loc, Type elem,
     constraints += (i ? ",=" : "=") + std::string(1, a.constraint);
   }
   std::string dst = a.words == 1 ? outs : "{" + outs + "}";
-  std::string access =
+  std::string instruction =
       ld + a.suffix + " " + dst + ", " + addressOperand(a.words, offset) + ";";
   SmallVector<Value> operands{addr};
   constraints += ",l";
@@ -238,15 +259,16 @@ static SmallVector<Value> emitVectorLoad(OpBuilder &b, Location loc, Type elem,
       operands.push_back(init[i]);
       constraints += "," + std::string(1, a.constraint);
     }
-    text += "@$" + std::to_string(a.words + 1) + " " + access;
+    text += "@$" + std::to_string(a.words + 1) + " " + instruction;
   } else {
-    text = access;
+    text = instruction;
   }
   Type result = a.words == 1
                     ? a.wordType
                     : (Type)LLVM::LLVMStructType::getLiteral(
                           b.getContext(), SmallVector<Type>(a.words, a.wordType));
-  Value r = inlineAsm(b, loc, result, operands, text, constraints);
+  Value r = inlineAsm(b, loc, result, operands, text, constraints,
+                      /*hasSideEffects=*/true, access);
   SmallVector<Value> words;
   if (a.words == 1)
     words.push_back(r);
@@ -259,7 +281,8 @@ static SmallVector<Value> emitVectorLoad(OpBuilder &b, Location loc, Type elem,
 
 static void emitVectorStore(OpBuilder &b, Location loc, Value addr,
                             int64_t offset, ArrayRef<Value> values, Value pred,
-                            CacheModifier cache, EvictionPolicy evict) {
+                            CacheModifier cache, EvictionPolicy evict,
+                            ArrayAttr access) {
   VectorAccess a = vectorAccessFor(b, values[0].getType(), values.size());
   SmallVector<Value> words = packWords(b, loc, values, a);
   std::string list, constraints = "l";
@@ -277,7 +300,8 @@ static void emitVectorStore(OpBuilder &b, Location loc, Value addr,
     operands.push_back(pred);
     constraints += ",b";
   }
-  inlineAsm(b, loc, Type(), operands, text, constraints);
+  inlineAsm(b, loc, Type(), operands, text, constraints,
+            /*hasSideEffects=*/true, access);
 }
 
 /// Elements per access of a load or store (its `tilegpu.vec`, when the
@@ -401,10 +425,15 @@ struct LoadLowering : public OpConversionPattern<LoadOp> {
     for (size_t i = 0; i < ptrs.size(); i += vec) {
       Value pred = masks.empty() ? Value() : masks[i];
       RegisterAddress at = addressOf(op, ptrs, i, elem);
+      // A volatile load keeps its place among the other accesses.
+      ArrayAttr access =
+          op.getIsVolatile()
+              ? ArrayAttr()
+              : elementAccess(rewriter, op.getPtr().getType(), i, vec);
       if (vec == 1) {
         Value other = others.empty() ? zero : others[i];
         results.push_back(emitGlobalLoad(rewriter, loc, elem, at.base,
-                                         at.offset, pred, other, op));
+                                         at.offset, pred, other, op, access));
         continue;
       }
       SmallVector<Value> chunkOthers;
@@ -412,7 +441,8 @@ struct LoadLowering : public OpConversionPattern<LoadOp> {
         chunkOthers.push_back(others.empty() ? zero : others[i + j]);
       llvm::append_range(results,
                          emitVectorLoad(rewriter, loc, elem, vec, at.base,
-                                        at.offset, pred, chunkOthers, op));
+                                        at.offset, pred, chunkOthers, op,
+                                        access));
     }
     rewriter.replaceOpWithMultiple(op, SmallVector<SmallVector<Value>>{results});
     return success();
@@ -434,14 +464,15 @@ struct StoreLowering : public OpConversionPattern<StoreOp> {
       Value pred = andPredicates(rewriter, loc, owner,
                                  masks.empty() ? Value() : masks[i]);
       RegisterAddress at = addressOf(op, ptrs, i, elem);
+      ArrayAttr access = elementAccess(rewriter, op.getPtr().getType(), i, vec);
       if (vec == 1) {
         emitGlobalStore(rewriter, loc, at.base, at.offset, values[i], pred,
-                        op.getCache(), op.getEvict());
+                        op.getCache(), op.getEvict(), access);
         continue;
       }
       SmallVector<Value> chunk(values.begin() + i, values.begin() + i + vec);
       emitVectorStore(rewriter, loc, at.base, at.offset, chunk, pred,
-                      op.getCache(), op.getEvict());
+                      op.getCache(), op.getEvict(), access);
     }
     rewriter.eraseOp(op);
     return success();

@@ -278,6 +278,31 @@ static void annotateVectorWidths(func::FuncOp func,
   });
 }
 
+/// Record on each integer arith op (masks, indices) how many consecutive
+/// registers of a thread hold equal results (`tilegpu.constancy`): the
+/// lowering computes one per run. `cols < N` with N a multiple of 8 is
+/// one compare per 8 columns instead of one per column, as Triton's
+/// lowering deduplicates by constancy.
+static void annotateConstancy(func::FuncOp func, const AxisInfoAnalysis &axis) {
+  func.walk([&](Operation *op) {
+    if (!isa<arith::ArithDialect>(op->getDialect()) ||
+        op->getNumResults() != 1 || isa<arith::ConstantOp>(op))
+      return;
+    auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    if (!type || !getLayout(type) || !type.getElementType().isIntOrIndex())
+      return;
+    AxisInfo info = axis.get(op->getResult(0));
+    LinearLayout layout = getLinearLayout(type);
+    unsigned run = 1;
+    for (unsigned d = 0; d < info.getRank(); ++d)
+      run = std::max(run, layout.getContiguousRegisters(
+                              d, std::min<int64_t>(info.constancy[d], 1 << 16)));
+    if (run > 1)
+      op->setAttr(kConstancyAttrName,
+                  IntegerAttr::get(IntegerType::get(op->getContext(), 32), run));
+  });
+}
+
 /// Each thread holds every register of its tensors at once; past this many
 /// per tensor, compilation would crawl and the kernel spill massively.
 constexpr unsigned kMaxRegistersPerThread = 1024;
@@ -333,6 +358,7 @@ struct ConvertTileToTileGPUPass
       for (Block &block : func.getBody())
         assigner.processBlock(block);
       annotateVectorWidths(func, axis);
+      annotateConstancy(func, axis);
       if (failed(checkRegisterCounts(func)))
         return signalPassFailure();
     }

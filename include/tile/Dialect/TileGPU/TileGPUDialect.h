@@ -45,6 +45,22 @@ RankedTensorType withLayout(RankedTensorType type, Attribute layout);
 /// Number of warps a kernel runs with (its `tilegpu.num_warps` attribute).
 unsigned getNumWarps(Operation *kernel);
 
+/// On the `scf.if` that `tile-version-arguments` creates: its then region is
+/// the guarded fast path, its else region the general one.
+inline constexpr llvm::StringLiteral kVersionedAttrName = "tile.versioned";
+
+/// On an elementwise op: aligned runs of this many consecutive registers of
+/// a thread hold equal results, so the lowering computes one per run.
+inline constexpr llvm::StringLiteral kConstancyAttrName = "tilegpu.constancy";
+
+/// On the per-thread global load and store a tile access lowers to: which
+/// elements of which tile it touches, `[key, first, count]`, where `key`
+/// is the tile's shape and layout (a tensor type of `i1`) and `first` and
+/// `count` number the thread's registers. Two accesses with the same key
+/// and overlapping registers touch the same element coordinates.
+inline constexpr llvm::StringLiteral kElementAccessAttrName =
+    "tilegpu.element_access";
+
 } // namespace mlir::tilegpu
 
 #endif // TILE_DIALECT_TILEGPU_TILEGPUDIALECT_H
