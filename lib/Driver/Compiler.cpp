@@ -211,6 +211,7 @@ bool CompilerSession::lowerToGPU() {
         pm.addPass(mlir::tile::createTileGPUSharedDotOperands());
         mlir::tile::TileGPUPipelineOptions pipelining;
         pipelining.maxSharedBytes = shared.maxSharedBytes;
+        pipelining.mbarriers = options.mbarriers;
         pm.addPass(mlir::tile::createTileGPUPipeline(pipelining));
         pm.addPass(mlir::createCanonicalizerPass());
         pm.addPass(mlir::createCSEPass());

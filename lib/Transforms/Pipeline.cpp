@@ -69,22 +69,28 @@ static tile::LoadOp pipelinableLoad(LocalAllocOp alloc, scf::ForOp loop) {
   return load;
 }
 
-/// (iv - lb) / step % slots, as i32, at the builder's position.
-static Value ringSlot(OpBuilder &b, Location loc, scf::ForOp loop,
-                      unsigned slots) {
+/// The iteration number (iv - lb) / step, as i32, at the builder's
+/// position.
+static Value iterationIndex(OpBuilder &b, Location loc, scf::ForOp loop) {
   Value iv = loop.getInductionVar();
   Value j = arith::SubIOp::create(b, loc, iv, loop.getLowerBound());
   j = arith::DivUIOp::create(b, loc, j, loop.getStep());
-  Type t = iv.getType();
-  Value s = arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, slots));
-  Value slot = arith::RemUIOp::create(b, loc, j, s);
-  if (!slot.getType().isInteger(32)) {
-    if (slot.getType().isIndex())
-      slot = arith::IndexCastUIOp::create(b, loc, b.getI32Type(), slot);
-    else
-      slot = arith::TruncIOp::create(b, loc, b.getI32Type(), slot);
-  }
-  return slot;
+  if (j.getType().isIndex())
+    return arith::IndexCastUIOp::create(b, loc, b.getI32Type(), j);
+  if (!j.getType().isInteger(32))
+    return arith::TruncIOp::create(b, loc, b.getI32Type(), j);
+  return j;
+}
+
+static Value i32Value(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
+}
+
+/// The iteration's slot in a ring of `slots` buffers.
+static Value ringSlot(OpBuilder &b, Location loc, scf::ForOp loop,
+                      unsigned slots) {
+  return arith::RemUIOp::create(b, loc, iterationIndex(b, loc, loop),
+                                i32Value(b, loc, slots));
 }
 
 /// The ops of the body that computing the loads' addresses and masks needs,
@@ -220,6 +226,100 @@ introduceAsyncCopies(scf::ForOp loop, ArrayRef<LocalAllocOp> allocs,
   return stage0;
 }
 
+/// With a wgmma dot in flight across iterations, the ring synchronizes
+/// through mbarriers instead of a barrier of the whole program per
+/// iteration: slot s has a `full` barrier, on which every thread arrives
+/// when its copies into s have landed (cp.async.mbarrier.arrive), and an
+/// `empty` one, on which every thread arrives once its warpgroup's wgmma
+/// reading s has completed (after the next iteration's wait for all but
+/// one wgmma group). Copies into a slot first wait for it to be empty
+/// (parity of the slot's previous use: at once on its first use), the
+/// readers for it to be full; the warpgroups no longer run in lockstep.
+/// Returns the two rings of barriers (full, empty) and replaces `wait` by
+/// the readers' wait.
+static SmallVector<Value> synchronizeThroughMBarriers(scf::ForOp loop,
+                                         llvm::SetVector<Operation *> &stage0,
+                                         Operation *&wait, unsigned slots,
+                                         WarpGroupDotWaitOp inFlight,
+                                         unsigned numThreads) {
+  MLIRContext *ctx = loop.getContext();
+  OpBuilder b(loop);
+  Location loc = loop.getLoc();
+  auto encoding = SharedEncodingAttr::get(ctx, 1, 1, 1, {0});
+  auto i64 = b.getI64Type();
+  auto one = MemDescType::get(ctx, {1}, i64, encoding);
+  auto ringType = MemDescType::get(ctx, {int64_t(slots), 1}, i64, encoding);
+  // Every thread's copies arrive on `full`; one lane per warp on `empty`.
+  Value full = LocalAllocOp::create(b, loc, ringType, Value(), IntegerAttr());
+  Value empty = LocalAllocOp::create(b, loc, ringType, Value(), IntegerAttr());
+  MBarrierInitOp::create(b, loc, full, numThreads);
+  MBarrierInitOp::create(b, loc, empty, numThreads / 32);
+  auto barrierAt = [&](OpBuilder &b, Location loc, Value slot, bool isEmpty) {
+    return MemDescIndexOp::create(b, loc, one, isEmpty ? empty : full, slot)
+        .getResult();
+  };
+  auto use = [&](OpBuilder &b, Location loc) {
+    return arith::DivUIOp::create(b, loc, iterationIndex(b, loc, loop),
+                                  i32Value(b, loc, slots))
+        .getResult();
+  };
+
+  // The copies wait for their slot's previous readers, and arrive on its
+  // full barrier when they land.
+  Block *body = loop.getBody();
+  Operation *firstCopy = nullptr, *commit = nullptr;
+  for (Operation &op : *body) {
+    if (isa<AsyncCopyOp>(op) && !firstCopy)
+      firstCopy = &op;
+    if (isa<AsyncCommitGroupOp>(op))
+      commit = &op;
+  }
+  {
+    // Everything created here runs with the copies, in stage 0.
+    struct Recorder : public OpBuilder::Listener {
+      llvm::SetVector<Operation *> &ops;
+      explicit Recorder(llvm::SetVector<Operation *> &ops) : ops(ops) {}
+      void notifyOperationInserted(Operation *op,
+                                   OpBuilder::InsertPoint) override {
+        ops.insert(op);
+      }
+    } recorder(stage0);
+    OpBuilder rb(firstCopy, &recorder);
+    Location at = firstCopy->getLoc();
+    Value slot = ringSlot(rb, at, loop, slots);
+    Value previousUse =
+        arith::AddIOp::create(rb, at, use(rb, at), i32Value(rb, at, 1));
+    MBarrierWaitOp::create(rb, at, barrierAt(rb, at, slot, true), previousUse,
+                           false);
+    rb.setInsertionPointAfter(commit);
+    AsyncCopyArriveOp::create(rb, at, barrierAt(rb, at, slot, false));
+  }
+
+  // The readers wait for their slot to be full.
+  b.setInsertionPoint(wait);
+  Location at = wait->getLoc();
+  Value slot = ringSlot(b, at, loop, slots);
+  auto waitFull = MBarrierWaitOp::create(
+      b, at, barrierAt(b, at, slot, false), use(b, at),
+      cast<AsyncWaitOp>(wait).getFenceAsyncProxy());
+  wait->erase();
+  wait = waitFull;
+
+  // The wgmma of the previous iteration is done after the wait for all but
+  // one group: its slot is empty again.
+  b.setInsertionPointAfter(inFlight);
+  at = inFlight.getLoc();
+  Value j = iterationIndex(b, at, loop);
+  Value previous = arith::RemUIOp::create(
+      b, at, arith::AddIOp::create(b, at, j, i32Value(b, at, slots - 1)),
+      i32Value(b, at, slots));
+  Value notFirst = arith::CmpIOp::create(b, at, arith::CmpIPredicate::ne, j,
+                                         i32Value(b, at, 0));
+  MBarrierArriveOp::create(b, at, barrierAt(b, at, previous, true), notFirst,
+                           /*perWarp=*/true);
+  return {full, empty};
+}
+
 /// Predication of stage-0 ops in the iterations past the end.
 static Operation *predicate(RewriterBase &rewriter, Operation *op,
                             Value pred) {
@@ -238,13 +338,17 @@ static Operation *predicate(RewriterBase &rewriter, Operation *op,
     rewriter.modifyOpInPlace(copy, [&] { copy.getMaskMutable().assign(mask); });
     return copy;
   }
-  if (isa<AsyncCommitGroupOp>(op) || isMemoryEffectFree(op))
+  // Past the end the copies write zeros into slots no one reads, and
+  // still wait for and arrive on their slot's barriers, which keeps the
+  // phases counting.
+  if (isa<AsyncCommitGroupOp, MBarrierWaitOp, AsyncCopyArriveOp>(op) ||
+      isMemoryEffectFree(op))
     return op;
   return nullptr;
 }
 
 static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
-                                  unsigned maxSharedBytes) {
+                                  unsigned maxSharedBytes, bool useMBarriers) {
   SmallVector<LocalAllocOp> allocs;
   for (auto alloc : loop.getBody()->getOps<LocalAllocOp>())
     if (pipelinableLoad(alloc, loop))
@@ -275,10 +379,12 @@ static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
       addressComputation(loop, allocs);
   if (failed(addresses))
     return success(); // left unpipelined
-  AsyncWaitOp wait;
-  llvm::SetVector<Operation *> stage0 =
-      introduceAsyncCopies(loop, allocs, distance, slots, *addresses, wait);
+  AsyncWaitOp asyncWait;
+  llvm::SetVector<Operation *> stage0 = introduceAsyncCopies(
+      loop, allocs, distance, slots, *addresses, asyncWait);
+  Operation *wait = asyncWait;
   std::optional<unsigned> asyncResult;
+  SmallVector<Value> barriers;
   if (asyncDot) {
     // In flight until the next iteration's wait: at most this group.
     asyncDot.setIsAsync(true);
@@ -289,6 +395,13 @@ static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
         b, asyncDot.getLoc(), TypeRange{asyncDot.getType()},
         ValueRange{asyncDot.getD()}, 1);
     yielded.set(inFlight.getResult(0));
+    // With one warpgroup there is no lockstep to break, and the arrivals
+    // cost: 0.84-0.97x measured on the 4-warp configs; 1.05x for
+    // 128x256 on 8 warps at 4096^3 (bench/NOTES.md).
+    unsigned warps = getNumWarps(loop->getParentOfType<func::FuncOp>());
+    if (useMBarriers && warps >= 8)
+      barriers = synchronizeThroughMBarriers(loop, stage0, wait, slots,
+                                             inFlight, warps * 32);
   }
 
   scf::PipeliningOption options;
@@ -313,7 +426,7 @@ static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
             computeAfterWait.push_back(&op);
           else
             schedule.push_back({&op, distance});
-          waited |= &op == wait.getOperation();
+          waited |= &op == wait;
         }
         for (Operation &op : body->without_terminator())
           if (stage0.contains(&op))
@@ -330,6 +443,8 @@ static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
   // Outstanding (zero-filled) copies must land before the memory is reused.
   rewriter.setInsertionPointAfter(*pipelined);
   AsyncWaitOp::create(rewriter, pipelined->getLoc(), 0);
+  for (Value ring : barriers)
+    MBarrierInvalOp::create(rewriter, pipelined->getLoc(), ring);
   if (asyncResult) {
     Value result = pipelined->getResult(*asyncResult);
     auto done = WarpGroupDotWaitOp::create(rewriter, pipelined->getLoc(),
@@ -358,7 +473,7 @@ struct TileGPUPipelinePass
             stages = attr.getInt();
         if (stages < 2)
           continue;
-        if (failed(pipelineLoop(loop, stages, maxSharedBytes)))
+        if (failed(pipelineLoop(loop, stages, maxSharedBytes, mbarriers)))
           return signalPassFailure();
       }
     }

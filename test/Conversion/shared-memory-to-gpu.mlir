@@ -90,3 +90,39 @@ func.func @ldmatrix_b_kmajor(%i: i32) attributes {tilegpu.num_warps = 4 : i32} {
   %b = tilegpu.local_load %m {offsets = array<i64: 0, 0>} : !tilegpu.memdesc<32x64xf16, #sBt> -> tensor<16x64xf16, #dotB>
   return
 }
+
+// -----
+
+// mbarriers: thread 0 initializes (and later invalidates) each barrier of
+// a buffer, followed by a barrier of the program; waits spin on
+// try_wait.parity with the phase's low bit (then fence for wgmma when
+// asked); arrivals are plain (one per warp's lane 0 with per_warp) or
+// follow the thread's cp.async copies.
+#s1 = #tilegpu.shared<vec = 1, perPhase = 1, maxPhase = 1, order = [0]>
+// CHECK-LABEL: gpu.func @mbarriers
+// CHECK:       %[[T0:.*]] = arith.cmpi eq, %{{.*}}, %c0_i32
+// CHECK:       llvm.inline_asm has_side_effects asm_dialect = att "@$1 mbarrier.init.shared::cta.b64 [$0], 256;", "r,b" %{{.*}}, %[[T0]]
+// CHECK:       llvm.inline_asm has_side_effects asm_dialect = att "@$1 mbarrier.init.shared::cta.b64 [$0], 256;", "r,b"
+// CHECK:       gpu.barrier
+// CHECK:       %[[PARITY:.*]] = arith.andi %arg0, %c1_i32
+// CHECK:       llvm.inline_asm has_side_effects asm_dialect = att "{\0A\09.reg .pred done;\0Ambarrier_wait_${:uid}:\0A\09mbarrier.try_wait.parity.shared::cta.b64 done, [$0], $1;\0A\09@!done bra mbarrier_wait_${:uid};\0A\09}", "r,r" %{{.*}}, %[[PARITY]]
+// CHECK-NEXT:  nvvm.fence.proxy
+// CHECK:       llvm.inline_asm has_side_effects asm_dialect = att "cp.async.mbarrier.arrive.noinc.shared::cta.b64 [$0];", "r"
+// CHECK:       %[[LANE0:.*]] = arith.cmpi eq, %{{.*}}, %c0_i32
+// CHECK:       %[[P:.*]] = arith.andi %arg1, %[[LANE0]]
+// CHECK:       llvm.inline_asm has_side_effects asm_dialect = att "{\0A\09.reg .b64 state;\0A\09@$1 mbarrier.arrive.shared::cta.b64 state, [$0];\0A\09}", "r,b" %{{.*}}, %[[P]]
+// CHECK:       gpu.barrier
+// CHECK:       llvm.inline_asm has_side_effects asm_dialect = att "@$1 mbarrier.inval.shared::cta.b64 [$0];", "r,b"
+// CHECK:       llvm.inline_asm has_side_effects asm_dialect = att "@$1 mbarrier.inval.shared::cta.b64 [$0];", "r,b"
+// CHECK:       gpu.barrier
+func.func @mbarriers(%phase: i32, %pred: i1) attributes {tilegpu.num_warps = 8 : i32} {
+  %c1 = arith.constant 1 : i32
+  %b = tilegpu.local_alloc {offset = 0 : i32} : () -> !tilegpu.memdesc<2x1xi64, #s1>
+  tilegpu.mbarrier_init %b, 256 : !tilegpu.memdesc<2x1xi64, #s1>
+  %one = tilegpu.memdesc_index %b[%c1] : !tilegpu.memdesc<2x1xi64, #s1> -> !tilegpu.memdesc<1xi64, #s1>
+  tilegpu.mbarrier_wait %one, %phase fence_async_proxy : !tilegpu.memdesc<1xi64, #s1>
+  tilegpu.async_copy_arrive %one : !tilegpu.memdesc<1xi64, #s1>
+  tilegpu.mbarrier_arrive %one if %pred per_warp : !tilegpu.memdesc<1xi64, #s1>
+  tilegpu.mbarrier_inval %b : !tilegpu.memdesc<2x1xi64, #s1>
+  return
+}

@@ -224,3 +224,65 @@ func.func @wgmma_loop(%pa: tensor<64x64x!tile.ptr<f16>, #bA>, %pb: tensor<64x64x
   }
   return %r#0 : tensor<64x64xf32, #mma3>
 }
+
+// -----
+
+// With two warpgroups, the in-flight wgmma's ring synchronizes through
+// mbarriers instead of a barrier of the program per iteration: a `full`
+// and an `empty` barrier per slot, initialized before the loop (256
+// arrivals: every thread's copies; 8: one lane per warp). The copies of
+// iteration j wait for their slot's previous use to be read (parity of
+// j / 4 + 1, at once on a first use) and arrive on its full barrier; the
+// readers wait for the full barrier (parity j / 4); after the wait for all
+// but one wgmma group, the previous iteration's slot is empty again (from
+// the second iteration on). After the loop the barriers are invalidated.
+#bA8 = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]>
+#mma8 = #tilegpu.mma<version = 3, warpsPerCTA = [8, 1], instrShape = [16, 64]>
+#sW8 = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>
+
+// CHECK-LABEL: func.func @wgmma_mbarriers
+// CHECK:       %[[FULL:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<4x1xi64
+// CHECK:       %[[EMPTY:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<4x1xi64
+// CHECK:       tilegpu.mbarrier_init %[[FULL]], 256
+// CHECK:       tilegpu.mbarrier_init %[[EMPTY]], 8
+// CHECK:       scf.for
+// CHECK:         %[[RB:.*]] = tilegpu.memdesc_index %[[FULL]][%{{.*}}]
+// CHECK:         tilegpu.mbarrier_wait %[[RB]], %{{.*}} fence_async_proxy
+// CHECK-NOT:     tilegpu.async_wait
+// CHECK:         %[[PREV:.*]] = arith.addi %{{.*}}, %c1_i32
+// CHECK:         %[[EB:.*]] = tilegpu.memdesc_index %[[EMPTY]][%{{.*}}]
+// CHECK:         tilegpu.mbarrier_wait %[[EB]], %[[PREV]] :
+// CHECK:         tilegpu.async_copy
+// CHECK:         tilegpu.async_copy
+// CHECK:         tilegpu.async_commit_group
+// CHECK:         %[[FB:.*]] = tilegpu.memdesc_index %[[FULL]][%{{.*}}]
+// CHECK:         tilegpu.async_copy_arrive %[[FB]]
+// CHECK:         tilegpu.warpgroup_dot {{.*}} {isAsync}
+// CHECK:         tilegpu.warpgroup_dot_wait %{{.*}} {pendings = 1 : i32}
+// CHECK:         %[[NF:.*]] = arith.cmpi ne, %{{.*}}, %c0_i32
+// CHECK:         %[[LAST:.*]] = tilegpu.memdesc_index %[[EMPTY]]
+// CHECK:         tilegpu.mbarrier_arrive %[[LAST]] if %[[NF]] per_warp
+// CHECK:       }
+// CHECK-NEXT:  tilegpu.async_wait 0
+// CHECK-NEXT:  tilegpu.mbarrier_inval %[[FULL]]
+// CHECK-NEXT:  tilegpu.mbarrier_inval %[[EMPTY]]
+// CHECK-NEXT:  tilegpu.warpgroup_dot_wait %{{.*}}#0 {pendings = 0 : i32}
+func.func @wgmma_mbarriers(%pa: tensor<128x64x!tile.ptr<f16>, #bA8>, %pb: tensor<64x64x!tile.ptr<f16>, #bA8>,
+                           %da: tensor<128x64xi32, #bA8>, %db: tensor<64x64xi32, #bA8>, %n: i32)
+    -> tensor<128x64xf32, #mma8> attributes {tile.num_stages = 3 : i32, tilegpu.num_warps = 8 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<128x64xf32, #mma8>
+  %r:3 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %a_ptrs = %pa, %b_ptrs = %pb)
+      -> (tensor<128x64xf32, #mma8>, tensor<128x64x!tile.ptr<f16>, #bA8>, tensor<64x64x!tile.ptr<f16>, #bA8>) : i32 {
+    %a = tile.load %a_ptrs {tilegpu.vec = 8 : i32} : tensor<128x64x!tile.ptr<f16>, #bA8>
+    %b = tile.load %b_ptrs {tilegpu.vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #bA8>
+    %ma = tilegpu.local_alloc %a : (tensor<128x64xf16, #bA8>) -> !tilegpu.memdesc<128x64xf16, #sW8>
+    %mb = tilegpu.local_alloc %b : (tensor<64x64xf16, #bA8>) -> !tilegpu.memdesc<64x64xf16, #sW8>
+    %d = tilegpu.warpgroup_dot %ma, %mb, %acc : !tilegpu.memdesc<128x64xf16, #sW8>, !tilegpu.memdesc<64x64xf16, #sW8>, tensor<128x64xf32, #mma8> -> tensor<128x64xf32, #mma8>
+    %na = tile.addptr %a_ptrs, %da : tensor<128x64x!tile.ptr<f16>, #bA8>, tensor<128x64xi32, #bA8>
+    %nb = tile.addptr %b_ptrs, %db : tensor<64x64x!tile.ptr<f16>, #bA8>, tensor<64x64xi32, #bA8>
+    scf.yield %d, %na, %nb : tensor<128x64xf32, #mma8>, tensor<128x64x!tile.ptr<f16>, #bA8>, tensor<64x64x!tile.ptr<f16>, #bA8>
+  }
+  return %r#0 : tensor<128x64xf32, #mma8>
+}

@@ -83,6 +83,11 @@ cl::opt<bool> fpFusion(
     cl::desc("Contract multiplies and adds into fma, as Triton does by "
              "default (=false: each rounds on its own)"),
     cl::init(true), cl::cat(category));
+cl::opt<bool> mbarriers(
+    "mbarriers",
+    cl::desc("Synchronize the copy ring of an in-flight wgmma through "
+             "per-slot mbarriers (=false: a barrier per iteration)"),
+    cl::init(true), cl::cat(category));
 cl::opt<bool> wgmma(
     "wgmma",
     cl::desc("On sm_90a, run the dots wgmma can take on it (=false: "
@@ -154,6 +159,7 @@ static int run() {
   options.groupM = groupM;
   options.versionArguments = versionArguments;
   options.wgmma = wgmma;
+  options.mbarriers = mbarriers;
 
   CompilerSession session(options);
   DiagnosticEngine &diags = session.getDiagnostics();

@@ -79,6 +79,9 @@ struct CompileOptions {
   /// Use Hopper's wgmma for the dots it can take (on sm_90a only; off:
   /// mma.sync everywhere, as on sm_80).
   bool wgmma = true;
+  /// Synchronize the copy ring of an in-flight wgmma through per-slot
+  /// mbarriers (off: a barrier of the whole program per iteration).
+  bool mbarriers = true;
 };
 
 class CompilerSession {

@@ -163,7 +163,10 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "ModuleOp"> {
            "Pipeline depth (0: from the kernel or loop attribute)">,
     Option<"maxSharedBytes", "max-shared-bytes", "unsigned",
            /*default=*/"232448",
-           "Shared memory one program may use (bytes)">
+           "Shared memory one program may use (bytes)">,
+    Option<"mbarriers", "mbarriers", "bool", /*default=*/"true",
+           "Synchronize a ring read by an in-flight wgmma through per-slot "
+           "mbarriers instead of a barrier per iteration">
   ];
   let dependentDialects = ["tile::TileDialect", "tilegpu::TileGPUDialect",
                            "arith::ArithDialect", "scf::SCFDialect"];

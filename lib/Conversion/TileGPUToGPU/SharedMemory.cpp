@@ -402,12 +402,144 @@ struct AsyncWaitLowering : public OpConversionPattern<tilegpu::AsyncWaitOp> {
   }
 };
 
+/// A PTX instruction on an mbarrier: `text` names the barrier's 32-bit
+/// shared address $0 and the predicate $1 (when `pred` is given).
+static void mbarrierAsm(OpBuilder &b, Location loc, Value barrier,
+                        StringRef text, Value pred = {}) {
+  Value addr = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), barrier);
+  SmallVector<Value> operands{addr};
+  std::string constraints = "r";
+  if (pred) {
+    operands.push_back(pred);
+    constraints += ",b";
+  }
+  LLVM::InlineAsmOp::create(
+      b, loc, TypeRange(), operands, text, constraints,
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
+}
+
+/// Thread 0 applies `text` to every barrier of the buffer at `base`.
+static void eachBarrierInThreadZero(OpBuilder &b, Location loc, Value base,
+                                    MemDescType type, StringRef text) {
+  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                      getThreadId(b, loc), i32Constant(b, loc, 0));
+  for (int64_t i = 0; i < type.getNumElements(); ++i)
+    mbarrierAsm(b, loc, sharedAddress(b, loc, base, i32Constant(b, loc, 8 * i)),
+                text, first);
+}
+
+struct MBarrierInitLowering
+    : public OpConversionPattern<tilegpu::MBarrierInitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tilegpu::MBarrierInitOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    std::string text = "@$1 mbarrier.init.shared::cta.b64 [$0], " +
+                       std::to_string(op.getCount()) + ";";
+    eachBarrierInThreadZero(rewriter, op.getLoc(),
+                            adaptor.getBarriers().front(),
+                            op.getBarriers().getType(), text);
+    barrier(rewriter, op.getLoc());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct MBarrierInvalLowering
+    : public OpConversionPattern<tilegpu::MBarrierInvalOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tilegpu::MBarrierInvalOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    // No thread may still wait on them, nor reuse their memory before.
+    barrier(rewriter, op.getLoc());
+    eachBarrierInThreadZero(rewriter, op.getLoc(),
+                            adaptor.getBarriers().front(),
+                            op.getBarriers().getType(),
+                            "@$1 mbarrier.inval.shared::cta.b64 [$0];");
+    barrier(rewriter, op.getLoc());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct MBarrierWaitLowering
+    : public OpConversionPattern<tilegpu::MBarrierWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tilegpu::MBarrierWaitOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value addr = LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI32Type(),
+                                          adaptor.getBarrier().front());
+    Value parity = arith::AndIOp::create(rewriter, loc, adaptor.getPhase().front(),
+                                         i32Constant(rewriter, loc, 1));
+    // try_wait suspends the thread for a while before it says no.
+    StringRef text = "{\n\t.reg .pred done;\n"
+                     "mbarrier_wait_${:uid}:\n\t"
+                     "mbarrier.try_wait.parity.shared::cta.b64 done, [$0], $1;\n\t"
+                     "@!done bra mbarrier_wait_${:uid};\n\t}";
+    LLVM::InlineAsmOp::create(
+        rewriter, loc, TypeRange(), ValueRange{addr, parity}, text, "r,r",
+        /*has_side_effects=*/true, /*is_align_stack=*/false,
+        LLVM::tailcallkind::TailCallKind::None,
+        LLVM::AsmDialectAttr::get(rewriter.getContext(), LLVM::AsmDialect::AD_ATT),
+        ArrayAttr());
+    if (op.getFenceAsyncProxy())
+      fenceAsyncProxy(rewriter, loc);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct MBarrierArriveLowering
+    : public OpConversionPattern<tilegpu::MBarrierArriveOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tilegpu::MBarrierArriveOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value pred = op.getPred() ? adaptor.getPred().front() : Value();
+    if (op.getPerWarp()) {
+      Value lane0 = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                          getLaneId(rewriter, loc),
+                                          i32Constant(rewriter, loc, 0));
+      pred = pred ? arith::AndIOp::create(rewriter, loc, pred, lane0) : lane0;
+    }
+    std::string text = "{\n\t.reg .b64 state;\n\t";
+    if (pred)
+      text += "@$1 ";
+    text += "mbarrier.arrive.shared::cta.b64 state, [$0];\n\t}";
+    mbarrierAsm(rewriter, loc, adaptor.getBarrier().front(), text, pred);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct AsyncCopyArriveLowering
+    : public OpConversionPattern<tilegpu::AsyncCopyArriveOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tilegpu::AsyncCopyArriveOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    mbarrierAsm(rewriter, op.getLoc(), adaptor.getBarrier().front(),
+                "cp.async.mbarrier.arrive.noinc.shared::cta.b64 [$0];");
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::tile::lowering::populateSharedMemoryPatterns(
     DistributedTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<LocalAllocLowering, MemDescIndexLowering, LocalLoadLowering,
-               AsyncCopyLowering, AsyncCommitGroupLowering, AsyncWaitLowering>(
+               AsyncCopyLowering, AsyncCommitGroupLowering, AsyncWaitLowering,
+               MBarrierInitLowering, MBarrierInvalLowering, MBarrierWaitLowering,
+               MBarrierArriveLowering, AsyncCopyArriveLowering>(
       converter, patterns.getContext());
 }
 

@@ -261,3 +261,38 @@ LogicalResult WarpGroupDotWaitOp::verify() {
     return emitOpError("results must have the types of the operands");
   return success();
 }
+
+/// mbarriers are 64-bit words of shared memory; the ops on one barrier
+/// take a one-element buffer.
+static LogicalResult verifyBarriers(Operation *op, MemDescType type,
+                                    bool single) {
+  if (!type.getElementType().isInteger(64))
+    return op->emitOpError("mbarriers are i64 words, not ")
+           << type.getElementType();
+  if (single && type.getNumElements() != 1)
+    return op->emitOpError("expects one mbarrier, not a buffer of ")
+           << type.getNumElements();
+  return success();
+}
+
+LogicalResult MBarrierInitOp::verify() {
+  if (getCount() <= 0)
+    return emitOpError("expects a positive arrival count");
+  return verifyBarriers(*this, getBarriers().getType(), /*single=*/false);
+}
+
+LogicalResult MBarrierInvalOp::verify() {
+  return verifyBarriers(*this, getBarriers().getType(), /*single=*/false);
+}
+
+LogicalResult MBarrierWaitOp::verify() {
+  return verifyBarriers(*this, getBarrier().getType(), /*single=*/true);
+}
+
+LogicalResult MBarrierArriveOp::verify() {
+  return verifyBarriers(*this, getBarrier().getType(), /*single=*/true);
+}
+
+LogicalResult AsyncCopyArriveOp::verify() {
+  return verifyBarriers(*this, getBarrier().getType(), /*single=*/true);
+}

@@ -185,3 +185,53 @@ func.func @wgmma_register_a_layout(%a: tensor<64x64xf16, #b>, %b: !tilegpu.memde
   %d = tilegpu.warpgroup_dot %a, %b, %c : tensor<64x64xf16, #b>, !tilegpu.memdesc<64x64xf16, #s>, tensor<64x64xf32, #mma3> -> tensor<64x64xf32, #mma3>
   return
 }
+
+// -----
+
+#s1 = #tilegpu.shared<vec = 1, perPhase = 1, maxPhase = 1, order = [0]>
+func.func @mbarrier_not_i64() attributes {tilegpu.num_warps = 4 : i32} {
+  %b = tilegpu.local_alloc : () -> !tilegpu.memdesc<4x1xi32, #s1>
+  // expected-error @below {{mbarriers are i64 words, not 'i32'}}
+  tilegpu.mbarrier_init %b, 128 : !tilegpu.memdesc<4x1xi32, #s1>
+  return
+}
+
+// -----
+
+#s1 = #tilegpu.shared<vec = 1, perPhase = 1, maxPhase = 1, order = [0]>
+func.func @mbarrier_zero_count() attributes {tilegpu.num_warps = 4 : i32} {
+  %b = tilegpu.local_alloc : () -> !tilegpu.memdesc<4x1xi64, #s1>
+  // expected-error @below {{expects a positive arrival count}}
+  tilegpu.mbarrier_init %b, 0 : !tilegpu.memdesc<4x1xi64, #s1>
+  return
+}
+
+// -----
+
+#s1 = #tilegpu.shared<vec = 1, perPhase = 1, maxPhase = 1, order = [0]>
+func.func @mbarrier_wait_on_ring(%phase: i32) attributes {tilegpu.num_warps = 4 : i32} {
+  %b = tilegpu.local_alloc : () -> !tilegpu.memdesc<4x1xi64, #s1>
+  // expected-error @below {{expects one mbarrier, not a buffer of 4}}
+  tilegpu.mbarrier_wait %b, %phase : !tilegpu.memdesc<4x1xi64, #s1>
+  return
+}
+
+// -----
+
+#s1 = #tilegpu.shared<vec = 1, perPhase = 1, maxPhase = 1, order = [0]>
+func.func @arrive_on_ring() attributes {tilegpu.num_warps = 4 : i32} {
+  %b = tilegpu.local_alloc : () -> !tilegpu.memdesc<2x1xi64, #s1>
+  // expected-error @below {{expects one mbarrier, not a buffer of 2}}
+  tilegpu.async_copy_arrive %b : !tilegpu.memdesc<2x1xi64, #s1>
+  return
+}
+
+// -----
+
+#s1 = #tilegpu.shared<vec = 1, perPhase = 1, maxPhase = 1, order = [0]>
+func.func @arrive_not_i64() attributes {tilegpu.num_warps = 4 : i32} {
+  %b = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xf64, #s1>
+  // expected-error @below {{mbarriers are i64 words, not 'f64'}}
+  tilegpu.mbarrier_arrive %b per_warp : !tilegpu.memdesc<1xf64, #s1>
+  return
+}

@@ -185,4 +185,83 @@ def TileGPU_WarpGroupDotWaitOp : TileGPU_Op<"warpgroup_dot_wait"> {
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// mbarriers: the ring of a wgmma pipeline synchronizes through them instead
+// of a barrier of the whole program per iteration.
+//===----------------------------------------------------------------------===//
+
+def TileGPU_MBarrierInitOp : TileGPU_Op<"mbarrier_init", [
+    MemoryEffects<[MemWrite<TileGPU_SharedMemory>]>]> {
+  let summary = "Initialize every mbarrier of a buffer, then synchronize";
+  let description = [{
+    Thread 0 initializes each 64-bit mbarrier of `barriers` (an i64 buffer,
+    one barrier per element) to expect `count` arrivals per phase; then the
+    program synchronizes, so every thread may use them.
+  }];
+  let arguments = (ins TileGPU_MemDesc:$barriers, I32Attr:$count);
+  let assemblyFormat = "$barriers `,` $count attr-dict `:` qualified(type($barriers))";
+  let hasVerifier = 1;
+}
+
+def TileGPU_MBarrierInvalOp : TileGPU_Op<"mbarrier_inval", [
+    MemoryEffects<[MemWrite<TileGPU_SharedMemory>]>]> {
+  let summary = "Synchronize, invalidate every mbarrier of a buffer, synchronize";
+  let description = [{
+    After every thread is done with them, thread 0 invalidates the
+    mbarriers of `barriers`, so that their memory can hold something else.
+  }];
+  let arguments = (ins TileGPU_MemDesc:$barriers);
+  let assemblyFormat = "$barriers attr-dict `:` qualified(type($barriers))";
+  let hasVerifier = 1;
+}
+
+def TileGPU_MBarrierWaitOp : TileGPU_Op<"mbarrier_wait", [
+    MemoryEffects<[MemRead<TileGPU_SharedMemory>, MemWrite<TileGPU_SharedMemory>]>]> {
+  let summary = "Wait for a phase of an mbarrier to complete";
+  let description = [{
+    Blocks until the phase of `barrier` (a one-element i64 buffer) whose
+    parity is `phase & 1` has completed; a freshly initialized barrier is
+    in phase 0, so a wait for parity 1 returns at once. What the arrivals
+    of that phase published (the copies of `async_copy_arrive`) is then
+    visible to this thread; with `fence_async_proxy` also to the async
+    proxy (wgmma) of this thread.
+  }];
+  let arguments = (ins TileGPU_MemDesc:$barrier, I32:$phase,
+                       UnitAttr:$fenceAsyncProxy);
+  let assemblyFormat = [{
+    $barrier `,` $phase (`fence_async_proxy` $fenceAsyncProxy^)? attr-dict
+    `:` qualified(type($barrier))
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_MBarrierArriveOp : TileGPU_Op<"mbarrier_arrive", [
+    MemoryEffects<[MemRead<TileGPU_SharedMemory>, MemWrite<TileGPU_SharedMemory>]>]> {
+  let summary = "Threads arrive on an mbarrier (where `pred` holds)";
+  let description = [{
+    Every thread arrives once on `barrier`; with `perWarp`, only lane 0 of
+    each warp, for the whole warp (the barrier counts warps).
+  }];
+  let arguments = (ins TileGPU_MemDesc:$barrier, Optional<I1>:$pred,
+                       UnitAttr:$perWarp);
+  let assemblyFormat = [{
+    $barrier (`if` $pred^)? (`per_warp` $perWarp^)? attr-dict
+    `:` qualified(type($barrier))
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_AsyncCopyArriveOp : TileGPU_Op<"async_copy_arrive", [
+    MemoryEffects<[MemRead<TileGPU_SharedMemory>, MemWrite<TileGPU_SharedMemory>]>]> {
+  let summary = "Arrive on an mbarrier when this thread's async copies land";
+  let description = [{
+    Each thread arrives on `barrier` once all the `async_copy` copies it
+    started before have completed (`cp.async.mbarrier.arrive.noinc`: the
+    barrier's count includes these arrivals).
+  }];
+  let arguments = (ins TileGPU_MemDesc:$barrier);
+  let assemblyFormat = "$barrier attr-dict `:` qualified(type($barrier))";
+  let hasVerifier = 1;
+}
+
 #endif // TILEGPU_OPS_TD
