@@ -29,6 +29,7 @@ for block in 1024 4096; do
   "$TILEC" examples/softmax.tile -D BLOCK=$block -o "$OUT/softmax_$block.ptx"
 done
 "$TILEC" examples/layernorm.tile -o "$OUT/layernorm.ptx"
+"$TILEC" examples/layernorm_bwd.tile -o "$OUT/layernorm_bwd.ptx"
 "$TILEC" bench/kernels/reductions.tile -o "$OUT/reductions.ptx"
 for f in "$OUT"/*.ptx; do
   /usr/local/cuda/bin/ptxas -arch=sm_90a "$f" -o /dev/null

@@ -180,6 +180,44 @@ def check_layernorm():
         record("layernorm rstd", f"{M}x{N}", rel_error(rstd, r), 1e-5)
 
 
+def check_layernorm_bwd():
+    """Tutorial 05's backward: dx, and dw/db through GROUP_SIZE_M (64)
+    lock-guarded fp16 partial rows that many programs add into at once
+    (the atomic_cas spin lock), then their column sums."""
+    dx_kernel = Kernel("layernorm_bwd", 0)
+    dwdb_kernel = Kernel("layernorm_bwd", 1)
+    group = 64
+    for M, N in [(1151, 1000), (4096, 1024), (300, 77)]:
+        x = torch.randn(M, N, device="cuda", dtype=torch.float16)
+        dy = torch.randn(M, N, device="cuda", dtype=torch.float16)
+        w = torch.rand(N, device="cuda", dtype=torch.float16) + 0.5
+        xd = x.double()
+        mean = xd.mean(1).float()
+        rstd = (1 / (xd.var(1, unbiased=False) + 1e-5).sqrt()).float()
+        dx = torch.full_like(x, float("nan"))
+        dw_part = torch.zeros(group, N, device="cuda", dtype=torch.float16)
+        db_part = torch.zeros(group, N, device="cuda", dtype=torch.float16)
+        lock = torch.zeros(2 * group, device="cuda", dtype=torch.int32)
+        dx_kernel(dx, dy, dw_part, db_part, x, w, mean, rstd, lock, N, N, M)
+        dw = torch.full((N,), float("nan"), device="cuda", dtype=torch.float16)
+        db = torch.full_like(dw, float("nan"))
+        dwdb_kernel(dw_part, db_part, dw, db, group, N)
+        torch.cuda.synchronize()
+        xhat = (xd - mean.double()[:, None]) * rstd.double()[:, None]
+        wdy = w.double() * dy.double()
+        c1 = (xhat * wdy).mean(1, keepdim=True)
+        c2 = wdy.mean(1, keepdim=True)
+        ref_dx = (wdy - (xhat * c1 + c2)) * rstd.double()[:, None]
+        record("layernorm_bwd dx (fp16)", f"{M}x{N}", rel_error(dx, ref_dx), 2e-3)
+        # fp16 partial rows of up to M / 64 additions each.
+        record("layernorm_bwd dw", f"{M}x{N}",
+               rel_error(dw, (dy.double() * xhat).sum(0)), 1e-2)
+        record("layernorm_bwd db", f"{M}x{N}",
+               rel_error(db, dy.double().sum(0)), 1e-2)
+        record("layernorm_bwd locks released", f"{M}x{N}",
+               float(lock[:group].abs().sum().item()), 0)
+
+
 def check_reductions():
     k = Kernel("reductions", 0)
     BM, BN = 32, 128
@@ -216,7 +254,7 @@ def check_reductions():
 
 
 for check in [check_vector_add, check_matmul, check_softmax, check_layernorm,
-              check_reductions]:
+              check_layernorm_bwd, check_reductions]:
     try:
         check()
     except Exception as e:  # report and go on with the other examples

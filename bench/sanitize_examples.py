@@ -30,6 +30,24 @@ for n_cols, stride in [(1000, 1000), (1024, 1024), (1000, 1001)]:
     rstd = torch.empty(64, device="cuda")
     Kernel(KDIR, "layernorm_1024")(xh, yh, w, b, mean, rstd, stride, 64,
                                    n_cols, 1e-5)
+    # Layer norm backward: its GROUP_SIZE_M (64) locks, one program each
+    # here (atomic_cas spin lock, debug_barrier before the release), fast
+    # and general paths; then 4 programs per lock.
+    group = 64
+    parts = [torch.zeros(group, stride, device="cuda", dtype=torch.float16)
+             for _ in range(2)]
+    lock = torch.zeros(2 * group, device="cuda", dtype=torch.int32)
+    Kernel(CDIR, "layernorm_bwd", 0)(
+        torch.empty_like(xh), xh, *parts, xh, w, mean, rstd, lock, stride,
+        n_cols, 64)
+    Kernel(CDIR, "layernorm_bwd", 1)(
+        *parts, torch.empty(stride, device="cuda", dtype=torch.float16),
+        torch.empty(stride, device="cuda", dtype=torch.float16), group, n_cols)
+    x4, m4, r4 = xh.repeat(4, 1), mean.repeat(4), rstd.repeat(4)
+    Kernel(CDIR, "layernorm_bwd", 0)(
+        torch.empty_like(x4), x4, *parts, x4, w, m4, r4, lock, stride,
+        n_cols, 256)
+    assert lock[:group].abs().sum().item() == 0, "a lock was not released"
 x = torch.randn(32, 128, device="cuda")
 Kernel(CDIR, "reductions", 0)(
     x, torch.empty(32, device="cuda"), torch.empty(128, device="cuda"),

@@ -146,7 +146,7 @@ FailureOr<Val> Generator::callBuiltin(llvm::StringRef name,
     return builtinLoad(args, at);
   if (name == "store")
     return builtinStore(args, at);
-  if (name.starts_with("atomic_") && name != "atomic_cas")
+  if (name.starts_with("atomic_"))
     return builtinAtomic(name, args, at);
   if (name == "make_block_ptr")
     return builtinMakeBlockPtr(args, at);
@@ -168,6 +168,12 @@ FailureOr<Val> Generator::callBuiltin(llvm::StringRef name,
   if (name == "device_print" || name == "static_print" ||
       name == "device_assert" || name == "static_assert" || name == "print")
     return builtinDebug(name, args, at);
+  if (name == "debug_barrier") {
+    if (failed(bind(name, {}, 0, args, at)))
+      return failure();
+    tile::DebugBarrierOp::create(builder, loc(at));
+    return Val::none();
+  }
   if (name == "cast")
     return builtinCast(args, at);
   if (name == "float" || name == "int" || name == "bool" || name == "len" ||

@@ -335,13 +335,22 @@ FailureOr<Val> Generator::builtinAtomic(llvm::StringRef name,
                   .Case("atomic_and", tile::AtomicKind::band)
                   .Case("atomic_or", tile::AtomicKind::bor)
                   .Case("atomic_xor", tile::AtomicKind::bxor)
+                  .Case("atomic_cas", tile::AtomicKind::cas)
                   .Default(std::nullopt);
   if (!kind)
     return error(at, "built-in '" + name + "' is not supported yet");
+  // atomic_cas(pointer, cmp, val, sem, scope): the compare value takes the
+  // mask's place among the bound arguments below, in front of val.
+  bool cas = *kind == tile::AtomicKind::cas;
   FailureOr<BoundArgs> b =
-      bind(name, {"pointer", "val", "mask", "sem", "scope"}, 2, args, at);
+      cas ? bind(name, {"pointer", "cmp", "val", "sem", "scope"}, 3, args, at)
+          : bind(name, {"pointer", "val", "mask", "sem", "scope"}, 2, args, at);
   if (failed(b))
     return failure();
+  if (cas) { // now pointer, val, cmp
+    std::swap(b->values[1], b->values[2]);
+    std::swap(b->locs[1], b->locs[2]);
+  }
   const Val &ptr = *(*b)[0];
   if (!isPointer(ptr))
     return error(b->loc(0, at), name + " needs a pointer or a block of "
@@ -364,11 +373,12 @@ FailureOr<Val> Generator::builtinAtomic(llvm::StringRef name,
   ScalarType elem = ptr.getType().element;
   bool fp = isFloat(elem);
   bool supported =
-      getBitWidth(elem) >= 32 ? (!fp || *kind == tile::AtomicKind::add ||
-                                 *kind == tile::AtomicKind::xchg)
-                              : (*kind == tile::AtomicKind::add &&
-                                 (elem == ScalarType::F16 ||
-                                  elem == ScalarType::BF16));
+      cas ? getBitWidth(elem) == 32 || getBitWidth(elem) == 64
+      : getBitWidth(elem) >= 32 ? (!fp || *kind == tile::AtomicKind::add ||
+                                   *kind == tile::AtomicKind::xchg)
+                                : (*kind == tile::AtomicKind::add &&
+                                   (elem == ScalarType::F16 ||
+                                    elem == ScalarType::BF16));
   if (!supported)
     return error(at, name + " on " + getName(elem).str() +
                                  " is not supported");
@@ -381,8 +391,21 @@ FailureOr<Val> Generator::builtinAtomic(llvm::StringRef name,
     return error(b->loc(1, at), "value shape does not match the "
                                         "pointer shape");
   shape = *s;
+  std::optional<Val> compare;
+  if (cas) {
+    FailureOr<Val> c =
+        toElement(*this, *(*b)[2], elem, b->loc(2, at), "cmp");
+    if (failed(c))
+      return failure();
+    auto s2 = broadcastShapes(shape, c->getType().shape);
+    if (!s2 || (ptr.getType().isScalar() && !c->getType().isScalar()))
+      return error(b->loc(2, at), "compare value shape does not match the "
+                                  "pointer shape");
+    shape = *s2;
+    compare = *c;
+  }
   mlir::Value maskValue;
-  if (b->has(2)) {
+  if (!cas && b->has(2)) {
     FailureOr<Val> m = requireMask(*this, *(*b)[2], b->loc(2, at));
     if (failed(m))
       return failure();
@@ -400,10 +423,17 @@ FailureOr<Val> Generator::builtinAtomic(llvm::StringRef name,
   FailureOr<Val> v = broadcastTo(*value, shape, at);
   if (failed(p) || failed(v))
     return failure();
+  mlir::Value cmpValue;
+  if (compare) {
+    FailureOr<Val> c = broadcastTo(*compare, shape, at);
+    if (failed(c))
+      return failure();
+    cmpValue = c->getValue();
+  }
   TileType result = p->getType().withElement(elem);
   auto op = tile::AtomicRMWOp::create(builder, loc(at), mlirType(result),
                                       *kind, p->getValue(), v->getValue(),
-                                      maskValue);
+                                      maskValue, cmpValue);
   return Val::runtime(op.getResult(), result);
 }
 

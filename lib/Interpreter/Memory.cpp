@@ -1,6 +1,9 @@
 //===- Memory.cpp - Loads, stores, atomics and block pointers on the CPU --===//
 
 #include "Machine.h"
+#include "Numerics.h"
+
+#include <cstring>
 
 #include "tile/Dialect/Tile/TileDialect.h"
 
@@ -10,6 +13,17 @@ using namespace tilec::interp;
 /// True where element `i` is enabled by an optional mask.
 static bool enabled(const Tensor *mask, int64_t i) {
   return !mask || mask->ints[mask->ints.size() == 1 ? 0 : i] != 0;
+}
+
+/// Whether two values of a 32- or 64-bit float element type have the same
+/// bits in memory.
+static bool sameBits(Type elem, double a, double b) {
+  if (elem.getIntOrFloatBitWidth() == 32)
+    return floatBits(float(a)) == floatBits(float(b));
+  uint64_t ba, bb;
+  std::memcpy(&ba, &a, sizeof(double));
+  std::memcpy(&bb, &b, sizeof(double));
+  return ba == bb;
 }
 
 namespace {
@@ -91,6 +105,7 @@ LogicalResult Machine::executeMemory(Operation *op, bool &handled) {
   if (auto atomic = dyn_cast<tile::AtomicRMWOp>(op)) {
     const Tensor &p = *get(atomic.getPtr()), &v = *get(atomic.getVal());
     const Tensor *mask = atomic.getMask() ? get(atomic.getMask()).get() : nullptr;
+    const Tensor *cmp = atomic.getCmp() ? get(atomic.getCmp()).get() : nullptr;
     TensorRef old = makeForType(atomic.getType());
     for (int64_t i = 0, e = p.numel(); i < e; ++i) {
       if (!enabled(mask, i))
@@ -102,6 +117,11 @@ LogicalResult Machine::executeMemory(Operation *op, bool &handled) {
       if (v.isFloat()) {
         double cur = loadFloat(b, off, v.elem), x = v.floats[i], next = x;
         switch (atomic.getKind()) {
+        case tile::AtomicKind::cas:
+          // Bit for bit, as the hardware compares (-0.0 is not 0.0).
+          if (!sameBits(v.elem, cur, cmp->floats[i]))
+            next = cur;
+          break;
         case tile::AtomicKind::add:
           next = roundTo(v.elem, cur + x);
           break;
@@ -139,6 +159,10 @@ LogicalResult Machine::executeMemory(Operation *op, bool &handled) {
           next = cur ^ x;
           break;
         case tile::AtomicKind::xchg:
+          break;
+        case tile::AtomicKind::cas:
+          if (cur != cmp->ints[i])
+            next = cur;
           break;
         }
         old->ints[i] = cur;

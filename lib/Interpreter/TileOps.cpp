@@ -286,6 +286,8 @@ LogicalResult Machine::executeTile(Operation *op, bool &handled) {
                             (c.shape.empty()
                                  ? std::string()
                                  : " (element " + std::to_string(i) + ")"));
+  } else if (isa<tile::DebugBarrierOp>(op)) {
+    // A program's blocks run as wholes: nothing to wait for.
   } else if (auto print = dyn_cast<tile::PrintOp>(op)) {
     llvm::raw_ostream &os = *options.printStream;
     std::string head = llvm::formatv("pid ({0}, {1}, {2})", pid[0], pid[1],

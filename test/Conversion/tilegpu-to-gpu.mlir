@@ -349,6 +349,21 @@ func.func @atomic(%p: !tile.ptr<f32>, %q: !tile.ptr<f32>, %v: f32) attributes {t
   return
 }
 
+// atomic_cas compares with its fourth operand and stores the third; a
+// debug_barrier is a barrier of the program.
+// CHECK-LABEL: gpu.func @cas_lock
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "mov.b32 $0, 0;\0A\09@$3 atom.acq_rel.gpu.global.cas.b32 $0, [ $1 + 0 ], $4, $2;", "=r,l,r,b,r" %arg0, %c1_i32{{.*}}, %{{.*}}, %c0_i32
+// CHECK: gpu.barrier
+// CHECK: atom.acq_rel.gpu.global.exch.b32
+func.func @cas_lock(%lock: !tile.ptr<i32>) attributes {tilegpu.num_warps = 1 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %old = tile.atomic_rmw cas, %lock, %c1 cmp %c0 : !tile.ptr<i32>
+  tile.debug_barrier
+  %prev = tile.atomic_rmw xchg, %lock, %c0 : !tile.ptr<i32>
+  return
+}
+
 // A kernel that shared memory limits to one program per SM tells ptxas so.
 // CHECK-LABEL: gpu.func @one_per_sm
 // CHECK-SAME: nvvm.minctasm = 1 : i32

@@ -46,6 +46,17 @@ static std::pair<Value, StringRef> printable(OpBuilder &b, Location loc,
 
 /// One line per element, printed by the element's owner: the program id,
 /// the element's index, the prefix and the value.
+struct DebugBarrierLowering : public OpConversionPattern<DebugBarrierOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(DebugBarrierOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    barrier(rewriter, op.getLoc());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct PrintLowering : public OpConversionPattern<PrintOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -131,5 +142,6 @@ private:
 
 void mlir::tile::lowering::populateDebugPatterns(
     DistributedTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<AssertLowering, PrintLowering>(converter, patterns.getContext());
+  patterns.add<AssertLowering, PrintLowering, DebugBarrierLowering>(
+      converter, patterns.getContext());
 }

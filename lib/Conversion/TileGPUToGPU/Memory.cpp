@@ -502,6 +502,8 @@ static std::string atomicSuffix(AtomicKind kind, Type elem) {
     return "or.b" + b;
   case AtomicKind::bxor:
     return "xor.b" + b;
+  case AtomicKind::cas:
+    return "cas.b" + b;
   }
   return "";
 }
@@ -515,10 +517,13 @@ struct AtomicRMWLowering : public OpConversionPattern<AtomicRMWOp> {
     Type elem = getElementTypeOrSelf(op.getType());
     RegisterClass rc = registerClassOf(rewriter, elem);
     std::string c(1, rc.constraint);
+    // cas compares with $4 and stores $2 where equal.
+    bool cas = op.getKind() == AtomicKind::cas;
     std::string text = "mov.b" +
                        std::to_string(rc.regType.getIntOrFloatBitWidth()) +
                        " $0, 0;\n\t@$3 atom.acq_rel.gpu.global." +
-                       atomicSuffix(op.getKind(), elem) + " $0, [ $1 + 0 ], $2;";
+                       atomicSuffix(op.getKind(), elem) + " $0, [ $1 + 0 ], " +
+                       (cas ? "$4, $2;" : "$2;");
     Type resultType = op.getType();
     Value owner = ownerOf(rewriter, loc, resultType);
     ValueRange ptrs = adaptor.getPtr(), vals = adaptor.getVal();
@@ -532,8 +537,14 @@ struct AtomicRMWLowering : public OpConversionPattern<AtomicRMWOp> {
       if (!pred)
         pred = alwaysOn;
       Value v = toRegister(rewriter, loc, vals[i], rc);
-      Value r = inlineAsm(rewriter, loc, rc.regType, {ptrs[i], v, pred}, text,
-                          "=" + c + ",l," + c + ",b");
+      SmallVector<Value> operands{ptrs[i], v, pred};
+      std::string constraints = "=" + c + ",l," + c + ",b";
+      if (cas) {
+        operands.push_back(toRegister(rewriter, loc, adaptor.getCmp()[i], rc));
+        constraints += "," + c;
+      }
+      Value r = inlineAsm(rewriter, loc, rc.regType, operands, text,
+                          constraints);
       old.push_back(fromRegister(rewriter, loc, r, elem, rc));
     }
     // Threads holding copies get the old values from their owner.

@@ -306,6 +306,8 @@ void LayoutPlan::collect(Region &region) {
                                atomic.getResult()};
         if (atomic.getMask())
           all.push_back(atomic.getMask());
+        if (atomic.getCmp())
+          all.push_back(atomic.getCmp());
         uniteAll(all);
       } else if (auto dot = dyn_cast<DotOp>(op)) {
         uniteAll({dot.getC(), dot.getD()});

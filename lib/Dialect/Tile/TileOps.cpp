@@ -156,6 +156,15 @@ LogicalResult AtomicRMWOp::verify() {
   Type elem = getElementTypeOrSelf(getVal().getType());
   AtomicKind k = getKind();
   unsigned bits = elem.getIntOrFloatBitWidth();
+  if ((k == AtomicKind::cas) != bool(getCmp()))
+    return emitOpError("a compare value goes with cas, and only with it");
+  if (k == AtomicKind::cas) {
+    if (getMask())
+      return emitOpError("cas takes no mask");
+    if (bits != 32 && bits != 64)
+      return emitOpError("cas supports 32- and 64-bit elements");
+    return success();
+  }
   if (isa<FloatType>(elem)) {
     // PTX has float atomic add (all widths here) and exchange (32/64-bit).
     if (k == AtomicKind::add)

@@ -621,3 +621,35 @@ func.func @range_wraps() -> tensor<16xi32> {
   %0 = tile.make_range 2147483640 to -2147483640 : tensor<16xi32>
   return %0 : tensor<16xi32>
 }
+
+// -----
+
+func.func @cas_without_cmp(%p: !tile.ptr<i32>, %v: i32) {
+  // expected-error @+1 {{a compare value goes with cas, and only with it}}
+  %0 = tile.atomic_rmw cas, %p, %v : !tile.ptr<i32>
+  return
+}
+
+// -----
+
+func.func @cmp_without_cas(%p: !tile.ptr<i32>, %v: i32) {
+  // expected-error @+1 {{a compare value goes with cas, and only with it}}
+  %0 = tile.atomic_rmw add, %p, %v cmp %v : !tile.ptr<i32>
+  return
+}
+
+// -----
+
+func.func @cas_masked(%p: tensor<16x!tile.ptr<i32>>, %v: tensor<16xi32>, %m: tensor<16xi1>) {
+  // expected-error @+1 {{cas takes no mask}}
+  %0 = tile.atomic_rmw cas, %p, %v, %m cmp %v : tensor<16x!tile.ptr<i32>>
+  return
+}
+
+// -----
+
+func.func @cas_narrow(%p: !tile.ptr<f16>, %v: f16) {
+  // expected-error @+1 {{cas supports 32- and 64-bit elements}}
+  %0 = tile.atomic_rmw cas, %p, %v cmp %v : !tile.ptr<f16>
+  return
+}

@@ -83,7 +83,7 @@ def Tile_AtomicKind : I32EnumAttr<"AtomicKind", "atomic read-modify-write", [
     I32EnumAttrCase<"add", 0>, I32EnumAttrCase<"max", 1>,
     I32EnumAttrCase<"min", 2>, I32EnumAttrCase<"xchg", 3>,
     I32EnumAttrCase<"band", 4, "and">, I32EnumAttrCase<"bor", 5, "or">,
-    I32EnumAttrCase<"bxor", 6, "xor">]> {
+    I32EnumAttrCase<"bxor", 6, "xor">, I32EnumAttrCase<"cas", 7>]> {
   let cppNamespace = "::mlir::tile";
   let genSpecializedAttr = 0;
 }

@@ -163,12 +163,23 @@ def Tile_AtomicRMWOp : Tile_Op<"atomic_rmw", [
     TypesMatchWith<"result is the pointee of ptr", "ptr", "result",
                    "::mlir::tile::getPointeeOrSameShape($_self)">,
     OptionalTypesMatchWith<"mask is i1 with the shape of ptr", "ptr", "mask",
-                           "::mlir::tile::getI1SameShape($_self)">]> {
+                           "::mlir::tile::getI1SameShape($_self)">,
+    OptionalTypesMatchWith<"cmp is the pointee of ptr", "ptr", "cmp",
+                           "::mlir::tile::getPointeeOrSameShape($_self)">,
+    AttrSizedOperandSegments]> {
   let summary = "Atomic read-modify-write; returns the old values";
+  let description = [{
+    Applies `kind` to each addressed element and `val` atomically and
+    returns the elements' old values. `cas` (compare and swap) stores `val`
+    where the old value equals `cmp` (bit for bit); it takes no mask.
+  }];
   let arguments = (ins Tile_AtomicKindAttr:$kind, Tile_PtrLike:$ptr,
-                   Tile_Value:$val, Optional<Tile_BoolLike>:$mask);
+                   Tile_Value:$val, Optional<Tile_BoolLike>:$mask,
+                   Optional<Tile_Value>:$cmp);
   let results = (outs Tile_Value:$result);
-  let assemblyFormat = "$kind `,` $ptr `,` $val (`,` $mask^)? attr-dict `:` type($ptr)";
+  let assemblyFormat = [{
+    $kind `,` $ptr `,` $val (`,` $mask^)? (`cmp` $cmp^)? attr-dict `:` type($ptr)
+  }];
   let hasVerifier = 1;
 }
 
@@ -297,6 +308,18 @@ def Tile_AssertOp : Tile_Op<"assert", [MemoryEffects<[MemWrite]>]> {
   let summary = "Trap with a message where a condition is false";
   let arguments = (ins Tile_BoolLike:$condition, StrAttr:$message);
   let assemblyFormat = "$condition `,` $message attr-dict `:` type($condition)";
+}
+
+def Tile_DebugBarrierOp : Tile_Op<"debug_barrier",
+                                  [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Synchronize the threads of the program";
+  let description = [{
+    Every thread of the program waits here until all have arrived; the
+    memory accesses of each before it are then visible to all (`bar.sync`
+    on the GPU; nothing in the CPU mode, which runs a program's blocks as
+    wholes).
+  }];
+  let assemblyFormat = "attr-dict";
 }
 
 def Tile_PrintOp : Tile_Op<"print", [MemoryEffects<[MemWrite]>]> {
