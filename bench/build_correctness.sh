@@ -30,6 +30,8 @@ for block in 1024 4096; do
 done
 "$TILEC" examples/layernorm.tile -o "$OUT/layernorm.ptx"
 "$TILEC" examples/layernorm_bwd.tile -o "$OUT/layernorm_bwd.ptx"
+"$TILEC" examples/dropout.tile -o "$OUT/dropout.ptx"
+"$TILEC" bench/kernels/random.tile -o "$OUT/random.ptx"
 "$TILEC" bench/kernels/reductions.tile -o "$OUT/reductions.ptx"
 for f in "$OUT"/*.ptx; do
   /usr/local/cuda/bin/ptxas -arch=sm_90a "$f" -o /dev/null

@@ -13,6 +13,8 @@ import json
 import sys
 
 import torch
+import triton
+import triton.language as tl
 
 from tilelaunch import Kernel as _Kernel, median_ms, rel_error
 
@@ -218,6 +220,64 @@ def check_layernorm_bwd():
                float(lock[:group].abs().sum().item()), 0)
 
 
+@triton.jit
+def triton_random(ints, ints4, uniform, normal, n, seed, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(ints + offs, tl.randint(seed, offs), mask=mask)
+    a, b, c, d = tl.randint4x(seed, offs)
+    tl.store(ints4 + offs * 4, a, mask=mask)
+    tl.store(ints4 + offs * 4 + 1, b, mask=mask)
+    tl.store(ints4 + offs * 4 + 2, c, mask=mask)
+    tl.store(ints4 + offs * 4 + 3, d, mask=mask)
+    tl.store(uniform + offs, tl.rand(seed, offs), mask=mask)
+    tl.store(normal + offs, tl.randn(seed, offs), mask=mask)
+
+
+@triton.jit
+def triton_dropout(x_ptr, output_ptr, n_elements, p, seed,
+                   BLOCK_SIZE: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
+    mask = offsets < n_elements
+    x = tl.load(x_ptr + offsets, mask=mask)
+    x_keep = tl.rand(seed, offsets) > p
+    tl.store(output_ptr + offsets, tl.where(x_keep, x / (1 - p), 0.0),
+             mask=mask)
+
+
+def check_random():
+    """tl.randint, randint4x, rand, randn and the dropout tutorial against
+    Triton 3.6 compiling the same source with the same seed: the integers
+    and the uniform floats bit for bit."""
+    k = Kernel("random")
+    for n, seed in [(1000, 123), (4097, -7)]:
+        mine = [torch.zeros(n, device="cuda", dtype=torch.int32),
+                torch.zeros(4 * n, device="cuda", dtype=torch.int32),
+                torch.full((n,), float("nan"), device="cuda"),
+                torch.full((n,), float("nan"), device="cuda")]
+        theirs = [torch.zeros_like(t) for t in mine]
+        k(*mine, n, seed)
+        triton_random[(triton.cdiv(n, 256),)](*theirs, n, seed, BLOCK=256)
+        torch.cuda.synchronize()
+        for name, a, b in zip(["randint", "randint4x", "rand"], mine, theirs):
+            record(f"{name} vs Triton (bits differing)", f"n={n} seed={seed}",
+                   float((a.view(torch.int32) != b.view(torch.int32)).sum()), 0)
+        record("randn vs Triton", f"n={n} seed={seed}",
+               rel_error(mine[3], theirs[3].double()), 1e-6)
+    k = Kernel("dropout")
+    n, p, seed = 100000, 0.3, 2024
+    x = torch.randn(n, device="cuda")
+    y = torch.full_like(x, float("nan"))
+    yt = torch.full_like(x, float("nan"))
+    k(x, y, n, p, seed)
+    triton_dropout[(triton.cdiv(n, 1024),)](x, yt, n, p, seed, BLOCK_SIZE=1024)
+    torch.cuda.synchronize()
+    record("dropout keep mask vs Triton (differing)", f"n={n} p={p}",
+           float(((y == 0) != (yt == 0)).sum()), 0)
+    record("dropout values vs Triton", f"n={n} p={p}",
+           rel_error(y, yt.double()), 1e-6)
+
+
 def check_reductions():
     k = Kernel("reductions", 0)
     BM, BN = 32, 128
@@ -254,7 +314,7 @@ def check_reductions():
 
 
 for check in [check_vector_add, check_matmul, check_softmax, check_layernorm,
-              check_layernorm_bwd, check_reductions]:
+              check_layernorm_bwd, check_random, check_reductions]:
     try:
         check()
     except Exception as e:  # report and go on with the other examples

@@ -168,6 +168,8 @@ FailureOr<Val> Generator::callBuiltin(llvm::StringRef name,
   if (name == "device_print" || name == "static_print" ||
       name == "device_assert" || name == "static_assert" || name == "print")
     return builtinDebug(name, args, at);
+  if (isRandomBuiltin(name))
+    return builtinRandom(name, args, at);
   if (name == "debug_barrier") {
     if (failed(bind(name, {}, 0, args, at)))
       return failure();
@@ -183,7 +185,7 @@ FailureOr<Val> Generator::callBuiltin(llvm::StringRef name,
                     .Cases({"exp", "exp2", "log", "log2", "sqrt", "rsqrt"}, true)
                     .Cases({"abs", "sin", "cos", "sigmoid", "erf", "floor"}, true)
                     .Cases({"ceil", "fma", "minimum", "maximum", "cdiv"}, true)
-                    .Cases({"clamp", "tanh", "div_rn", "sqrt_rn"}, true)
+                    .Cases({"clamp", "tanh", "div_rn", "sqrt_rn", "umulhi"}, true)
                     .Default(false);
   if (isMath)
     return builtinMath(name, args, at);

@@ -102,6 +102,36 @@ FailureOr<Val> Generator::builtinMath(llvm::StringRef name,
                                                       y.getValue());
     return Val::runtime(r, x.getType());
   }
+  if (name == "umulhi") {
+    // The high half of the unsigned double-width product (Triton's
+    // mulhiui), through a widened multiply that ptxas turns into mul.hi.
+    FailureOr<BoundArgs> b = bind(name, {"x", "y"}, 2, args, at);
+    if (failed(b))
+      return failure();
+    Val x = *(*b)[0], y = *(*b)[1];
+    if (x.isConstexpr() && y.isConstexpr())
+      return error(at, "umulhi needs a run-time operand");
+    FailureOr<ScalarType> t = unify(x, y, OpClass::Arith, at, name);
+    if (failed(t))
+      return failure();
+    unsigned bits = getBitWidth(*t);
+    if (isFloat(*t) || (bits != 16 && bits != 32))
+      return error(at, "umulhi needs 16- or 32-bit integers, got " +
+                           getName(*t).str());
+    mlir::Type narrow = x.getValue().getType();
+    mlir::Type wideElem = builder.getIntegerType(2 * bits);
+    mlir::Type wide = wideElem;
+    if (auto tensor = dyn_cast<RankedTensorType>(narrow))
+      wide = RankedTensorType::get(tensor.getShape(), wideElem);
+    mlir::Value xw = arith::ExtUIOp::create(builder, l, wide, x.getValue());
+    mlir::Value yw = arith::ExtUIOp::create(builder, l, wide, y.getValue());
+    mlir::Value product = arith::MulIOp::create(builder, l, xw, yw);
+    mlir::Value shift = constant(bits == 32 ? ScalarType::I64 : ScalarType::I32,
+                                 bits, x.getType().shape, at);
+    mlir::Value high = arith::ShRUIOp::create(builder, l, product, shift);
+    mlir::Value r = arith::TruncIOp::create(builder, l, narrow, high);
+    return Val::runtime(r, x.getType());
+  }
   if (name == "clamp") {
     FailureOr<BoundArgs> b = bind(name, {"x", "min", "max"}, 3, args, at);
     if (failed(b))

@@ -38,6 +38,9 @@ struct BoundArgs {
   }
 };
 
+/// Whether `name` is one of the random library's functions.
+bool isRandomBuiltin(llvm::StringRef name);
+
 class Generator {
 public:
   Generator(mlir::ModuleOp module, const Module &ast, DiagnosticEngine &diags);
@@ -167,6 +170,15 @@ public:
   mlir::FailureOr<Val> builtinAdvance(const CallArgs &args, llvm::SMLoc loc);
 
   // Math, dot and reductions (GenBuiltinsMath.cpp).
+  /// tl.rand, randn, randint, randint4x, rand4x, randn4x, philox and the
+  /// conversions: functions of the random library (GenBuiltinsRandom.cpp),
+  /// parsed on first use and inlined like helpers.
+  mlir::FailureOr<Val> builtinRandom(llvm::StringRef name,
+                                     const CallArgs &args, llvm::SMLoc loc);
+  const FunctionDef *randomFunction(llvm::StringRef name);
+  /// Whether the function being inlined is one of the random library's
+  /// (whose names resolve among themselves).
+  bool inRandomLibrary() const;
   mlir::FailureOr<Val> builtinMath(llvm::StringRef name, const CallArgs &args,
                                    llvm::SMLoc loc);
   mlir::FailureOr<Val> builtinMinMax(llvm::StringRef name,
@@ -235,6 +247,7 @@ public:
   /// inlined at every call, so a chain of helpers that each call the next
   /// twice grows exponentially; the budget stops it with an error.
   uint64_t inlinedCalls = 0;
+  std::unique_ptr<Module> randomLibrary;
   static constexpr uint64_t kMaxInlinedCalls = 100000;
 };
 

@@ -429,6 +429,8 @@ static const char *const kBuiltinNames[] = {
     "sqrt_rn", "div_rn", "clamp", "cumsum", "reduce", "xor_sum",
     "debug_barrier", "split", "join", "cat", "interleave", "histogram",
     "rand", "randn", "softmax", "flip", "sort", "swizzle2d", "atomic_cas",
+    "randint", "randint4x", "rand4x", "randn4x", "philox", "philox_impl",
+    "uint_to_uniform_float", "pair_uniform_to_normal",
 };
 
 bool tilec::isBuiltinName(llvm::StringRef name) {

@@ -20,6 +20,9 @@ std::string tilec::npyDescr(llvm::StringRef dtype) {
       .Case("i32", "<i4")
       .Case("i64", "<i8")
       .Case("u8", "|u1")
+      .Case("u16", "<u2")
+      .Case("u32", "<u4")
+      .Case("u64", "<u8")
       .Case("i1", "|b1")
       .Default("");
 }
