@@ -278,6 +278,30 @@ def check_random():
            rel_error(y, yt.double()), 1e-6)
 
 
+def check_math_functions():
+    """The libdevice functions (test/Interpreter/Inputs/math_functions.tile,
+    one output row each) against torch in float64."""
+    k = Kernel("math_functions")
+    refs = [torch.asin, torch.acos, torch.atan, torch.sinh, torch.cosh,
+            torch.tan, torch.asinh, lambda x: torch.acosh(x + 2), torch.atanh,
+            torch.log1p, torch.expm1, lambda x: torch.log10(x + 1),
+            lambda x: torch.sign(x) * torch.abs(x) ** (1 / 3),
+            torch.special.erfc, lambda x: torch.trunc(x * 4),
+            lambda x: torch.sign(x * 4) * torch.floor(torch.abs(x * 4) + 0.5),
+            lambda x: torch.round(x * 4), lambda x: torch.pow(x + 1, x),
+            lambda x: torch.atan2(x, x + 1.5), lambda x: torch.fmod(x * 4, 0.75),
+            lambda x: torch.copysign(x, -x)]
+    n = 1000
+    x = torch.rand(n, device="cuda") * 1.8 - 0.9
+    out = torch.full((len(refs) * n,), float("nan"), device="cuda")
+    k(x, out, n)
+    torch.cuda.synchronize()
+    out = out.view(len(refs), n)
+    for i, ref in enumerate(refs):
+        record(f"libdevice function {i}", f"n={n}",
+               rel_error(out[i], ref(x.double())), 1e-6)
+
+
 def check_reductions():
     k = Kernel("reductions", 0)
     BM, BN = 32, 128
@@ -314,7 +338,8 @@ def check_reductions():
 
 
 for check in [check_vector_add, check_matmul, check_softmax, check_layernorm,
-              check_layernorm_bwd, check_random, check_reductions]:
+              check_layernorm_bwd, check_random, check_math_functions,
+              check_reductions]:
     try:
         check()
     except Exception as e:  # report and go on with the other examples

@@ -186,6 +186,11 @@ FailureOr<Val> Generator::callBuiltin(llvm::StringRef name,
                     .Cases({"abs", "sin", "cos", "sigmoid", "erf", "floor"}, true)
                     .Cases({"ceil", "fma", "minimum", "maximum", "cdiv"}, true)
                     .Cases({"clamp", "tanh", "div_rn", "sqrt_rn", "umulhi"}, true)
+                    .Cases({"asin", "acos", "atan", "sinh", "cosh", "tan"}, true)
+                    .Cases({"asinh", "acosh", "atanh", "log1p", "expm1"}, true)
+                    .Cases({"log10", "cbrt", "erfc", "trunc", "round"}, true)
+                    .Cases({"rint", "nearbyint", "pow", "atan2", "fmod"}, true)
+                    .Case("copysign", true)
                     .Default(false);
   if (isMath)
     return builtinMath(name, args, at);

@@ -132,6 +132,32 @@ FailureOr<Val> Generator::builtinMath(llvm::StringRef name,
     mlir::Value r = arith::TruncIOp::create(builder, l, narrow, high);
     return Val::runtime(r, x.getType());
   }
+  if (name == "pow" || name == "atan2" || name == "fmod" ||
+      name == "copysign") {
+    // Binary libdevice functions, in fp32 (fp64 stays fp64) as the
+    // transcendentals, rounded back to 16-bit float operands' type.
+    FailureOr<BoundArgs> b = bind(name, {"x", "y"}, 2, args, at);
+    if (failed(b))
+      return failure();
+    Val x = *(*b)[0], y = *(*b)[1];
+    FailureOr<ScalarType> t = unify(x, y, OpClass::Arith, at, name);
+    if (failed(t))
+      return failure();
+    ScalarType compute = *t == ScalarType::F64 ? ScalarType::F64 : ScalarType::F32;
+    ScalarType resultType = isFloat(*t) ? *t : ScalarType::F32;
+    mlir::Value xv = cast(x, compute, at).getValue();
+    mlir::Value yv = cast(y, compute, at).getValue();
+    mlir::Value r;
+    if (name == "pow")
+      r = math::PowFOp::create(builder, l, xv, yv);
+    else if (name == "atan2")
+      r = math::Atan2Op::create(builder, l, xv, yv);
+    else if (name == "fmod")
+      r = arith::RemFOp::create(builder, l, xv, yv);
+    else
+      r = math::CopySignOp::create(builder, l, xv, yv);
+    return cast(Val::runtime(r, cast(x, compute, at).getType()), resultType, at);
+  }
   if (name == "clamp") {
     FailureOr<BoundArgs> b = bind(name, {"x", "min", "max"}, 3, args, at);
     if (failed(b))
@@ -227,6 +253,24 @@ FailureOr<Val> Generator::builtinMath(llvm::StringRef name,
                 .Case("floor", unaryOp<math::FloorOp>)
                 .Case("ceil", unaryOp<math::CeilOp>)
                 .Case("tanh", unaryOp<math::TanhOp>)
+                // libdevice's (tl.math.*, tl.extra.cuda.libdevice.*).
+                .Case("asin", unaryOp<math::AsinOp>)
+                .Case("acos", unaryOp<math::AcosOp>)
+                .Case("atan", unaryOp<math::AtanOp>)
+                .Case("sinh", unaryOp<math::SinhOp>)
+                .Case("cosh", unaryOp<math::CoshOp>)
+                .Case("tan", unaryOp<math::TanOp>)
+                .Case("asinh", unaryOp<math::AsinhOp>)
+                .Case("acosh", unaryOp<math::AcoshOp>)
+                .Case("atanh", unaryOp<math::AtanhOp>)
+                .Case("log1p", unaryOp<math::Log1pOp>)
+                .Case("expm1", unaryOp<math::ExpM1Op>)
+                .Case("log10", unaryOp<math::Log10Op>)
+                .Case("cbrt", unaryOp<math::CbrtOp>)
+                .Case("erfc", unaryOp<math::ErfcOp>)
+                .Case("trunc", unaryOp<math::TruncOp>)
+                .Case("round", unaryOp<math::RoundOp>)
+                .Cases({"rint", "nearbyint"}, unaryOp<math::RoundEvenOp>)
                 .Default(nullptr);
     if (!fn)
       return error(at, "built-in '" + name + "' is not supported yet");

@@ -358,6 +358,10 @@ FailureOr<Val> Generator::genName(const NameExpr &expr) {
     return Val::builtin(name);
   if (name == "tl" || name == "triton")
     return Val::nameSpace(name);
+  // `from triton.language.extra import libdevice` (imports are not
+  // resolved; the name is always the libdevice module).
+  if (name == "libdevice")
+    return Val::nameSpace("tl.extra.cuda.libdevice");
   if (name == "constexpr")
     return Val::builtin("constexpr");
   if (auto t = parseScalarType(name))

@@ -430,7 +430,10 @@ static const char *const kBuiltinNames[] = {
     "debug_barrier", "split", "join", "cat", "interleave", "histogram",
     "rand", "randn", "softmax", "flip", "sort", "swizzle2d", "atomic_cas",
     "randint", "randint4x", "rand4x", "randn4x", "philox", "philox_impl",
-    "uint_to_uniform_float", "pair_uniform_to_normal",
+    "uint_to_uniform_float", "pair_uniform_to_normal", "asin", "acos",
+    "atan", "sinh", "cosh", "tan", "asinh", "acosh", "atanh", "log1p",
+    "expm1", "log10", "cbrt", "erfc", "trunc", "round", "rint", "nearbyint",
+    "pow", "atan2", "fmod", "copysign",
 };
 
 bool tilec::isBuiltinName(llvm::StringRef name) {

@@ -382,6 +382,12 @@ LogicalResult Machine::executeArith(Operation *op, bool &handled) {
   } else if (isa<math::PowFOp>(op)) {
     r = floatBinary(op, operand(0), operand(1),
                     [](double a, double b) { return std::pow(a, b); });
+  } else if (isa<math::Atan2Op>(op)) {
+    r = floatBinary(op, operand(0), operand(1),
+                    [](double a, double b) { return std::atan2(a, b); });
+  } else if (isa<math::CopySignOp>(op)) {
+    r = floatBinary(op, operand(0), operand(1),
+                    [](double a, double b) { return std::copysign(a, b); });
   } else if (isa<math::AbsIOp>(op)) {
     const Tensor &a = operand(0);
     r = resultFor(op);
@@ -404,6 +410,23 @@ LogicalResult Machine::executeArith(Operation *op, bool &handled) {
                 .Case<math::CeilOp>([](auto) -> Fn { return [](double x) { return std::ceil(x); }; })
                 .Case<math::TanhOp>([](auto) -> Fn { return [](double x) { return std::tanh(x); }; })
                 .Case<math::AbsFOp>([](auto) -> Fn { return [](double x) { return std::fabs(x); }; })
+                .Case<math::AsinOp>([](auto) -> Fn { return [](double x) { return std::asin(x); }; })
+                .Case<math::AcosOp>([](auto) -> Fn { return [](double x) { return std::acos(x); }; })
+                .Case<math::AtanOp>([](auto) -> Fn { return [](double x) { return std::atan(x); }; })
+                .Case<math::SinhOp>([](auto) -> Fn { return [](double x) { return std::sinh(x); }; })
+                .Case<math::CoshOp>([](auto) -> Fn { return [](double x) { return std::cosh(x); }; })
+                .Case<math::TanOp>([](auto) -> Fn { return [](double x) { return std::tan(x); }; })
+                .Case<math::AsinhOp>([](auto) -> Fn { return [](double x) { return std::asinh(x); }; })
+                .Case<math::AcoshOp>([](auto) -> Fn { return [](double x) { return std::acosh(x); }; })
+                .Case<math::AtanhOp>([](auto) -> Fn { return [](double x) { return std::atanh(x); }; })
+                .Case<math::Log1pOp>([](auto) -> Fn { return [](double x) { return std::log1p(x); }; })
+                .Case<math::ExpM1Op>([](auto) -> Fn { return [](double x) { return std::expm1(x); }; })
+                .Case<math::Log10Op>([](auto) -> Fn { return [](double x) { return std::log10(x); }; })
+                .Case<math::CbrtOp>([](auto) -> Fn { return [](double x) { return std::cbrt(x); }; })
+                .Case<math::ErfcOp>([](auto) -> Fn { return [](double x) { return std::erfc(x); }; })
+                .Case<math::TruncOp>([](auto) -> Fn { return [](double x) { return std::trunc(x); }; })
+                .Case<math::RoundOp>([](auto) -> Fn { return [](double x) { return std::round(x); }; })
+                .Case<math::RoundEvenOp>([](auto) -> Fn { return [](double x) { return std::nearbyint(x); }; })
                 .Default([](Operation *) -> Fn { return nullptr; });
     if (!fn)
       return fail(op, "the CPU interpreter does not support '" +

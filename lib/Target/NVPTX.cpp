@@ -69,6 +69,9 @@ void tilec::addLowerToLLVMPasses(mlir::PassManager &pm) {
   mlir::ConvertGpuOpsToNVVMOpsOptions toNVVM;
   toNVVM.allowPatternRollback = false;
   gpuPM.addPass(mlir::createConvertGpuOpsToNVVMOps(toNVVM));
+  // The math ops without a libdevice function in the NVVM lowering
+  // (trunc, round, roundeven, copysign) become LLVM intrinsics.
+  gpuPM.addPass(mlir::createConvertMathToLLVMPass());
   gpuPM.addPass(mlir::createConvertNVVMToLLVMPass());
   gpuPM.addPass(mlir::createCSEPass());
   pm.addPass(mlir::createReconcileUnrealizedCastsPass());
