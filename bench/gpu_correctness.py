@@ -302,6 +302,41 @@ def check_math_functions():
                rel_error(out[i], ref(x.double())), 1e-6)
 
 
+def check_custom_reduce():
+    """tl.reduce with user combine functions (a product; the value of
+    largest magnitude with its first index) and tl.xor_sum."""
+    k = Kernel("custom_reduce")
+    M, N = 32, 64
+    x = (torch.rand(M, N, device="cuda") * 0.2 + 0.9) * \
+        (torch.randint(0, 2, (M, N), device="cuda") * 2 - 1)
+    x[3, 10] = x[3, 20] = 5.0
+    bits = torch.randint(-2**31, 2**31 - 1, (M, N), device="cuda",
+                         dtype=torch.int32)
+    prod = torch.full((M,), float("nan"), device="cuda")
+    best = torch.full((M,), float("nan"), device="cuda")
+    best_index = torch.full((M,), -1, device="cuda", dtype=torch.int32)
+    xor_rows = torch.zeros(M, device="cuda", dtype=torch.int32)
+    xor_all = torch.zeros(1, device="cuda", dtype=torch.int32)
+    k(x, bits, prod, best, best_index, xor_rows, xor_all)
+    torch.cuda.synchronize()
+    record("reduce product", f"{M}x{N}",
+           rel_error(prod, x.double().prod(1)), 1e-5)
+    ref_index = x.abs().argmax(1)
+    record("reduce max |x| first index (wrong)", f"{M}x{N}",
+           float((best_index.long() != ref_index).sum()), 0)
+    record("reduce max |x| value", f"{M}x{N}",
+           rel_error(best, x[torch.arange(M), ref_index].double()), 0)
+    ref_rows = bits[:, 0].clone()
+    for j in range(1, N):
+        ref_rows ^= bits[:, j]
+    ref_all = ref_rows[0].clone()
+    for i in range(1, M):
+        ref_all ^= ref_rows[i]
+    record("xor_sum rows (wrong)", f"{M}x{N}",
+           float((xor_rows != ref_rows).sum()), 0)
+    record("xor_sum all (wrong)", f"{M}x{N}", float((xor_all[0] != ref_all)), 0)
+
+
 def check_reductions():
     k = Kernel("reductions", 0)
     BM, BN = 32, 128
@@ -339,7 +374,7 @@ def check_reductions():
 
 for check in [check_vector_add, check_matmul, check_softmax, check_layernorm,
               check_layernorm_bwd, check_random, check_math_functions,
-              check_reductions]:
+              check_custom_reduce, check_reductions]:
     try:
         check()
     except Exception as e:  # report and go on with the other examples

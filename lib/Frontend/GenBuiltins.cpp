@@ -168,6 +168,8 @@ FailureOr<Val> Generator::callBuiltin(llvm::StringRef name,
   if (name == "device_print" || name == "static_print" ||
       name == "device_assert" || name == "static_assert" || name == "print")
     return builtinDebug(name, args, at);
+  if (name == "reduce" || name == "xor_sum")
+    return builtinReduceWith(name, args, at);
   if (isRandomBuiltin(name))
     return builtinRandom(name, args, at);
   if (name == "debug_barrier") {

@@ -667,3 +667,145 @@ FailureOr<Val> Generator::builtinReduce(llvm::StringRef name,
     return *indices;
   return Val::tuple({result, *indices});
 }
+
+/// tl.reduce(input, axis, combine_fn, keep_dims=False): `input` a block or
+/// a tuple of blocks of one shape, `combine_fn` a helper taking the
+/// accumulated values then the new ones (scalars) and returning as many;
+/// it is inlined into the reduction's combining region. tl.xor_sum is the
+/// same with `^`.
+FailureOr<Val> Generator::builtinReduceWith(llvm::StringRef name,
+                                            const CallArgs &args,
+                                            llvm::SMLoc at) {
+  bool xorSum = name == "xor_sum";
+  FailureOr<BoundArgs> b =
+      xorSum ? bind(name, {"input", "axis", "keep_dims"}, 1, args, at)
+             : bind(name, {"input", "axis", "combine_fn", "keep_dims"}, 3,
+                    args, at);
+  if (failed(b))
+    return failure();
+  size_t keepIndex = xorSum ? 2 : 3;
+  bool keepDims = b->has(keepIndex) && (*b)[keepIndex]->truthy();
+  const FunctionDef *combine = nullptr;
+  if (!xorSum) {
+    const Val &fn = *(*b)[2];
+    if (fn.getKind() != Val::Kind::Function)
+      return error(b->loc(2, at), "reduce's combine_fn must be a function "
+                                  "(a def), got " + fn.describe());
+    combine = fn.getFunction();
+  }
+  SmallVector<Val> inputs;
+  if ((*b)[0]->isTuple())
+    llvm::append_range(inputs, (*b)[0]->getElements());
+  else
+    inputs.push_back(*(*b)[0]);
+  if (inputs.empty())
+    return error(b->loc(0, at), name + " needs at least one block");
+  for (Val &v : inputs) {
+    if (!v.isRuntime() || !v.getType().isBlock() || v.getType().isPointer)
+      return error(b->loc(0, at), name + " reduces blocks, got " +
+                                      v.describe());
+    if (v.getType().shape != inputs[0].getType().shape)
+      return error(b->loc(0, at), name + "'s blocks must have one shape");
+    if (xorSum && (!isInteger(v.getType().element) ||
+                   v.getType().element == ScalarType::I1))
+      return error(b->loc(0, at), "xor_sum needs integers, got " +
+                                      v.describe());
+  }
+  SmallVector<int64_t, 4> originalShape(inputs[0].getType().shape);
+  bool allAxes = !b->has(1);
+  int64_t axis = 0;
+  if (allAxes) {
+    int64_t n = 1;
+    for (int64_t d : originalShape)
+      n *= d;
+    for (Val &v : inputs) {
+      FailureOr<Val> flat = reshape(v, {n}, at);
+      if (failed(flat))
+        return failure();
+      v = *flat;
+    }
+  } else {
+    FailureOr<int64_t> a = requireInt((*b)[1], b->loc(1, at), "axis");
+    if (failed(a))
+      return failure();
+    int64_t rank = originalShape.size();
+    axis = *a < 0 ? *a + rank : *a;
+    if (axis < 0 || axis >= rank)
+      return error(b->loc(1, at), "axis " + std::to_string(*a) +
+                                      " out of range for a rank-" +
+                                      std::to_string(rank) + " block");
+  }
+  SmallVector<int64_t, 4> resultShape(inputs[0].getType().shape);
+  resultShape.erase(resultShape.begin() + axis);
+  SmallVector<mlir::Value> operands;
+  SmallVector<Type> resultTypes, argTypes;
+  for (const Val &v : inputs) {
+    operands.push_back(v.getValue());
+    Type e = llvm::cast<RankedTensorType>(v.getValue().getType()).getElementType();
+    argTypes.push_back(e);
+    resultTypes.push_back(resultShape.empty()
+                              ? e
+                              : (Type)RankedTensorType::get(resultShape, e));
+  }
+  argTypes.append(SmallVector<Type>(argTypes));
+  mlir::Location l = loc(at);
+  auto reduce = tile::ReduceOp::create(builder, l, resultTypes, operands,
+                                       builder.getI32IntegerAttr(axis));
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    SmallVector<mlir::Location> locs(argTypes.size(), l);
+    mlir::Block *body =
+        builder.createBlock(&reduce.getCombineOp(), {}, argTypes, locs);
+    SmallVector<mlir::Value> results;
+    if (xorSum) {
+      results.push_back(arith::XOrIOp::create(builder, l, body->getArgument(0),
+                                              body->getArgument(1)));
+    } else {
+      CallArgs call;
+      for (auto [i, arg] : llvm::enumerate(body->getArguments())) {
+        call.positional.push_back(Val::runtime(
+            arg, TileType{inputs[i % inputs.size()].getType().element}));
+        call.positionalLocs.push_back(at);
+      }
+      FailureOr<Val> r = callHelper(*combine, call, at);
+      if (failed(r))
+        return failure();
+      SmallVector<Val> outs;
+      if (r->isTuple())
+        llvm::append_range(outs, r->getElements());
+      else
+        outs.push_back(*r);
+      if (outs.size() != inputs.size())
+        return error(at, "combine_fn '" + combine->name + "' returns " +
+                             std::to_string(outs.size()) + " value(s) for " +
+                             std::to_string(inputs.size()) + " block(s)");
+      for (auto [i, o] : llvm::enumerate(outs)) {
+        FailureOr<Val> m = materialize(o, at, inputs[i].getType().element);
+        if (failed(m) || !m->isRuntime() || !m->getType().isScalar())
+          return error(at, "combine_fn '" + combine->name +
+                               "' must return scalars");
+        results.push_back(cast(*m, inputs[i].getType().element, at).getValue());
+      }
+    }
+    tile::ReduceReturnOp::create(builder, l, results);
+  }
+  SmallVector<Val> outs;
+  for (auto [i, v] : llvm::enumerate(reduce.getResults())) {
+    TileType t;
+    t.element = inputs[i].getType().element;
+    t.shape = resultShape;
+    Val r = Val::runtime(v, t);
+    if (keepDims) {
+      FailureOr<Val> k =
+          allAxes ? reshape(r, SmallVector<int64_t, 4>(originalShape.size(), 1), at)
+                  : expandDims(r, axis, at);
+      if (failed(k))
+        return failure();
+      r = *k;
+    }
+    outs.push_back(r);
+  }
+  if (outs.size() == 1)
+    return outs[0];
+  return Val::tuple(std::vector<Val>(outs.begin(), outs.end()));
+}
