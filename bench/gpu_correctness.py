@@ -337,6 +337,29 @@ def check_custom_reduce():
     record("xor_sum all (wrong)", f"{M}x{N}", float((xor_all[0] != ref_all)), 0)
 
 
+def check_join_split():
+    """tl.join, tl.interleave, tl.split, and tutorial 09's split of a dot
+    accumulator (on wgmma: the #mma layout reshaped and permuted)."""
+    k = Kernel("join_split")
+    N, BM, BN, BK = 64, 64, 64, 32
+    a = torch.randn(N, device="cuda")
+    b = torch.randn(N, device="cuda")
+    x = torch.randn(BM, BK, device="cuda", dtype=torch.float16)
+    y = torch.randn(BK, BN, device="cuda", dtype=torch.float16)
+    outs = [torch.full((n,), float("nan"), device="cuda")
+            for n in [2 * N, 2 * N, N, N]]
+    halves = torch.full((BM * BN,), float("nan"), device="cuda")
+    k(a, b, *outs, x, y, halves)
+    torch.cuda.synchronize()
+    pair = torch.stack([a, b], 1).reshape(-1).double()
+    record("join", f"{N}", rel_error(outs[0], pair), 0)
+    record("interleave", f"{N}", rel_error(outs[1], pair), 0)
+    record("split", f"{N}", rel_error(torch.cat([outs[2], outs[3]]),
+                                      torch.cat([2 * a, 2 * b]).double()), 0)
+    record("tutorial 09 epilogue split", f"{BM}x{BN}x{BK}",
+           rel_error(halves.view(BM, BN), x.double() @ y.double()), 1e-5)
+
+
 def check_reductions():
     k = Kernel("reductions", 0)
     BM, BN = 32, 128
@@ -374,7 +397,7 @@ def check_reductions():
 
 for check in [check_vector_add, check_matmul, check_softmax, check_layernorm,
               check_layernorm_bwd, check_random, check_math_functions,
-              check_custom_reduce, check_reductions]:
+              check_custom_reduce, check_join_split, check_reductions]:
     try:
         check()
     except Exception as e:  # report and go on with the other examples

@@ -94,5 +94,28 @@ for D in [64, 128]:
         q.double(), k.double(), v.double(), is_causal=True, scale=D ** -0.5)
     err = ((o.double() - ref).norm() / ref.norm()).item()
     assert err < 5e-3, ("attention general path", D, err)
+# This session's language features: random numbers and dropout (odd
+# size), libdevice math, reduce with combine functions and xor_sum, join /
+# split / interleave and the split of a wgmma accumulator.
+n = 1001
+Kernel(CDIR, "random")(*(torch.empty(s, device="cuda", dtype=t) for s, t in
+                         [(n, torch.int32), (4 * n, torch.int32),
+                          (n, torch.float32), (n, torch.float32)]), n, 5)
+x = torch.randn(n, device="cuda")
+Kernel(CDIR, "dropout")(x, torch.empty_like(x), n, 0.5, 5)
+Kernel(CDIR, "math_functions")(x, torch.empty(21 * n, device="cuda"), n)
+Kernel(CDIR, "custom_reduce")(
+    torch.randn(32, 64, device="cuda"),
+    torch.randint(0, 1000, (32, 64), device="cuda", dtype=torch.int32),
+    torch.empty(32, device="cuda"), torch.empty(32, device="cuda"),
+    torch.empty(32, device="cuda", dtype=torch.int32),
+    torch.empty(32, device="cuda", dtype=torch.int32),
+    torch.empty(1, device="cuda", dtype=torch.int32))
+Kernel(CDIR, "join_split")(
+    torch.randn(64, device="cuda"), torch.randn(64, device="cuda"),
+    *(torch.empty(s, device="cuda") for s in [128, 128, 64, 64]),
+    torch.randn(64, 32, device="cuda", dtype=torch.float16),
+    torch.randn(32, 64, device="cuda", dtype=torch.float16),
+    torch.empty(64 * 64, device="cuda"))
 torch.cuda.synchronize()
 print("sanitize_examples: all launches done")

@@ -168,6 +168,10 @@ FailureOr<Val> Generator::callBuiltin(llvm::StringRef name,
   if (name == "device_print" || name == "static_print" ||
       name == "device_assert" || name == "static_assert" || name == "print")
     return builtinDebug(name, args, at);
+  if (name == "join" || name == "interleave")
+    return builtinJoin(name, args, at);
+  if (name == "split")
+    return builtinSplit(args, at);
   if (name == "reduce" || name == "xor_sum")
     return builtinReduceWith(name, args, at);
   if (isRandomBuiltin(name))
@@ -702,4 +706,134 @@ FailureOr<Val> Generator::builtinPython(llvm::StringRef name,
   if (name == "bool")
     return cast(v, ScalarType::I1, at);
   return cast(v, name == "float" ? ScalarType::F32 : ScalarType::I32, at);
+}
+
+//===----------------------------------------------------------------------===//
+// join, split, interleave
+//===----------------------------------------------------------------------===//
+
+/// A block of `shape` + [2] holding 0 and 1 along the new last dimension.
+static FailureOr<Val> pairIndex(Generator &gen, OpBuilder &builder,
+                                mlir::Location l, ArrayRef<int64_t> shape,
+                                llvm::SMLoc at) {
+  TileType range;
+  range.element = ScalarType::I32;
+  range.shape = {2};
+  Val idx = Val::runtime(
+      tile::MakeRangeOp::create(builder, l, gen.mlirType(range),
+                                builder.getI32IntegerAttr(0),
+                                builder.getI32IntegerAttr(2)),
+      range);
+  for (size_t d = 0; d < shape.size(); ++d) {
+    FailureOr<Val> e = gen.expandDims(idx, 0, at);
+    if (failed(e))
+      return failure();
+    idx = *e;
+  }
+  SmallVector<int64_t, 4> full(shape);
+  full.push_back(2);
+  return gen.broadcastTo(idx, full, at);
+}
+
+/// join(a, b): a and b (broadcast to one shape and type) side by side
+/// along a new last dimension of 2; interleave(a, b) then merges that
+/// dimension into the last one. Both are a select between the two
+/// broadcast along the new dimension, so they take any layout.
+FailureOr<Val> Generator::builtinJoin(llvm::StringRef name,
+                                      const CallArgs &args, llvm::SMLoc at) {
+  FailureOr<BoundArgs> b = bind(name, {"a", "b"}, 2, args, at);
+  if (failed(b))
+    return failure();
+  Val x = *(*b)[0], y = *(*b)[1];
+  for (size_t i = 0; i < 2; ++i) {
+    const Val &v = i ? y : x;
+    if (!(v.isRuntime() || v.isNumber()) ||
+        (v.isRuntime() && (v.getType().isPointer || v.getType().isBlockPointer)))
+      return error(b->loc(i, at), name + " needs numbers or blocks of them, got " +
+                                      v.describe());
+  }
+  FailureOr<ScalarType> t = unify(x, y, OpClass::Arith, at, name);
+  if (failed(t))
+    return failure();
+  SmallVector<int64_t, 4> shape(x.getType().shape);
+  if (name == "interleave" && shape.empty())
+    return error(at, "interleave needs blocks, got scalars");
+  mlir::Location l = loc(at);
+  SmallVector<int64_t, 4> full(shape);
+  full.push_back(2);
+  SmallVector<Val, 2> sides;
+  for (const Val &v : {x, y}) {
+    FailureOr<Val> e = expandDims(v, shape.size(), at);
+    if (failed(e))
+      return failure();
+    FailureOr<Val> wide = broadcastTo(*e, full, at);
+    if (failed(wide))
+      return failure();
+    sides.push_back(*wide);
+  }
+  FailureOr<Val> idx = pairIndex(*this, builder, l, shape, at);
+  if (failed(idx))
+    return failure();
+  mlir::Value zero = constant(ScalarType::I32, 0, full, at);
+  mlir::Value first = arith::CmpIOp::create(builder, l, arith::CmpIPredicate::eq,
+                                            idx->getValue(), zero);
+  Val joined = Val::runtime(
+      arith::SelectOp::create(builder, l, first, sides[0].getValue(),
+                              sides[1].getValue()),
+      sides[0].getType());
+  if (name == "join")
+    return joined;
+  SmallVector<int64_t, 4> merged(shape);
+  merged.back() *= 2;
+  return reshape(joined, merged, at);
+}
+
+/// split(x): the two halves of x's last dimension, which must be 2 (as
+/// join makes it), through one reduction over it that keeps the element
+/// at index 0 in one result and the one at index 1 in the other.
+FailureOr<Val> Generator::builtinSplit(const CallArgs &args, llvm::SMLoc at) {
+  FailureOr<BoundArgs> b = bind("split", {"a"}, 1, args, at);
+  if (failed(b))
+    return failure();
+  const Val &x = *(*b)[0];
+  if (!x.isRuntime() || !x.getType().isBlock() || x.getType().isPointer ||
+      x.getType().shape.back() != 2)
+    return error(b->loc(0, at), "split needs a block whose last dimension "
+                                "is 2, got " + x.describe());
+  mlir::Location l = loc(at);
+  SmallVector<int64_t, 4> shape(x.getType().shape);
+  shape.pop_back();
+  FailureOr<Val> idx = pairIndex(*this, builder, l, shape, at);
+  if (failed(idx))
+    return failure();
+  Type elem = llvm::cast<RankedTensorType>(x.getValue().getType()).getElementType();
+  auto resultType = [&](Type e) -> Type {
+    return shape.empty() ? e : (Type)RankedTensorType::get(shape, e);
+  };
+  Type i32 = builder.getI32Type();
+  auto reduce = tile::ReduceOp::create(
+      builder, l, TypeRange{resultType(elem), resultType(elem), resultType(i32)},
+      ValueRange{x.getValue(), x.getValue(), idx->getValue()},
+      builder.getI32IntegerAttr(shape.size()));
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    SmallVector<Type> argTypes{elem, elem, i32, elem, elem, i32};
+    SmallVector<mlir::Location> locs(argTypes.size(), l);
+    mlir::Block *body =
+        builder.createBlock(&reduce.getCombineOp(), {}, argTypes, locs);
+    auto arg = [&](unsigned i) { return body->getArgument(i); };
+    mlir::Value zero = arith::ConstantOp::create(builder, l, builder.getI32IntegerAttr(0));
+    // (a0, a1, ia) and (b0, b1, ib) come from the two different indices.
+    mlir::Value aFirst = arith::CmpIOp::create(
+        builder, l, arith::CmpIPredicate::eq, arg(2), zero);
+    tile::ReduceReturnOp::create(
+        builder, l,
+        ValueRange{arith::SelectOp::create(builder, l, aFirst, arg(0), arg(3)),
+                   arith::SelectOp::create(builder, l, aFirst, arg(4), arg(1)),
+                   arith::MinUIOp::create(builder, l, arg(2), arg(5))});
+  }
+  TileType t = x.getType();
+  t.shape = shape;
+  return Val::tuple({Val::runtime(reduce.getResult(0), t),
+                     Val::runtime(reduce.getResult(1), t)});
 }

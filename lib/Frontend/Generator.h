@@ -173,6 +173,9 @@ public:
   /// tl.rand, randn, randint, randint4x, rand4x, randn4x, philox and the
   /// conversions: functions of the random library (GenBuiltinsRandom.cpp),
   /// parsed on first use and inlined like helpers.
+  mlir::FailureOr<Val> builtinJoin(llvm::StringRef name, const CallArgs &args,
+                                   llvm::SMLoc loc);
+  mlir::FailureOr<Val> builtinSplit(const CallArgs &args, llvm::SMLoc loc);
   mlir::FailureOr<Val> builtinReduceWith(llvm::StringRef name,
                                          const CallArgs &args, llvm::SMLoc loc);
   mlir::FailureOr<Val> builtinRandom(llvm::StringRef name,
