@@ -22,7 +22,7 @@
 // Two 64-row bands (128 rows on one warpgroup), four k-steps each.
 // CHECK-COUNT-8: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
-// CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0;"
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "wgmma.wait_group.sync.aligned 0;"
 func.func @sync(%c: tensor<128x128xf32, #mma3>, %p: tensor<128x128x!tile.ptr<f32>, #mma3>) attributes {tilegpu.num_warps = 4 : i32} {
   %a = tilegpu.local_alloc {offset = 0 : i32} : () -> !tilegpu.memdesc<128x64xf16, #sW>
   %b = tilegpu.local_alloc {offset = 16384 : i32} : () -> !tilegpu.memdesc<64x128xf16, #sW>
@@ -47,7 +47,7 @@ func.func @sync(%c: tensor<128x128xf32, #mma3>, %p: tensor<128x128x!tile.ptr<f32
 // CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}} A[<f16>, <one>, <row>], B[<f16>, <one>, <col>]
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
 // CHECK-NOT: wgmma.wait_group
-// CHECK: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 1;"
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "wgmma.wait_group.sync.aligned 1;"
 // CHECK-NOT: wgmma.wait_group
 // CHECK: gpu.return
 #bA = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
@@ -85,7 +85,7 @@ func.func @fenced_wait() attributes {tilegpu.num_warps = 4 : i32} {
 // CHECK-LABEL: gpu.func @register_a
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK-NOT: llvm.insertvalue
-// CHECK: llvm.inline_asm has_side_effects "{{.*}}setp.ne.b32 p, $69, 0;{{.*}}wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{.*}}, $31}, {$64, $65, $66, $67}, $68, p, 1, 1, 1;{{.*}}", "=f,{{.*}},0,1,{{.*}},31,r,r,r,r,l,r" {{.*}} : (f32, {{.*}}, i32, i32, i32, i32, i64, i32) -> !llvm.struct
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "{{.*}}setp.ne.b32 p, $69, 0;{{.*}}wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{.*}}, $31}, {$64, $65, $66, $67}, $68, p, 1, 1, 1;{{.*}}", "=f,{{.*}},0,1,{{.*}},31,r,r,r,r,l,r" {{.*}} : (f32, {{.*}}, i32, i32, i32, i32, i64, i32) -> !llvm.struct
 // CHECK-COUNT-3: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
 // CHECK: "wgmma.wait_group.sync.aligned 0;"

@@ -96,11 +96,8 @@ static Value inlineAsm(OpBuilder &b, Location loc, Type result,
                        ValueRange operands, StringRef text,
                        StringRef constraints, bool hasSideEffects = true,
                        ArrayAttr access = {}) {
-  auto op = LLVM::InlineAsmOp::create(
-      b, loc, result, operands, text, constraints, hasSideEffects,
-      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
-      ArrayAttr());
+  auto op = createInlineAsm(b, loc, result, operands, text, constraints,
+                            hasSideEffects);
   if (access)
     op->setAttr(tilegpu::kElementAccessAttrName, access);
   return result ? op.getResult(0) : Value();

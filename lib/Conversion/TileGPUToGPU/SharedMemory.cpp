@@ -413,12 +413,7 @@ static void mbarrierAsm(OpBuilder &b, Location loc, Value barrier,
     operands.push_back(pred);
     constraints += ",b";
   }
-  LLVM::InlineAsmOp::create(
-      b, loc, TypeRange(), operands, text, constraints,
-      /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
-      ArrayAttr());
+  createInlineAsm(b, loc, Type(), operands, text, constraints);
 }
 
 /// Thread 0 applies `text` to every barrier of the buffer at `base`.
@@ -482,12 +477,8 @@ struct MBarrierWaitLowering
                      "mbarrier_wait_${:uid}:\n\t"
                      "mbarrier.try_wait.parity.shared::cta.b64 done, [$0], $1;\n\t"
                      "@!done bra mbarrier_wait_${:uid};\n\t}";
-    LLVM::InlineAsmOp::create(
-        rewriter, loc, TypeRange(), ValueRange{addr, parity}, text, "r,r",
-        /*has_side_effects=*/true, /*is_align_stack=*/false,
-        LLVM::tailcallkind::TailCallKind::None,
-        LLVM::AsmDialectAttr::get(rewriter.getContext(), LLVM::AsmDialect::AD_ATT),
-        ArrayAttr());
+    createInlineAsm(rewriter, loc, Type(), ValueRange{addr, parity}, text,
+                    "r,r");
     if (op.getFenceAsyncProxy())
       fenceAsyncProxy(rewriter, loc);
     rewriter.eraseOp(op);

@@ -333,6 +333,17 @@ mlir::tile::lowering::registersByCoordinate(const LinearLayout &layout) {
   return regs;
 }
 
+LLVM::InlineAsmOp mlir::tile::lowering::createInlineAsm(
+    OpBuilder &b, Location loc, Type result, ValueRange operands,
+    StringRef text, StringRef constraints, bool hasSideEffects) {
+  return LLVM::InlineAsmOp::create(
+      b, loc, result ? TypeRange(result) : TypeRange(), operands, text,
+      constraints, hasSideEffects, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
+}
+
 void mlir::tile::lowering::fenceAsyncProxy(OpBuilder &b, Location loc) {
   NVVM::FenceProxyOp::create(
       b, loc, NVVM::ProxyKind::async_shared,

@@ -10,6 +10,7 @@
 #define TILE_LIB_CONVERSION_TILEGPUTOGPU_UTILITY_H
 
 #include "tile/Dialect/TileGPU/TileGPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -75,6 +76,13 @@ registersByCoordinate(const tilegpu::LinearLayout &layout);
 /// Make this thread's earlier shared-memory writes visible to the async
 /// proxy (wgmma reads through it); a barrier must follow before readers.
 void fenceAsyncProxy(OpBuilder &b, Location loc);
+
+/// Inline PTX `text` on `operands` under `constraints`, with `result` (a
+/// struct for several outputs, null for none).
+LLVM::InlineAsmOp createInlineAsm(OpBuilder &b, Location loc, Type result,
+                                  ValueRange operands, StringRef text,
+                                  StringRef constraints,
+                                  bool hasSideEffects = true);
 
 /// Row-major element offset of `coords` in a tensor of `shape` (i32).
 Value linearOffset(OpBuilder &b, Location loc, ArrayRef<Value> coords,

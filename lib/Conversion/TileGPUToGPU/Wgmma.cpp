@@ -109,10 +109,7 @@ static Value wgmmaRegisterA(OpBuilder &b, Location loc, Type structType,
   operands.push_back(descB);
   operands.push_back(i32Constant(b, loc, readsD ? 1 : 0));
   constraints += "r,r,r,r,l,r";
-  return LLVM::InlineAsmOp::create(
-             b, loc, structType, operands, text, constraints,
-             /*has_side_effects=*/true, /*is_align_stack=*/false,
-             LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr())
+  return createInlineAsm(b, loc, structType, operands, text, constraints)
       .getResult(0);
 }
 
@@ -130,11 +127,10 @@ static SmallVector<Value> waitGroup(OpBuilder &b, Location loc,
                                      : "=r,";
   for (unsigned i = 0; i < values.size(); ++i)
     constraints += std::to_string(i) + (i + 1 < values.size() ? "," : "");
-  auto asmOp = LLVM::InlineAsmOp::create(
+  auto asmOp = createInlineAsm(
       b, loc, structType, values,
       "wgmma.wait_group.sync.aligned " + std::to_string(pending) + ";",
-      constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
+      constraints);
   SmallVector<Value> out;
   for (unsigned i = 0; i < values.size(); ++i)
     out.push_back(LLVM::ExtractValueOp::create(b, loc, asmOp.getResult(0),
