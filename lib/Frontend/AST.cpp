@@ -251,6 +251,19 @@ void tilec::printExpr(const Expr &expr, llvm::raw_ostream &os) {
     os << "]";
     return;
   }
+  case Expr::Kind::Dict: {
+    auto &d = cast<DictExpr>(expr);
+    os << "{";
+    for (size_t i = 0; i < d.keys.size(); ++i) {
+      if (i)
+        os << ", ";
+      printExpr(*d.keys[i], os);
+      os << ": ";
+      printExpr(*d.values[i], os);
+    }
+    os << "}";
+    return;
+  }
   }
 }
 

@@ -337,6 +337,9 @@ FailureOr<Val> Generator::genExpr(const Expr &expr) {
     }
     return Val::tuple(std::move(values));
   }
+  case Expr::Kind::Dict:
+    return error(expr.getLoc(), "dict literals are only supported as the "
+                                "constexprs of an autotune triton.Config({...})");
   }
   return failure();
 }

@@ -1086,8 +1086,27 @@ ExprPtr Parser::parseAtom() {
       return std::make_unique<ListExpr>(loc, std::move(elements));
     }
     if (t.isOp("{")) {
-      fail(t, "dict and set literals are not supported");
-      return nullptr;
+      // A dict of simple entries (triton.Config's constexprs).
+      llvm::SMLoc loc = consume().loc;
+      std::vector<ExprPtr> keys, values;
+      while (!peek().isOp("}")) {
+        ExprPtr key = parseExpr();
+        if (!key)
+          return nullptr;
+        if (!expectOp(":", "after a dict key (set literals are not "
+                           "supported)"))
+          return nullptr;
+        ExprPtr value = parseExpr();
+        if (!value)
+          return nullptr;
+        keys.push_back(std::move(key));
+        values.push_back(std::move(value));
+        if (!consumeIfOp(","))
+          break;
+      }
+      if (!expectOp("}", "to close the dict"))
+        return nullptr;
+      return std::make_unique<DictExpr>(loc, std::move(keys), std::move(values));
     }
     if (t.isOp("...")) {
       fail(t, "'...' is not supported");

@@ -148,11 +148,32 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
     if (!call || (callee != "config" && callee != "Config"))
       return fail(e->getLoc(), "each autotune config must be config(NAME=value, "
                                "..., num_warps=N, num_stages=N)");
-    if (!call->args.empty())
-      return fail(call->args[0]->getLoc(),
-                  "config() takes keyword arguments only");
+    // config(NAME=value, ..., num_warps=N) or Triton's
+    // Config({'NAME': value, ...}, num_warps=N, num_stages=N).
+    struct Setting {
+      std::string name;
+      const Expr *value;
+      llvm::SMLoc loc;
+    };
+    std::vector<Setting> settings;
+    if (!call->args.empty()) {
+      auto *dict = dyn_cast<DictExpr>(call->args[0].get());
+      if (!dict || call->args.size() > 1)
+        return fail(call->args[0]->getLoc(),
+                    "config() takes keyword arguments, or a dict of "
+                    "constexprs first as triton.Config does");
+      for (size_t i = 0; i < dict->keys.size(); ++i) {
+        auto *key = dyn_cast<StrExpr>(dict->keys[i].get());
+        if (!key)
+          return fail(dict->keys[i]->getLoc(),
+                      "config dict keys must be parameter names as strings");
+        settings.push_back({key->value, dict->values[i].get(), key->getLoc()});
+      }
+    }
+    for (const KeywordArg &kw : call->keywords)
+      settings.push_back({kw.name, kw.value.get(), kw.loc});
     AutotuneConfig config;
-    for (const KeywordArg &kw : call->keywords) {
+    for (const Setting &kw : settings) {
       std::optional<Val> v =
           evalConstexpr(*kw.value, llvm::StringMap<Val>(), diags);
       if (!v) {

@@ -44,7 +44,7 @@ class Expr {
 public:
   enum class Kind {
     Int, Float, Bool, None, Str, Name, Attribute, Subscript, Slice, Call,
-    Binary, Unary, BoolOp, Compare, IfExp, Tuple, List,
+    Binary, Unary, BoolOp, Compare, IfExp, Tuple, List, Dict,
   };
   Expr(Kind kind, llvm::SMLoc loc) : kind(kind), loc(loc) {}
   virtual ~Expr() = default;
@@ -202,6 +202,16 @@ public:
   ListExpr(llvm::SMLoc loc, std::vector<ExprPtr> elements)
       : ExprBase(loc), elements(std::move(elements)) {}
   std::vector<ExprPtr> elements;
+};
+
+/// `{key: value, ...}`: only meaningful as the constexprs of an autotune
+/// `triton.Config({...}, num_warps=...)`.
+class DictExpr : public ExprBase<Expr::Kind::Dict> {
+public:
+  DictExpr(llvm::SMLoc loc, std::vector<ExprPtr> keys,
+           std::vector<ExprPtr> values)
+      : ExprBase(loc), keys(std::move(keys)), values(std::move(values)) {}
+  std::vector<ExprPtr> keys, values;
 };
 
 //===----------------------------------------------------------------------===//
