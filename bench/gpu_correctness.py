@@ -360,6 +360,42 @@ def check_join_split():
            rel_error(halves.view(BM, BN), x.double() @ y.double()), 1e-5)
 
 
+@triton.jit
+def triton_nan_ops(x_ptr, y_ptr, out):
+    r = tl.arange(0, 8)
+    x = tl.load(x_ptr + r)
+    y = tl.load(y_ptr + r)
+    tl.store(out + r, tl.maximum(x, y))
+    tl.store(out + 8 + r, tl.maximum(x, y, propagate_nan=tl.PropagateNan.ALL))
+    tl.store(out + 16 + r, tl.minimum(x, y, tl.PropagateNan.ALL))
+    tl.store(out + 24 + r, tl.clamp(x, -1.0, 1.0,
+                                    propagate_nan=tl.PropagateNan.ALL))
+    tl.store(out + 32 + r, tl.clamp(x, -1.0, 1.0,
+                                    propagate_nan=tl.PropagateNan.NONE))
+
+
+def check_propagate_nan():
+    """maximum, minimum and clamp with and without propagate_nan against
+    Triton on the same source: the same bits, or NaN in both (the NaN's
+    payload may differ: Triton's clamp returns x's own NaN, max.NaN the
+    canonical one)."""
+    nan = float("nan")
+    x = torch.tensor([1, nan, 3, -5, nan, 0.5, 2, -2], device="cuda")
+    y = torch.tensor([2, 1, nan, -6, nan, 0.25, 1, -3], device="cuda")
+    mine = torch.zeros(40, device="cuda")
+    theirs = torch.zeros(40, device="cuda")
+    Kernel("propagate_nan")(x, y, mine)
+    triton_nan_ops[(1,)](x, y, theirs)
+    torch.cuda.synchronize()
+    differ = (mine.view(torch.int32) != theirs.view(torch.int32)) & \
+        ~(mine.isnan() & theirs.isnan())
+    if differ.any():
+        log(f"  propagate_nan differs at {differ.nonzero().flatten().tolist()}: "
+            f"{mine[differ].tolist()} vs {theirs[differ].tolist()}")
+    record("propagate_nan vs Triton (values differing)", "5x8",
+           float(differ.sum()), 0)
+
+
 def check_reductions():
     k = Kernel("reductions", 0)
     BM, BN = 32, 128
@@ -397,7 +433,8 @@ def check_reductions():
 
 for check in [check_vector_add, check_matmul, check_softmax, check_layernorm,
               check_layernorm_bwd, check_random, check_math_functions,
-              check_custom_reduce, check_join_split, check_reductions]:
+              check_custom_reduce, check_join_split, check_propagate_nan,
+              check_reductions]:
     try:
         check()
     except Exception as e:  # report and go on with the other examples

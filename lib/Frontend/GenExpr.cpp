@@ -423,6 +423,10 @@ FailureOr<Val> Generator::genAttribute(const AttributeExpr &expr) {
         return Val::dtype(*t);
       if (isBuiltinName(attr) || attr == "constexpr")
         return Val::builtin(attr);
+      if (attr == "PropagateNan")
+        return Val::nameSpace(ns.str() + ".PropagateNan");
+      if (ns.ends_with(".PropagateNan") && (attr == "NONE" || attr == "ALL"))
+        return Val::integer(attr == "ALL" ? 0xFFFF : 0);
     }
     std::string msg = "module '" + ns.str() + "' has no attribute '" + attr + "'";
     std::string suggestion = suggestName(attr, namespaceMembers());
