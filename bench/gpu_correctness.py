@@ -340,7 +340,7 @@ def check_custom_reduce():
 def check_join_split():
     """tl.join, tl.interleave, tl.split, and tutorial 09's split of a dot
     accumulator (on wgmma: the #mma layout reshaped and permuted)."""
-    k = Kernel("join_split")
+    k = Kernel("join_split", 0)
     N, BM, BN, BK = 64, 64, 64, 32
     a = torch.randn(N, device="cuda")
     b = torch.randn(N, device="cuda")
@@ -358,6 +358,11 @@ def check_join_split():
                                       torch.cat([2 * a, 2 * b]).double()), 0)
     record("tutorial 09 epilogue split", f"{BM}x{BN}x{BK}",
            rel_error(halves.view(BM, BN), x.double() @ y.double()), 1e-5)
+    a2, b2 = torch.randn(16, 4, device="cuda"), torch.randn(16, 4, device="cuda")
+    cat = torch.full((128,), float("nan"), device="cuda")
+    Kernel("join_split", 1)(a2, b2, cat)
+    torch.cuda.synchronize()
+    record("cat", "16x4", rel_error(cat, torch.cat([a2, b2]).reshape(-1).double()), 0)
 
 
 @triton.jit

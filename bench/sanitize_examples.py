@@ -111,7 +111,7 @@ Kernel(CDIR, "custom_reduce")(
     torch.empty(32, device="cuda", dtype=torch.int32),
     torch.empty(32, device="cuda", dtype=torch.int32),
     torch.empty(1, device="cuda", dtype=torch.int32))
-Kernel(CDIR, "join_split")(
+Kernel(CDIR, "join_split", 0)(
     torch.randn(64, device="cuda"), torch.randn(64, device="cuda"),
     *(torch.empty(s, device="cuda") for s in [128, 128, 64, 64]),
     torch.randn(64, 32, device="cuda", dtype=torch.float16),

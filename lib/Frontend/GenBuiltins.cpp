@@ -168,7 +168,7 @@ FailureOr<Val> Generator::callBuiltin(llvm::StringRef name,
   if (name == "device_print" || name == "static_print" ||
       name == "device_assert" || name == "static_assert" || name == "print")
     return builtinDebug(name, args, at);
-  if (name == "join" || name == "interleave")
+  if (name == "join" || name == "interleave" || name == "cat")
     return builtinJoin(name, args, at);
   if (name == "split")
     return builtinSplit(args, at);
@@ -741,7 +741,13 @@ static FailureOr<Val> pairIndex(Generator &gen, OpBuilder &builder,
 /// broadcast along the new dimension, so they take any layout.
 FailureOr<Val> Generator::builtinJoin(llvm::StringRef name,
                                       const CallArgs &args, llvm::SMLoc at) {
-  FailureOr<BoundArgs> b = bind(name, {"a", "b"}, 2, args, at);
+  // cat(input, other, can_reorder=False): the join's new dimension moved
+  // to the front and merged into the first, which is the concatenation in
+  // order (so can_reorder, which Triton requires, changes nothing here).
+  bool isCat = name == "cat";
+  FailureOr<BoundArgs> b =
+      isCat ? bind(name, {"input", "other", "can_reorder"}, 2, args, at)
+            : bind(name, {"a", "b"}, 2, args, at);
   if (failed(b))
     return failure();
   Val x = *(*b)[0], y = *(*b)[1];
@@ -752,12 +758,16 @@ FailureOr<Val> Generator::builtinJoin(llvm::StringRef name,
       return error(b->loc(i, at), name + " needs numbers or blocks of them, got " +
                                       v.describe());
   }
+  if (isCat && (!x.isRuntime() || !y.isRuntime() ||
+                x.getType().shape != y.getType().shape))
+    return error(at, "cat needs two blocks of one shape, got " +
+                         x.describe() + " and " + y.describe());
   FailureOr<ScalarType> t = unify(x, y, OpClass::Arith, at, name);
   if (failed(t))
     return failure();
   SmallVector<int64_t, 4> shape(x.getType().shape);
-  if (name == "interleave" && shape.empty())
-    return error(at, "interleave needs blocks, got scalars");
+  if ((name == "interleave" || isCat) && shape.empty())
+    return error(at, name + " needs blocks, got scalars");
   mlir::Location l = loc(at);
   SmallVector<int64_t, 4> full(shape);
   full.push_back(2);
@@ -783,6 +793,17 @@ FailureOr<Val> Generator::builtinJoin(llvm::StringRef name,
       sides[0].getType());
   if (name == "join")
     return joined;
+  if (isCat) {
+    SmallVector<int32_t> order{int32_t(shape.size())};
+    for (size_t d = 0; d < shape.size(); ++d)
+      order.push_back(d);
+    FailureOr<Val> front = transpose(joined, order, at);
+    if (failed(front))
+      return failure();
+    SmallVector<int64_t, 4> merged(shape);
+    merged.front() *= 2;
+    return reshape(*front, merged, at);
+  }
   SmallVector<int64_t, 4> merged(shape);
   merged.back() *= 2;
   return reshape(joined, merged, at);

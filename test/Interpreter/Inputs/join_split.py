@@ -14,11 +14,17 @@ out = run(f"{kernels}/join_split.tile",
            "mixed": np.full(2 * N, np.nan, np.float32),
            "first": np.full(N, np.nan, np.float32),
            "second": np.full(N, np.nan, np.float32), "x_ptr": x, "y_ptr": y,
-           "halves": np.full(BM * BN, np.nan, np.float32)})
+           "halves": np.full(BM * BN, np.nan, np.float32)}, kernel="join_split")
 check("join", out["joined"], np.stack([a, b], axis=1).reshape(-1), 0)
 check("interleave", out["mixed"], np.stack([a, b], axis=1).reshape(-1), 0)
 check("split first", out["first"], 2 * a, 0)
 check("split second", out["second"], 2 * b, 0)
 check("tutorial 09 epilogue split", out["halves"].reshape(BM, BN),
       x.astype(np.float64) @ y.astype(np.float64), 1e-5)
+a2 = r.standard_normal((16, 4)).astype(np.float32)
+b2 = r.standard_normal((16, 4)).astype(np.float32)
+cat = run(f"{kernels}/join_split.tile",
+          {"a_ptr": a2, "b_ptr": b2, "out": np.full(128, np.nan, np.float32)},
+          kernel="concatenate")
+check("cat", cat["out"], np.concatenate([a2, b2]).reshape(-1), 0)
 finish()
