@@ -363,6 +363,14 @@ def check_join_split():
     Kernel("join_split", 1)(a2, b2, cat)
     torch.cuda.synchronize()
     record("cat", "16x4", rel_error(cat, torch.cat([a2, b2]).reshape(-1).double()), 0)
+    x2 = torch.randn(16, 8, device="cuda")
+    outs = [torch.full((128,), float("nan"), device="cuda") for _ in range(3)]
+    Kernel("join_split", 2)(x2, *outs)
+    torch.cuda.synchronize()
+    for name, got, ref in [("flip dim 0", outs[0], x2.flip(0)),
+                           ("flip last dim", outs[1], x2.flip(1)),
+                           ("flip 1-D", outs[2], x2.reshape(-1).flip(0))]:
+        record(name, "16x8", rel_error(got, ref.reshape(-1).double()), 0)
 
 
 @triton.jit

@@ -117,5 +117,10 @@ Kernel(CDIR, "join_split", 0)(
     torch.randn(64, 32, device="cuda", dtype=torch.float16),
     torch.randn(32, 64, device="cuda", dtype=torch.float16),
     torch.empty(64 * 64, device="cuda"))
+Kernel(CDIR, "join_split", 1)(torch.randn(16, 4, device="cuda"),
+                              torch.randn(16, 4, device="cuda"),
+                              torch.empty(128, device="cuda"))
+Kernel(CDIR, "join_split", 2)(torch.randn(16, 8, device="cuda"),
+                              *(torch.empty(128, device="cuda") for _ in range(3)))
 torch.cuda.synchronize()
 print("sanitize_examples: all launches done")

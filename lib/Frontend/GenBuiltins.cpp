@@ -172,6 +172,8 @@ FailureOr<Val> Generator::callBuiltin(llvm::StringRef name,
     return builtinJoin(name, args, at);
   if (name == "split")
     return builtinSplit(args, at);
+  if (name == "flip")
+    return builtinFlip(args, at);
   if (name == "reduce" || name == "xor_sum")
     return builtinReduceWith(name, args, at);
   if (isRandomBuiltin(name))
@@ -857,4 +859,72 @@ FailureOr<Val> Generator::builtinSplit(const CallArgs &args, llvm::SMLoc at) {
   t.shape = shape;
   return Val::tuple({Val::runtime(reduce.getResult(0), t),
                      Val::runtime(reduce.getResult(1), t)});
+}
+
+/// flip(x, dim=None): x reversed along `dim` (the last by default), whose
+/// size is a power of two 2^k: the dimension becomes k dimensions of 2,
+/// and reversing it is swapping the halves of each, one split and one
+/// join each, so it takes any layout.
+FailureOr<Val> Generator::builtinFlip(const CallArgs &args, llvm::SMLoc at) {
+  FailureOr<BoundArgs> b = bind("flip", {"x", "dim"}, 1, args, at);
+  if (failed(b))
+    return failure();
+  const Val &x = *(*b)[0];
+  if (!x.isRuntime() || !x.getType().isBlock() || x.getType().isPointer)
+    return error(b->loc(0, at), "flip needs a block, got " + x.describe());
+  SmallVector<int64_t, 4> shape(x.getType().shape);
+  int64_t rank = shape.size(), dim = rank - 1;
+  if (b->has(1)) {
+    FailureOr<int64_t> d = requireInt((*b)[1], b->loc(1, at), "dim");
+    if (failed(d))
+      return failure();
+    dim = *d < 0 ? *d + rank : *d;
+    if (dim < 0 || dim >= rank)
+      return error(b->loc(1, at), "dim " + std::to_string(*d) +
+                                      " out of range for a rank-" +
+                                      std::to_string(rank) + " block");
+  }
+  int64_t n = shape[dim];
+  if (n == 1)
+    return x;
+  unsigned k = llvm::Log2_64(n);
+  // shape[:dim] + [2] * k + shape[dim+1:], the bit of weight 2^(k-1-i)
+  // of the index at dim + i.
+  SmallVector<int64_t, 4> bits(shape.begin(), shape.begin() + dim);
+  bits.append(k, 2);
+  bits.append(shape.begin() + dim + 1, shape.end());
+  FailureOr<Val> y = reshape(x, bits, at);
+  if (failed(y))
+    return failure();
+  int64_t wide = bits.size();
+  for (unsigned i = 0; i < k; ++i) {
+    // That bit's dimension last, its halves swapped, and back.
+    int64_t d = dim + i;
+    SmallVector<int32_t> toLast, back(wide);
+    for (int64_t j = 0; j < wide; ++j)
+      if (j != d)
+        toLast.push_back(j);
+    toLast.push_back(d);
+    for (int64_t j = 0; j < wide; ++j)
+      back[toLast[j]] = j;
+    FailureOr<Val> last = transpose(*y, toLast, at);
+    if (failed(last))
+      return failure();
+    CallArgs splitArgs;
+    splitArgs.positional = {*last};
+    splitArgs.positionalLocs = {at};
+    FailureOr<Val> halves = builtinSplit(splitArgs, at);
+    if (failed(halves))
+      return failure();
+    CallArgs joinArgs;
+    joinArgs.positional = {halves->getElements()[1], halves->getElements()[0]};
+    joinArgs.positionalLocs = {at, at};
+    FailureOr<Val> swapped = builtinJoin("join", joinArgs, at);
+    if (failed(swapped))
+      return failure();
+    y = transpose(*swapped, back, at);
+    if (failed(y))
+      return failure();
+  }
+  return reshape(*y, shape, at);
 }

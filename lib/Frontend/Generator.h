@@ -176,6 +176,7 @@ public:
   mlir::FailureOr<Val> builtinJoin(llvm::StringRef name, const CallArgs &args,
                                    llvm::SMLoc loc);
   mlir::FailureOr<Val> builtinSplit(const CallArgs &args, llvm::SMLoc loc);
+  mlir::FailureOr<Val> builtinFlip(const CallArgs &args, llvm::SMLoc loc);
   mlir::FailureOr<Val> builtinReduceWith(llvm::StringRef name,
                                          const CallArgs &args, llvm::SMLoc loc);
   mlir::FailureOr<Val> builtinRandom(llvm::StringRef name,

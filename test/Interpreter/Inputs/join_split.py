@@ -27,4 +27,12 @@ cat = run(f"{kernels}/join_split.tile",
           {"a_ptr": a2, "b_ptr": b2, "out": np.full(128, np.nan, np.float32)},
           kernel="concatenate")
 check("cat", cat["out"], np.concatenate([a2, b2]).reshape(-1), 0)
+x2 = r.standard_normal((16, 8)).astype(np.float32)
+fl = run(f"{kernels}/join_split.tile",
+         {"x_ptr": x2, "rows": np.full(128, np.nan, np.float32),
+          "cols": np.full(128, np.nan, np.float32),
+          "flat": np.full(128, np.nan, np.float32)}, kernel="flips")
+check("flip last dim", fl["cols"], x2[:, ::-1].reshape(-1), 0)
+check("flip dim 0", fl["rows"], x2[::-1, :].reshape(-1), 0)
+check("flip 1-D", fl["flat"], x2.reshape(-1)[::-1], 0)
 finish()
