@@ -22,6 +22,15 @@ static FailureOr<Val> numeric(Generator &gen, const Val &v, llvm::SMLoc at,
   return r;
 }
 
+/// The min or the max of two values with the op pair of their kind.
+template <typename MinOp, typename MaxOp>
+static mlir::Value minOrMax(OpBuilder &b, mlir::Location l, bool isMin,
+                            mlir::Value x, mlir::Value y) {
+  if (isMin)
+    return MinOp::create(b, l, x, y);
+  return MaxOp::create(b, l, x, y);
+}
+
 template <typename OpT>
 static mlir::Value unaryOp(OpBuilder &b, mlir::Location l, mlir::Value x) {
   return OpT::create(b, l, x);
@@ -94,31 +103,15 @@ FailureOr<Val> Generator::builtinMath(llvm::StringRef name,
     if (failed(t))
       return failure();
     bool isMin = name == "minimum";
-    mlir::Value r;
+    mlir::Value a = x.getValue(), c = y.getValue(), r;
     if (isFloat(*t) && propagateNan)
-      r = isMin ? (mlir::Value)arith::MinimumFOp::create(builder, l,
-                                                         x.getValue(),
-                                                         y.getValue())
-                : (mlir::Value)arith::MaximumFOp::create(builder, l,
-                                                         x.getValue(),
-                                                         y.getValue());
+      r = minOrMax<arith::MinimumFOp, arith::MaximumFOp>(builder, l, isMin, a, c);
     else if (isFloat(*t))
-      r = isMin ? (mlir::Value)arith::MinNumFOp::create(builder, l,
-                                                        x.getValue(),
-                                                        y.getValue())
-                : (mlir::Value)arith::MaxNumFOp::create(builder, l,
-                                                        x.getValue(),
-                                                        y.getValue());
+      r = minOrMax<arith::MinNumFOp, arith::MaxNumFOp>(builder, l, isMin, a, c);
     else if (isUnsigned(*t) || *t == ScalarType::I1)
-      r = isMin ? (mlir::Value)arith::MinUIOp::create(builder, l, x.getValue(),
-                                                      y.getValue())
-                : (mlir::Value)arith::MaxUIOp::create(builder, l, x.getValue(),
-                                                      y.getValue());
+      r = minOrMax<arith::MinUIOp, arith::MaxUIOp>(builder, l, isMin, a, c);
     else
-      r = isMin ? (mlir::Value)arith::MinSIOp::create(builder, l, x.getValue(),
-                                                      y.getValue())
-                : (mlir::Value)arith::MaxSIOp::create(builder, l, x.getValue(),
-                                                      y.getValue());
+      r = minOrMax<arith::MinSIOp, arith::MaxSIOp>(builder, l, isMin, a, c);
     return Val::runtime(r, x.getType());
   }
   if (name == "umulhi") {
