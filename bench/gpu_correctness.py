@@ -409,6 +409,30 @@ def check_propagate_nan():
            float(differ.sum()), 0)
 
 
+def check_library_builtins():
+    """tl.softmax (whole vector; rows with keep_dims and ieee_rounding) and
+    tl.swizzle2d (Triton's definition)."""
+    x = torch.randn(64, device="cuda")
+    o = torch.full((64,), float("nan"), device="cuda")
+    o2 = torch.full((64,), float("nan"), device="cuda")
+    si = torch.full((64,), -1, device="cuda", dtype=torch.int32)
+    sj = torch.full((64,), -1, device="cuda", dtype=torch.int32)
+    Kernel("library_builtins")(x, o, o2, si, sj)
+    torch.cuda.synchronize()
+    record("tl.softmax", "64", rel_error(o, torch.softmax(x.double(), 0)), 1e-6)
+    record("tl.softmax rows (ieee)", "8x8",
+           rel_error(o2.view(8, 8), torch.softmax(x.view(8, 8).double(), 1)), 1e-6)
+    wrong = 0
+    for k in range(64):
+        i, j = k // 8, k % 8
+        ij = i * 8 + j
+        off_i = ij // 24 * 3
+        g = min(8 - off_i, 3)
+        ij %= 24
+        wrong += int(si[k].item() != off_i + ij % g or sj[k].item() != ij // g)
+    record("tl.swizzle2d (wrong)", "8x8", float(wrong), 0)
+
+
 def check_reductions():
     k = Kernel("reductions", 0)
     BM, BN = 32, 128
@@ -447,7 +471,7 @@ def check_reductions():
 for check in [check_vector_add, check_matmul, check_softmax, check_layernorm,
               check_layernorm_bwd, check_random, check_math_functions,
               check_custom_reduce, check_join_split, check_propagate_nan,
-              check_reductions]:
+              check_library_builtins, check_reductions]:
     try:
         check()
     except Exception as e:  # report and go on with the other examples

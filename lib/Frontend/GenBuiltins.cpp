@@ -176,8 +176,8 @@ FailureOr<Val> Generator::callBuiltin(llvm::StringRef name,
     return builtinFlip(args, at);
   if (name == "reduce" || name == "xor_sum")
     return builtinReduceWith(name, args, at);
-  if (isRandomBuiltin(name))
-    return builtinRandom(name, args, at);
+  if (isLibraryBuiltin(name))
+    return builtinLibrary(name, args, at);
   if (name == "debug_barrier") {
     if (failed(bind(name, {}, 0, args, at)))
       return failure();
@@ -198,7 +198,7 @@ FailureOr<Val> Generator::callBuiltin(llvm::StringRef name,
                     .Cases({"asinh", "acosh", "atanh", "log1p", "expm1"}, true)
                     .Cases({"log10", "cbrt", "erfc", "trunc", "round"}, true)
                     .Cases({"rint", "nearbyint", "pow", "atan2", "fmod"}, true)
-                    .Case("copysign", true)
+                    .Cases({"copysign", "fdiv"}, true)
                     .Default(false);
   if (isMath)
     return builtinMath(name, args, at);

@@ -195,6 +195,19 @@ FailureOr<Val> Generator::builtinMath(llvm::StringRef name,
     second.keywordLocs = first.keywordLocs;
     return builtinMath("maximum", second, at);
   }
+  if (name == "fdiv") {
+    // fdiv(x, y, ieee_rounding=False): `/` (which may approximate), or
+    // div_rn when ieee_rounding.
+    FailureOr<BoundArgs> b = bind(name, {"x", "y", "ieee_rounding"}, 2, args, at);
+    if (failed(b))
+      return failure();
+    CallArgs pair;
+    pair.positional = {*(*b)[0], *(*b)[1]};
+    pair.positionalLocs = {b->loc(0, at), b->loc(1, at)};
+    if (b->has(2) && (*b)[2]->truthy())
+      return builtinMath("div_rn", pair, at);
+    return binary(BinaryOp::Div, pair.positional[0], pair.positional[1], at);
+  }
   if (name == "fma" || name == "div_rn") {
     // fma(x, y, z); div_rn(x, y), the division rounded to nearest where
     // `/` may approximate. Operands unify to one float type (fp32 for

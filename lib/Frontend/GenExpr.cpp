@@ -352,8 +352,8 @@ FailureOr<Val> Generator::genName(const NameExpr &expr) {
   auto why = frame().unavailable.find(name);
   if (why != frame().unavailable.end())
     return error(expr.getLoc(), why->second);
-  if (inRandomLibrary())
-    if (const FunctionDef *fn = randomFunction(name))
+  if (inLibrary())
+    if (const FunctionDef *fn = libraryFunction(name))
       return Val::function(fn);
   if (const FunctionDef *fn = ast.findFunction(name))
     return Val::function(fn);

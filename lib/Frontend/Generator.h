@@ -39,7 +39,7 @@ struct BoundArgs {
 };
 
 /// Whether `name` is one of the random library's functions.
-bool isRandomBuiltin(llvm::StringRef name);
+bool isLibraryBuiltin(llvm::StringRef name);
 
 class Generator {
 public:
@@ -179,12 +179,12 @@ public:
   mlir::FailureOr<Val> builtinFlip(const CallArgs &args, llvm::SMLoc loc);
   mlir::FailureOr<Val> builtinReduceWith(llvm::StringRef name,
                                          const CallArgs &args, llvm::SMLoc loc);
-  mlir::FailureOr<Val> builtinRandom(llvm::StringRef name,
+  mlir::FailureOr<Val> builtinLibrary(llvm::StringRef name,
                                      const CallArgs &args, llvm::SMLoc loc);
-  const FunctionDef *randomFunction(llvm::StringRef name);
+  const FunctionDef *libraryFunction(llvm::StringRef name);
   /// Whether the function being inlined is one of the random library's
   /// (whose names resolve among themselves).
-  bool inRandomLibrary() const;
+  bool inLibrary() const;
   mlir::FailureOr<Val> builtinMath(llvm::StringRef name, const CallArgs &args,
                                    llvm::SMLoc loc);
   mlir::FailureOr<Val> builtinMinMax(llvm::StringRef name,
@@ -253,7 +253,7 @@ public:
   /// inlined at every call, so a chain of helpers that each call the next
   /// twice grows exponentially; the budget stops it with an error.
   uint64_t inlinedCalls = 0;
-  std::unique_ptr<Module> randomLibrary;
+  std::unique_ptr<Module> library;
   static constexpr uint64_t kMaxInlinedCalls = 100000;
 };
 

@@ -433,7 +433,7 @@ static const char *const kBuiltinNames[] = {
     "uint_to_uniform_float", "pair_uniform_to_normal", "asin", "acos",
     "atan", "sinh", "cosh", "tan", "asinh", "acosh", "atanh", "log1p",
     "expm1", "log10", "cbrt", "erfc", "trunc", "round", "rint", "nearbyint",
-    "pow", "atan2", "fmod", "copysign",
+    "pow", "atan2", "fmod", "copysign", "fdiv",
 };
 
 bool tilec::isBuiltinName(llvm::StringRef name) {

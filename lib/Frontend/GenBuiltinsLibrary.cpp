@@ -1,6 +1,7 @@
-//===- GenBuiltinsRandom.cpp - tl.rand, randn, randint and Philox ---------===//
+//===- GenBuiltinsLibrary.cpp - Built-ins written in the tile language ---===//
 //
-// Triton's random numbers are a library written in its own language: the
+// Some of Triton's built-ins are a library in its own language, and so are
+// ours: the random numbers, softmax, swizzle2d. The random numbers are the
 // Philox4x32-10 counter-based generator keyed by the seed and counting
 // through the offsets, then conversions to floats. So is ours: the source
 // below is parsed once per kernel compilation and its functions are
@@ -8,6 +9,7 @@
 // CPU mode) runs the same integer arithmetic and the streams are those of
 // Triton bit for bit (the normal numbers up to the approximate log, cos
 // and sin). Offsets are 32-bit integers, as in Triton's common use.
+// softmax and swizzle2d are Triton's definitions.
 //
 //===----------------------------------------------------------------------===//
 
@@ -82,41 +84,59 @@ def randn4x(seed, offset, n_rounds: tl.constexpr = 10):
     n1, n2 = pair_uniform_to_normal(u1, u2)
     n3, n4 = pair_uniform_to_normal(u3, u4)
     return n1, n2, n3, n4
+
+def softmax(x, dim=None, keep_dims=False, ieee_rounding=False):
+    z = x - tl.max(x, 0 if dim is None else dim, keep_dims=keep_dims)
+    num = tl.exp(z)
+    den = tl.sum(num, 0 if dim is None else dim, keep_dims=keep_dims)
+    return tl.fdiv(num, den, ieee_rounding=ieee_rounding)
+
+def swizzle2d(i, j, size_i, size_j, size_g):
+    ij = i * size_j + j
+    size_gj = size_g * size_j
+    group_id = ij // size_gj
+    off_i = group_id * size_g
+    size_g = tl.minimum(size_i - off_i, size_g)
+    ij = ij % size_gj
+    new_i = off_i + ij % size_g
+    new_j = ij // size_g
+    return new_i, new_j
 )tile";
 
-bool tilec::isRandomBuiltin(llvm::StringRef name) {
+bool tilec::isLibraryBuiltin(llvm::StringRef name) {
   return llvm::is_contained(
       {"rand", "randn", "randint", "randint4x", "rand4x", "randn4x", "philox",
-       "philox_impl", "uint_to_uniform_float", "pair_uniform_to_normal"},
+       "philox_impl", "uint_to_uniform_float", "pair_uniform_to_normal",
+       "softmax", "swizzle2d"},
       name);
 }
 
-const FunctionDef *Generator::randomFunction(llvm::StringRef name) {
-  if (!randomLibrary) {
+const FunctionDef *Generator::libraryFunction(llvm::StringRef name) {
+  if (!library) {
     llvm::SourceMgr &sm = diags.getSourceMgr();
     unsigned id = sm.AddNewSourceBuffer(
-        llvm::MemoryBuffer::getMemBuffer(kRandomLibrary, "<triton.random>"),
+        llvm::MemoryBuffer::getMemBuffer(kRandomLibrary, "<triton.language library>"),
         llvm::SMLoc());
-    randomLibrary = parseSource(sm.getMemoryBuffer(id)->getBuffer(), diags);
-    if (!randomLibrary)
+    library = parseSource(sm.getMemoryBuffer(id)->getBuffer(), diags);
+    if (!library)
       return nullptr;
   }
-  return randomLibrary->findFunction(name);
+  return library->findFunction(name);
 }
 
-bool Generator::inRandomLibrary() const {
-  return randomLibrary && !frames.empty() && frames.back().fn &&
-         llvm::any_of(randomLibrary->functions, [&](const auto &fn) {
+bool Generator::inLibrary() const {
+  return library && !frames.empty() && frames.back().fn &&
+         llvm::any_of(library->functions, [&](const auto &fn) {
            return fn.get() == frames.back().fn;
          });
 }
 
-FailureOr<Val> Generator::builtinRandom(llvm::StringRef name,
+FailureOr<Val> Generator::builtinLibrary(llvm::StringRef name,
                                         const CallArgs &args, llvm::SMLoc at) {
   // The generators take (seed, offset): an integer seed, as Triton
   // asserts, and 32-bit offsets (the counters of the 32-bit Philox).
   bool generator = name.starts_with("rand") || name == "philox";
-  if (generator && !inRandomLibrary()) {
+  if (generator && !inLibrary()) {
     auto argument = [&](size_t index, llvm::StringRef keyword)
         -> std::pair<const Val *, llvm::SMLoc> {
       if (index < args.positional.size())
@@ -142,9 +162,9 @@ FailureOr<Val> Generator::builtinRandom(llvm::StringRef name,
       return error(offsetAt, name + ": offsets must be 32-bit integers, got " +
                                  offset->describe());
   }
-  const FunctionDef *fn = randomFunction(name);
+  const FunctionDef *fn = libraryFunction(name);
   if (!fn)
-    return error(at, "internal error: the random library has no '" + name +
+    return error(at, "internal error: the built-in library has no '" + name +
                          "'");
   return callHelper(*fn, args, at);
 }
