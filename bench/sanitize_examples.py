@@ -122,5 +122,9 @@ Kernel(CDIR, "join_split", 1)(torch.randn(16, 4, device="cuda"),
                               torch.empty(128, device="cuda"))
 Kernel(CDIR, "join_split", 2)(torch.randn(16, 8, device="cuda"),
                               *(torch.empty(128, device="cuda") for _ in range(3)))
+Kernel(CDIR, "library_builtins")(
+    torch.randn(64, device="cuda"), torch.empty(64, device="cuda"),
+    torch.empty(64, device="cuda"),
+    *(torch.empty(64, device="cuda", dtype=torch.int32) for _ in range(2)))
 torch.cuda.synchronize()
 print("sanitize_examples: all launches done")
