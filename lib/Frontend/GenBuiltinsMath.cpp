@@ -157,8 +157,8 @@ FailureOr<Val> Generator::builtinMath(llvm::StringRef name,
       return failure();
     ScalarType compute = *t == ScalarType::F64 ? ScalarType::F64 : ScalarType::F32;
     ScalarType resultType = isFloat(*t) ? *t : ScalarType::F32;
-    mlir::Value xv = cast(x, compute, at).getValue();
-    mlir::Value yv = cast(y, compute, at).getValue();
+    Val xc = cast(x, compute, at);
+    mlir::Value xv = xc.getValue(), yv = cast(y, compute, at).getValue();
     mlir::Value r;
     if (name == "pow")
       r = math::PowFOp::create(builder, l, xv, yv);
@@ -168,7 +168,7 @@ FailureOr<Val> Generator::builtinMath(llvm::StringRef name,
       r = arith::RemFOp::create(builder, l, xv, yv);
     else
       r = math::CopySignOp::create(builder, l, xv, yv);
-    return cast(Val::runtime(r, cast(x, compute, at).getType()), resultType, at);
+    return cast(Val::runtime(r, xc.getType()), resultType, at);
   }
   if (name == "clamp") {
     FailureOr<BoundArgs> b =
@@ -504,6 +504,43 @@ FailureOr<Val> Generator::dot(const Val &a, const Val &bv,
 // Reductions
 //===----------------------------------------------------------------------===//
 
+FailureOr<int64_t> Generator::reductionAxis(const std::optional<Val> &axisArg,
+                                            llvm::SMLoc axisLoc,
+                                            MutableArrayRef<Val> inputs,
+                                            llvm::SMLoc at) {
+  // axis=None reduces every dimension: flatten first.
+  if (!axisArg || axisArg->isNone()) {
+    int64_t n = 1;
+    for (int64_t d : inputs[0].getType().shape)
+      n *= d;
+    for (Val &v : inputs) {
+      FailureOr<Val> flat = reshape(v, {n}, at);
+      if (failed(flat))
+        return failure();
+      v = *flat;
+    }
+    return 0;
+  }
+  FailureOr<int64_t> a = requireInt(axisArg, axisLoc, "axis");
+  if (failed(a))
+    return failure();
+  int64_t rank = inputs[0].getType().shape.size();
+  int64_t axis = *a < 0 ? *a + rank : *a;
+  if (axis < 0 || axis >= rank)
+    return error(axisLoc, "axis " + std::to_string(*a) +
+                              " out of range for a rank-" +
+                              std::to_string(rank) + " block");
+  return axis;
+}
+
+FailureOr<Val> Generator::keepReducedDims(const Val &r, bool allAxes,
+                                          int64_t rank, int64_t axis,
+                                          llvm::SMLoc at) {
+  if (allAxes)
+    return reshape(r, SmallVector<int64_t, 4>(rank, 1), at);
+  return expandDims(r, axis, at);
+}
+
 FailureOr<Val> Generator::builtinReduce(llvm::StringRef name,
                                         const CallArgs &args, llvm::SMLoc at) {
   bool isArg = name == "argmax" || name == "argmin";
@@ -538,30 +575,13 @@ FailureOr<Val> Generator::builtinReduce(llvm::StringRef name,
     return x;
   }
 
-  // axis=None reduces every dimension: flatten first.
   SmallVector<int64_t, 4> originalShape(x.getType().shape);
-  int64_t axis;
   bool allAxes = !b->has(1);
-  if (allAxes) {
-    int64_t n = 1;
-    for (int64_t d : originalShape)
-      n *= d;
-    FailureOr<Val> flat = reshape(x, {n}, at);
-    if (failed(flat))
-      return failure();
-    x = *flat;
-    axis = 0;
-  } else {
-    FailureOr<int64_t> a = requireInt((*b)[1], b->loc(1, at), "axis");
-    if (failed(a))
-      return failure();
-    int64_t rank = x.getType().shape.size();
-    axis = *a < 0 ? *a + rank : *a;
-    if (axis < 0 || axis >= rank)
-      return error(b->loc(1, at), "axis " + std::to_string(*a) +
-                                              " out of range for a rank-" +
-                                              std::to_string(rank) + " block");
-  }
+  FailureOr<int64_t> reducedAxis =
+      reductionAxis((*b)[1], b->loc(1, at), MutableArrayRef<Val>(x), at);
+  if (failed(reducedAxis))
+    return failure();
+  int64_t axis = *reducedAxis;
 
   // Sums of narrow types accumulate wider; the result keeps the input type
   // for floats (as Triton) and is i32 for narrow integers.
@@ -680,13 +700,8 @@ FailureOr<Val> Generator::builtinReduce(llvm::StringRef name,
     t.element = e;
     t.shape = resultShape;
     Val r = Val::runtime(v, t);
-    if (keepDims) {
-      if (allAxes) {
-        SmallVector<int64_t, 4> ones(originalShape.size(), 1);
-        return reshape(r, ones, at);
-      }
-      return expandDims(r, axis, at);
-    }
+    if (keepDims)
+      return keepReducedDims(r, allAxes, originalShape.size(), axis, at);
     return r;
   };
   FailureOr<Val> value = wrap(reduce.getResult(0), accType);
@@ -748,28 +763,11 @@ FailureOr<Val> Generator::builtinReduceWith(llvm::StringRef name,
   }
   SmallVector<int64_t, 4> originalShape(inputs[0].getType().shape);
   bool allAxes = !b->has(1);
-  int64_t axis = 0;
-  if (allAxes) {
-    int64_t n = 1;
-    for (int64_t d : originalShape)
-      n *= d;
-    for (Val &v : inputs) {
-      FailureOr<Val> flat = reshape(v, {n}, at);
-      if (failed(flat))
-        return failure();
-      v = *flat;
-    }
-  } else {
-    FailureOr<int64_t> a = requireInt((*b)[1], b->loc(1, at), "axis");
-    if (failed(a))
-      return failure();
-    int64_t rank = originalShape.size();
-    axis = *a < 0 ? *a + rank : *a;
-    if (axis < 0 || axis >= rank)
-      return error(b->loc(1, at), "axis " + std::to_string(*a) +
-                                      " out of range for a rank-" +
-                                      std::to_string(rank) + " block");
-  }
+  FailureOr<int64_t> reducedAxis =
+      reductionAxis((*b)[1], b->loc(1, at), inputs, at);
+  if (failed(reducedAxis))
+    return failure();
+  int64_t axis = *reducedAxis;
   SmallVector<int64_t, 4> resultShape(inputs[0].getType().shape);
   resultShape.erase(resultShape.begin() + axis);
   SmallVector<mlir::Value> operands;
@@ -832,8 +830,7 @@ FailureOr<Val> Generator::builtinReduceWith(llvm::StringRef name,
     Val r = Val::runtime(v, t);
     if (keepDims) {
       FailureOr<Val> k =
-          allAxes ? reshape(r, SmallVector<int64_t, 4>(originalShape.size(), 1), at)
-                  : expandDims(r, axis, at);
+          keepReducedDims(r, allAxes, originalShape.size(), axis, at);
       if (failed(k))
         return failure();
       r = *k;

@@ -177,6 +177,15 @@ public:
                                    llvm::SMLoc loc);
   mlir::FailureOr<Val> builtinSplit(const CallArgs &args, llvm::SMLoc loc);
   mlir::FailureOr<Val> builtinFlip(const CallArgs &args, llvm::SMLoc loc);
+  /// A reduction's axis: with none given, `inputs` are flattened and the
+  /// axis is 0; otherwise the given one, checked and made non-negative.
+  mlir::FailureOr<int64_t> reductionAxis(const std::optional<Val> &axisArg,
+                                         llvm::SMLoc axisLoc,
+                                         llvm::MutableArrayRef<Val> inputs,
+                                         llvm::SMLoc loc);
+  /// A reduction's result with the reduced dimensions kept (as 1s).
+  mlir::FailureOr<Val> keepReducedDims(const Val &r, bool allAxes, int64_t rank,
+                                       int64_t axis, llvm::SMLoc loc);
   mlir::FailureOr<Val> builtinReduceWith(llvm::StringRef name,
                                          const CallArgs &args, llvm::SMLoc loc);
   mlir::FailureOr<Val> builtinLibrary(llvm::StringRef name,

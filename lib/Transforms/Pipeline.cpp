@@ -230,9 +230,9 @@ introduceAsyncCopies(scf::ForOp loop, ArrayRef<LocalAllocOp> allocs,
 /// through mbarriers instead of a barrier of the whole program per
 /// iteration: slot s has a `full` barrier, on which every thread arrives
 /// when its copies into s have landed (cp.async.mbarrier.arrive), and an
-/// `empty` one, on which every thread arrives once its warpgroup's wgmma
-/// reading s has completed (after the next iteration's wait for all but
-/// one wgmma group). Copies into a slot first wait for it to be empty
+/// `empty` one, on which lane 0 of every warp arrives once its
+/// warpgroup's wgmma reading s has completed (after the next iteration's
+/// wait for all but one wgmma group). Copies into a slot first wait for it to be empty
 /// (parity of the slot's previous use: at once on its first use), the
 /// readers for it to be full; the warpgroups no longer run in lockstep.
 /// Returns the two rings of barriers (full, empty) and replaces `wait` by
