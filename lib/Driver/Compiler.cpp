@@ -6,6 +6,7 @@
 #include "tile/Frontend/Lexer.h"
 #include "tile/Frontend/MLIRGen.h"
 #include "tile/Frontend/Parser.h"
+#include "tile/Target/RegisterBudget.h"
 #include "tile/Transforms/Passes.h"
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -245,13 +246,29 @@ bool CompilerSession::lowerToLLVM() {
 std::optional<std::string> CompilerSession::emitPTX() {
   if (!llvmModule && !lowerToLLVM())
     return std::nullopt;
-  PhaseScope scope{startPhase("PTX emission")};
-  auto ptx = tilec::emitPTX(*llvmModule, options.target);
-  if (!ptx) {
-    diags.error(llvm::toString(ptx.takeError()));
+  std::vector<KernelMetadata> metadata = getMetadata();
+  std::string withABI;
+  {
+    PhaseScope scope{startPhase("PTX emission")};
+    auto ptx = tilec::emitPTX(*llvmModule, options.target);
+    if (!ptx) {
+      diags.error(llvm::toString(ptx.takeError()));
+      return std::nullopt;
+    }
+    withABI = applyParameterABI(*ptx, metadata);
+  }
+  if (!options.registerBudget || !haveAssembler())
+    return withABI;
+  PhaseScope scope{startPhase("register budget (ptxas)")};
+  llvm::StringMap<unsigned> threads;
+  for (const KernelMetadata &md : metadata)
+    threads[md.name] = md.threadsPerBlock();
+  auto budgeted = applyOccupancyRegisterBudgets(withABI, threads, options.target);
+  if (!budgeted) {
+    diags.error(llvm::toString(budgeted.takeError()));
     return std::nullopt;
   }
-  return applyParameterABI(*ptx, getMetadata());
+  return std::move(*budgeted);
 }
 
 std::vector<KernelMetadata> CompilerSession::getMetadata() const {

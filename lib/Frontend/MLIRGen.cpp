@@ -75,6 +75,9 @@ LogicalResult Generator::emitKernel(const KernelInstance &inst) {
   func->setAttr(kKernelAttr, UnitAttr::get(ctx));
   func->setAttr("tilegpu.num_warps", builder.getI32IntegerAttr(inst.numWarps));
   func->setAttr(kNumStagesAttr, builder.getI32IntegerAttr(inst.numStages));
+  if (inst.maxRegisters)
+    func->setAttr("tilegpu.maxnreg",
+                  builder.getI32IntegerAttr(*inst.maxRegisters));
   for (auto [i, entry] : llvm::enumerate(inst.params))
     if (entry.second.divisibility > 1)
       func.setArgAttr(i, kDivisibilityAttr,

@@ -200,7 +200,17 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
         config.numStages = v->getInt();
         continue;
       }
-      if (kw.name == "num_ctas" || kw.name == "maxnreg")
+      if (kw.name == "maxnreg") {
+        // ptxas accepts 16..255 registers per thread (sm_80, sm_90).
+        if (v->getKind() != Val::Kind::Int || v->getInt() < 16 ||
+            v->getInt() > 255)
+          return fail(kw.value->getLoc(),
+                      "maxnreg must be an integer from 16 to 255, got " +
+                          v->repr());
+        config.maxRegisters = v->getInt();
+        continue;
+      }
+      if (kw.name == "num_ctas")
         continue; // accepted for Triton compatibility; no effect here
       const Param *p = kernel.findParam(kw.name);
       if (!p || !p->isConstexpr())
@@ -640,6 +650,7 @@ tilec::planKernels(const Module &ast, const SpecializeOptions &options,
           inst.numWarps = *config->numWarps;
         if (config->numStages)
           inst.numStages = *config->numStages;
+        inst.maxRegisters = config->maxRegisters;
       }
       if (options.numWarps)
         inst.numWarps = *options.numWarps;

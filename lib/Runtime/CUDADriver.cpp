@@ -47,6 +47,7 @@ LoadedDriver load() {
   all &= resolve(lib, f.cuModuleUnload, "cuModuleUnload", d.whyNot);
   all &= resolve(lib, f.cuModuleGetFunction, "cuModuleGetFunction", d.whyNot);
   all &= resolve(lib, f.cuFuncSetAttribute, "cuFuncSetAttribute", d.whyNot);
+  all &= resolve(lib, f.cuFuncGetAttribute, "cuFuncGetAttribute", d.whyNot);
   all &= resolve(lib, f.cuLaunchKernel, "cuLaunchKernel", d.whyNot);
   all &= resolve(lib, f.cuLinkCreate, "cuLinkCreate_v2", d.whyNot);
   all &= resolve(lib, f.cuLinkAddData, "cuLinkAddData_v2", d.whyNot);

@@ -16,6 +16,7 @@
 #include "tile/Runtime/DiskCache.h"
 #include "tile/Runtime/GridExpr.h"
 #include "tile/Runtime/Specialization.h"
+#include "tile/Target/RegisterBudget.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"
@@ -172,6 +173,42 @@ Expected<std::string> linkPTX(const cu::Driver &d, const std::string &ptx) {
   return out;
 }
 
+/// Links `ptx` and states the occupancy register budget (RegisterBudget.h)
+/// of every kernel whose register count the driver's ptxas left below it:
+/// the first link's counts come from loading its cubin, and a second link
+/// (only when some budget is raised) applies the budgets. `ptx` is updated.
+Expected<std::string> linkWithRegisterBudgets(const cu::Driver &d,
+                                              std::string &ptx,
+                                              const std::vector<Entry> &entries) {
+  Expected<std::string> cubin = linkPTX(d, ptx);
+  if (!cubin)
+    return cubin;
+  cu::CUmodule module;
+  cu::CUresult r = d.cuModuleLoadData(&module, cubin->data());
+  if (r != cu::CUDA_SUCCESS)
+    return Status::error(cu::describe(d, "cuModuleLoadData", r));
+  llvm::StringMap<unsigned> budgets;
+  for (const Entry &e : entries) {
+    cu::CUfunction function;
+    int registers = 0;
+    r = d.cuModuleGetFunction(&function, module, e.name.c_str());
+    if (r == cu::CUDA_SUCCESS)
+      r = d.cuFuncGetAttribute(&registers, cu::kFuncAttrNumRegs, function);
+    if (r != cu::CUDA_SUCCESS)
+      break;
+    unsigned budget = tilec::occupancyRegisterBudget(registers, e.threads);
+    if (budget > unsigned(registers))
+      budgets[e.name] = budget;
+  }
+  d.cuModuleUnload(module);
+  if (r != cu::CUDA_SUCCESS)
+    return Status::error(cu::describe(d, "reading register counts", r));
+  if (budgets.empty())
+    return cubin;
+  ptx = tilec::setRegisterBudgets(ptx, budgets);
+  return linkPTX(d, ptx);
+}
+
 /// Entries from the metadata JSON that tilec wrote for the set.
 Expected<std::vector<Entry>> parseEntries(const std::string &json,
                                           const KernelState &k) {
@@ -254,6 +291,9 @@ Status runCompiler(KernelState &k, const std::string &signature,
   co.groupM = k.options.groupM;
   // The signature already carries every argument's facts.
   co.versionArguments = false;
+  // The driver's own ptxas reports the register counts when the set is
+  // linked (linkWithRegisterBudgets); no toolkit ptxas is needed.
+  co.registerBudget = false;
   std::lock_guard<std::mutex> lock(k.jit->compileMutex);
   tilec::CompilerSession session(co, diagStream);
   session.loadSource(k.bufferName, k.source);
@@ -357,12 +397,15 @@ getSet(KernelState &k, const std::vector<ParamSpec> &specs,
     if (cubin) {
       set->cubin = std::move(*cubin);
     } else {
-      Expected<std::string> linked = linkPTX(*driver, set->ptx);
+      Expected<std::string> linked =
+          linkWithRegisterBudgets(*driver, set->ptx, set->entries);
       if (!linked)
         return linked.takeStatus();
       set->cubin = std::move(*linked);
-      if (disk)
+      if (disk) {
+        (void)disk->put(key, "ptx", set->ptx);
         (void)disk->put(key, "cubin", set->cubin);
+      }
       assembleTime = lap();
     }
     cu::CUresult r = driver->cuModuleLoadData(&set->module, set->cubin.data());

@@ -274,19 +274,26 @@ llvm::Expected<std::string> tilec::emitPTX(llvm::Module &module,
   return std::string(ptx.str());
 }
 
-llvm::Expected<std::string> tilec::assembleCubin(llvm::StringRef ptx,
-                                                 const TargetInfo &target) {
+/// ptxas from the CUDA toolkit, else from PATH; empty when there is none.
+static std::string findAssembler() {
   std::string toolkit = findCudaToolkit();
-  std::string ptxas;
   if (!toolkit.empty()) {
     llvm::SmallString<256> p(toolkit);
     llvm::sys::path::append(p, "bin", "ptxas");
     if (llvm::sys::fs::can_execute(p))
-      ptxas = std::string(p.str());
+      return std::string(p.str());
   }
-  if (ptxas.empty())
-    if (auto found = llvm::sys::findProgramByName("ptxas"))
-      ptxas = *found;
+  if (auto found = llvm::sys::findProgramByName("ptxas"))
+    return *found;
+  return "";
+}
+
+bool tilec::haveAssembler() { return !findAssembler().empty(); }
+
+llvm::Expected<std::string> tilec::assembleCubin(llvm::StringRef ptx,
+                                                 const TargetInfo &target,
+                                                 std::string *report) {
+  std::string ptxas = findAssembler();
   if (ptxas.empty())
     return llvm::createStringError(
         "--emit=cubin needs ptxas from the CUDA toolkit, which was not found; "
@@ -306,7 +313,10 @@ llvm::Expected<std::string> tilec::assembleCubin(llvm::StringRef ptx,
   llvm::SmallString<128> errFile;
   llvm::sys::fs::createTemporaryFile("tilec", "log", errFile);
   std::string archFlag = "-arch=" + target.arch;
-  llvm::StringRef args[] = {ptxas, archFlag, "-O3", in, "-o", out};
+  llvm::SmallVector<llvm::StringRef> args = {ptxas, archFlag, "-O3", in, "-o",
+                                            out};
+  if (report)
+    args.push_back("-v");
   std::optional<llvm::StringRef> redirects[] = {std::nullopt, errFile, errFile};
   std::string execError;
   int rc = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects, 0, 0,
@@ -320,6 +330,8 @@ llvm::Expected<std::string> tilec::assembleCubin(llvm::StringRef ptx,
   llvm::sys::fs::remove(in);
   llvm::sys::fs::remove(out);
   llvm::sys::fs::remove(errFile);
+  if (report)
+    *report = log;
   if (rc != 0)
     return llvm::createStringError("ptxas failed" +
                                    (execError.empty() ? "" : ": " + execError) +

@@ -88,6 +88,13 @@ cl::opt<bool> mbarriers(
     cl::desc("Synchronize the copy ring of an in-flight wgmma through "
              "per-slot mbarriers (=false: a barrier per iteration)"),
     cl::init(true), cl::cat(category));
+cl::opt<bool> registerBudget(
+    "register-budget",
+    cl::desc("State each kernel's occupancy register budget (.maxnreg: the "
+             "most registers that keep the programs per SM of ptxas's own "
+             "choice), found by assembling once with ptxas (=false: leave "
+             "the count to ptxas)"),
+    cl::init(true), cl::cat(category));
 cl::opt<bool> wgmma(
     "wgmma",
     cl::desc("On sm_90a, run the dots wgmma can take on it (=false: "
@@ -160,6 +167,7 @@ static int run() {
   options.versionArguments = versionArguments;
   options.wgmma = wgmma;
   options.mbarriers = mbarriers;
+  options.registerBudget = registerBudget;
 
   CompilerSession session(options);
   DiagnosticEngine &diags = session.getDiagnostics();

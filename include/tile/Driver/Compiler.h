@@ -82,6 +82,10 @@ struct CompileOptions {
   /// Synchronize the copy ring of an in-flight wgmma through per-slot
   /// mbarriers (off: a barrier of the whole program per iteration).
   bool mbarriers = true;
+  /// State each kernel's occupancy register budget (`.maxnreg`: the most
+  /// registers that keep the programs per SM of ptxas's own count), found
+  /// by assembling once with ptxas; skipped when there is no ptxas.
+  bool registerBudget = true;
 };
 
 class CompilerSession {

@@ -32,6 +32,8 @@ struct KernelInstance {
   std::vector<std::pair<std::string, ParamType>> params;
   unsigned numWarps = 4;
   unsigned numStages = 3;
+  /// A config's `maxnreg` (none: the compiler's occupancy budget).
+  std::optional<unsigned> maxRegisters;
 };
 
 /// Attribute names MLIRGen puts on kernels and their arguments.

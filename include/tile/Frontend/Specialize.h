@@ -30,6 +30,8 @@ struct SpecializeOptions {
 struct AutotuneConfig {
   std::vector<std::pair<std::string, Val>> constexprs;
   std::optional<unsigned> numWarps, numStages;
+  /// Triton's `maxnreg`: registers per thread ptxas may use.
+  std::optional<unsigned> maxRegisters;
 };
 
 struct AutotuneSpec {

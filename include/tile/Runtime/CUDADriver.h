@@ -42,6 +42,7 @@ struct Driver {
   CUresult (*cuModuleUnload)(CUmodule);
   CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
   CUresult (*cuFuncSetAttribute)(CUfunction, int, int);
+  CUresult (*cuFuncGetAttribute)(int *, int, CUfunction);
   CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned,
                              unsigned, unsigned, unsigned, unsigned, CUstream,
                              void **, void **);
@@ -74,6 +75,7 @@ std::string describe(const Driver &driver, const char *call, CUresult result);
 // Attribute numbers from cuda.h used by the JIT.
 constexpr int kAttrComputeCapabilityMajor = 75;
 constexpr int kAttrComputeCapabilityMinor = 76;
+constexpr int kFuncAttrNumRegs = 4;
 constexpr int kFuncAttrMaxDynamicSharedSize = 8;
 constexpr int kJitInputPtx = 1;
 /// CU_JIT_SPLIT_COMPILE: threads ptxas may use (0: one per CPU).

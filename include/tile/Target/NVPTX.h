@@ -55,9 +55,14 @@ llvm::Expected<std::string> emitPTX(llvm::Module &module,
 /// when it exists); empty when none is found.
 std::string findCudaToolkit();
 
-/// Assemble PTX into a cubin with ptxas from the CUDA toolkit.
+/// Whether ptxas (from the CUDA toolkit or on PATH) is there to assemble.
+bool haveAssembler();
+
+/// Assemble PTX into a cubin with ptxas from the CUDA toolkit; with
+/// `report`, also ptxas's resource report (`-v`: registers, spills).
 llvm::Expected<std::string> assembleCubin(llvm::StringRef ptx,
-                                          const TargetInfo &target);
+                                          const TargetInfo &target,
+                                          std::string *report = nullptr);
 
 } // namespace tilec
 

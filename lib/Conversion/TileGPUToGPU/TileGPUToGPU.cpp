@@ -71,6 +71,9 @@ static LogicalResult outlineKernels(ModuleOp module) {
     if (func->hasAttr(tilegpu::TileGPUDialect::getProgramsPerSMAttrName()))
       gpuFunc->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
                        b.getI32IntegerAttr(1));
+    if (auto registers = func->getAttrOfType<IntegerAttr>(
+            tilegpu::TileGPUDialect::getMaxRegistersAttrName()))
+      gpuFunc->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(), registers);
     Block &from = func.getBody().front();
     Block &to = gpuFunc.getBody().front();
     for (auto [oldArg, newArg] :

@@ -32,6 +32,10 @@ def TileGPU_Dialect : Dialect {
     static constexpr llvm::StringLiteral getProgramsPerSMAttrName() {
       return llvm::StringLiteral("tilegpu.programs_per_sm");
     }
+    /// The kernel's own register budget (a config's `maxnreg`).
+    static constexpr llvm::StringLiteral getMaxRegistersAttrName() {
+      return llvm::StringLiteral("tilegpu.maxnreg");
+    }
     static constexpr llvm::StringLiteral getScratchBytesAttrName() {
       return llvm::StringLiteral("tilegpu.scratch_bytes");
     }

@@ -1,0 +1,127 @@
+//===- RegisterBudget.cpp - Registers that cost no occupancy --------------===//
+
+#include "tile/Target/RegisterBudget.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace tilec;
+
+namespace {
+// sm_80 and sm_90: each of an SM's four sub-partitions holds 16K registers
+// and runs whole warps; a warp's registers are allocated in units of 8 per
+// thread; an SM runs at most 64 warps and 32 programs.
+constexpr unsigned kSubPartitions = 4;
+constexpr unsigned kRegistersPerSubPartition = 16384;
+constexpr unsigned kAllocationUnit = 8;
+constexpr unsigned kMaxRegistersPerThread = 255;
+constexpr unsigned kMaxWarpsPerSM = 64;
+constexpr unsigned kMaxProgramsPerSM = 32;
+
+unsigned programsPerSM(unsigned registers, unsigned warpsPerProgram) {
+  unsigned perWarp = llvm::alignTo(std::max(registers, 1u), kAllocationUnit) * 32;
+  unsigned warps = std::min(
+      kMaxWarpsPerSM, kSubPartitions * (kRegistersPerSubPartition / perWarp));
+  return std::min(warps / warpsPerProgram, kMaxProgramsPerSM);
+}
+} // namespace
+
+unsigned tilec::occupancyRegisterBudget(unsigned registers,
+                                        unsigned threadsPerBlock) {
+  unsigned warps = llvm::divideCeil(std::max(threadsPerBlock, 1u), 32);
+  unsigned programs = programsPerSM(registers, warps);
+  if (programs == 0)
+    return registers;
+  unsigned budget = registers;
+  for (unsigned r = llvm::alignTo(registers, kAllocationUnit);
+       r <= kMaxRegistersPerThread + 1; r += kAllocationUnit)
+    if (programsPerSM(r, warps) >= programs)
+      budget = std::min(r, kMaxRegistersPerThread);
+  return budget;
+}
+
+llvm::StringMap<unsigned> tilec::parsePtxasRegisters(llvm::StringRef log) {
+  llvm::StringMap<unsigned> registers;
+  llvm::StringRef entry;
+  llvm::SmallVector<llvm::StringRef> lines;
+  log.split(lines, '\n');
+  for (llvm::StringRef line : lines) {
+    constexpr llvm::StringLiteral kEntry = "Compiling entry function '";
+    if (size_t at = line.find(kEntry); at != llvm::StringRef::npos) {
+      entry = line.drop_front(at + kEntry.size()).take_until(
+          [](char c) { return c == '\''; });
+      continue;
+    }
+    constexpr llvm::StringLiteral kUsed = "Used ";
+    size_t at = line.find(kUsed);
+    unsigned count;
+    if (entry.empty() || at == llvm::StringRef::npos)
+      continue;
+    llvm::StringRef rest = line.drop_front(at + kUsed.size());
+    llvm::StringRef number = rest.take_while([](char c) { return llvm::isDigit(c); });
+    if (!rest.drop_front(number.size()).starts_with(" registers") ||
+        number.getAsInteger(10, count))
+      continue;
+    registers[entry] = count;
+    entry = {};
+  }
+  return registers;
+}
+
+std::string tilec::setRegisterBudgets(llvm::StringRef ptx,
+                                      const llvm::StringMap<unsigned> &budgets) {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  // The entry whose directives (between `.entry` and its body) are being
+  // read, and whether one of them already states a budget.
+  llvm::StringRef entry;
+  bool stated = false;
+  while (!ptx.empty()) {
+    auto [line, rest] = ptx.split('\n');
+    bool lastLine = rest.empty() && !ptx.ends_with("\n");
+    ptx = rest;
+    llvm::StringRef trimmed = line.trim();
+    constexpr llvm::StringLiteral kEntry = ".entry ";
+    if (size_t at = trimmed.find(kEntry); at != llvm::StringRef::npos) {
+      entry = trimmed.drop_front(at + kEntry.size())
+                  .take_until([](char c) { return c == '(' || c == ' '; });
+      stated = false;
+    } else if (!entry.empty() && trimmed.starts_with(".maxnreg")) {
+      // A budget the kernel states itself (Triton's `maxnreg`) stays.
+      stated = true;
+    } else if (!entry.empty() && trimmed == "{") {
+      auto it = budgets.find(entry);
+      if (it != budgets.end() && !stated)
+        os << ".maxnreg " << it->second << '\n';
+      entry = {};
+    }
+    os << line;
+    if (!lastLine)
+      os << '\n';
+  }
+  return out;
+}
+
+llvm::Expected<std::string> tilec::applyOccupancyRegisterBudgets(
+    llvm::StringRef ptx, const llvm::StringMap<unsigned> &threadsPerBlock,
+    const TargetInfo &target) {
+  std::string log;
+  if (llvm::Expected<std::string> cubin = assembleCubin(ptx, target, &log);
+      !cubin)
+    return cubin.takeError();
+  llvm::StringMap<unsigned> budgets;
+  for (const auto &[name, registers] : parsePtxasRegisters(log)) {
+    auto threads = threadsPerBlock.find(name);
+    if (threads == threadsPerBlock.end())
+      continue;
+    unsigned budget = occupancyRegisterBudget(registers, threads->second);
+    if (budget > registers)
+      budgets[name] = budget;
+  }
+  if (budgets.empty())
+    return ptx.str();
+  return setRegisterBudgets(ptx, budgets);
+}

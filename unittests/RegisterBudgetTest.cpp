@@ -1,0 +1,102 @@
+//===- RegisterBudgetTest.cpp - The occupancy register budget -------------===//
+
+#include "tile/Target/RegisterBudget.h"
+
+#include "gtest/gtest.h"
+
+using namespace tilec;
+
+namespace {
+
+TEST(RegisterBudget, KeepsTheProgramsPerSM) {
+  // 256 threads at 112 registers: 2 programs per SM (3 need <= 85), and
+  // 128 registers still fit 2.
+  EXPECT_EQ(occupancyRegisterBudget(112, 256), 128u);
+  // 60 registers allocate as 64: 4 programs of 8 warps; 64 keeps 4.
+  EXPECT_EQ(occupancyRegisterBudget(60, 256), 64u);
+  // Already at the edge of its occupancy.
+  EXPECT_EQ(occupancyRegisterBudget(40, 256), 40u);
+  EXPECT_EQ(occupancyRegisterBudget(128, 256), 128u);
+  // One program of 16 warps per SM: 128 registers (4 warps per
+  // sub-partition of 16K registers).
+  EXPECT_EQ(occupancyRegisterBudget(78, 512), 128u);
+  // Few registers: the SM's 64 warps bound the programs, not registers
+  // (4 warps: 16 programs, which 32 registers still fit).
+  EXPECT_EQ(occupancyRegisterBudget(18, 128), 32u);
+  // One program of 8 warps: ptxas's ceiling of 255.
+  EXPECT_EQ(occupancyRegisterBudget(207, 256), 255u);
+  EXPECT_EQ(occupancyRegisterBudget(255, 256), 255u);
+  // 32 warps per program: 64 registers per thread is all one fits.
+  EXPECT_EQ(occupancyRegisterBudget(50, 1024), 64u);
+}
+
+TEST(RegisterBudget, ParsesThePtxasReport) {
+  const char *report =
+      "ptxas info    : 0 bytes gmem\n"
+      "ptxas info    : Compiling entry function 'add_0' for 'sm_90a'\n"
+      "ptxas info    : Function properties for add_0\n"
+      "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+      "ptxas info    : Used 18 registers, used 0 barriers\n"
+      "ptxas info    : Compiling entry function 'add_1' for 'sm_90a'\n"
+      "ptxas info    : Function properties for add_1\n"
+      "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+      "ptxas info    : Used 255 registers, used 1 barriers, 480 bytes "
+      "cumulative stack size\n";
+  llvm::StringMap<unsigned> registers = parsePtxasRegisters(report);
+  ASSERT_EQ(registers.size(), 2u);
+  EXPECT_EQ(registers.lookup("add_0"), 18u);
+  EXPECT_EQ(registers.lookup("add_1"), 255u);
+  EXPECT_TRUE(parsePtxasRegisters("ptxas fatal   : syntax error\n").empty());
+}
+
+TEST(RegisterBudget, StatesBudgetsAsTheLastDirective) {
+  const char *ptx = ".visible .entry a(\n"
+                    "\t.param .u64 a_param_0\n"
+                    ")\n"
+                    ".maxntid 256, 1, 1\n"
+                    ".minnctapersm 1\n"
+                    "{\n"
+                    "\tret;\n"
+                    "}\n"
+                    ".visible .entry b(\n"
+                    ")\n"
+                    ".maxntid 128, 1, 1\n"
+                    ".maxnreg 40\n"
+                    "{\n"
+                    "\tret;\n"
+                    "}\n"
+                    ".visible .entry c(\n"
+                    ")\n"
+                    ".maxntid 128, 1, 1\n"
+                    "{\n"
+                    "\tret;\n"
+                    "}";
+  llvm::StringMap<unsigned> budgets;
+  budgets["a"] = 255;
+  budgets["b"] = 32; // states its own: kept
+  std::string out = setRegisterBudgets(ptx, budgets);
+  EXPECT_EQ(out, ".visible .entry a(\n"
+                 "\t.param .u64 a_param_0\n"
+                 ")\n"
+                 ".maxntid 256, 1, 1\n"
+                 ".minnctapersm 1\n"
+                 ".maxnreg 255\n"
+                 "{\n"
+                 "\tret;\n"
+                 "}\n"
+                 ".visible .entry b(\n"
+                 ")\n"
+                 ".maxntid 128, 1, 1\n"
+                 ".maxnreg 40\n"
+                 "{\n"
+                 "\tret;\n"
+                 "}\n"
+                 ".visible .entry c(\n"
+                 ")\n"
+                 ".maxntid 128, 1, 1\n"
+                 "{\n"
+                 "\tret;\n"
+                 "}");
+}
+
+} // namespace
