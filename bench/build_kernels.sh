@@ -29,6 +29,11 @@ for block in 1024 4096 8192 16384; do
   $TILEC examples/layernorm.tile -D BLOCK=$block --num-warps $warps \
     -o "$OUT/layernorm_$block.ptx"
 done
+# Row-wise cumsum (examples/cumsum.tile) at Triton's default 4 warps.
+for block in 1024 4096; do
+  $TILEC examples/cumsum.tile -D BLOCK=$block --num-warps 4 \
+    -o "$OUT/cumsum_$block.ptx"
+done
 # The tutorial matmul as written (no hints) and with the example's hints,
 # at the 4096^3 config.
 MM="-D BLOCK_M=128 -D BLOCK_N=256 -D BLOCK_K=64 -D GROUP_M=8 --num-warps 8 --num-stages 3"

@@ -337,6 +337,39 @@ def check_custom_reduce():
     record("xor_sum all (wrong)", f"{M}x{N}", float((xor_all[0] != ref_all)), 0)
 
 
+def check_scan():
+    """tl.cumsum, tl.cumprod (reversed), tl.associative_scan of a (value,
+    index) pair, int8 sums in int32 and a 1-D scan across every warp."""
+    k = Kernel("scan")
+    M, N, L = 32, 64, 4096
+    x = (torch.rand(M, N, device="cuda") * 0.2 + 0.9) * \
+        (torch.randint(0, 2, (M, N), device="cuda") * 2 - 1)
+    q = torch.randint(-128, 128, (M, N), device="cuda", dtype=torch.int8)
+    v = torch.randn(L, device="cuda")
+    outs = [torch.full((M, N), float("nan"), device="cuda") for _ in range(3)]
+    run_index = torch.full((M, N), -1, device="cuda", dtype=torch.int32)
+    q_sums = torch.zeros(M, N, device="cuda", dtype=torch.int32)
+    v_sums = [torch.full((L,), float("nan"), device="cuda") for _ in range(2)]
+    k(x, q, v, outs[0], outs[1], outs[2], run_index, q_sums, *v_sums)
+    torch.cuda.synchronize()
+    xd = x.double()
+    record("cumsum rows", f"{M}x{N}", rel_error(outs[0], xd.cumsum(1)), 1e-5)
+    record("cumprod columns reversed", f"{M}x{N}",
+           rel_error(outs[1], xd.flip(0).cumprod(0).flip(0)), 1e-5)
+    run_max = x.cummax(1).values
+    record("running max", f"{M}x{N}", rel_error(outs[2], run_max.double()), 0)
+    cols = torch.arange(N, device="cuda").expand(M, N)
+    last = torch.where(x == run_max, cols, torch.full_like(cols, -1))
+    record("running max index (wrong)", f"{M}x{N}",
+           float((run_index.long() != last.cummax(1).values).sum()), 0)
+    record("int8 cumsum in int32 (wrong)", f"{M}x{N}",
+           float((q_sums.long() != q.long().cumsum(1)).sum()), 0)
+    vd = v.double()
+    record("cumsum 1-D", f"L={L}", rel_error(v_sums[0], vd.cumsum(0)), 1e-4)
+    record("cumsum 1-D reversed", f"L={L}",
+           rel_error(v_sums[1], vd.flip(0).cumsum(0).flip(0)), 1e-4)
+
+
 def check_join_split():
     """tl.join, tl.interleave, tl.split, and tutorial 09's split of a dot
     accumulator (on wgmma: the #mma layout reshaped and permuted)."""
@@ -470,7 +503,7 @@ def check_reductions():
 
 for check in [check_vector_add, check_matmul, check_softmax, check_layernorm,
               check_layernorm_bwd, check_random, check_math_functions,
-              check_custom_reduce, check_join_split, check_propagate_nan,
+              check_custom_reduce, check_scan, check_join_split, check_propagate_nan,
               check_library_builtins, check_reductions]:
     try:
         check()

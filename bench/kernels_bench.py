@@ -67,6 +67,19 @@ def softmax_kernel(output_ptr, input_ptr, input_row_stride, output_row_stride,
     tl.store(output_row_start_ptr + col_offsets, softmax_output, mask=mask)
 
 
+# The kernel examples/cumsum.tile ports.
+@triton.jit
+def cumsum_kernel(output_ptr, input_ptr, input_row_stride, output_row_stride,
+                  n_rows, n_cols, BLOCK_SIZE: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK_SIZE)
+    mask = cols < n_cols
+    x = tl.load(input_ptr + row * input_row_stride + cols, mask=mask,
+                other=0.0)
+    tl.store(output_ptr + row * output_row_stride + cols,
+             tl.cumsum(x, axis=0), mask=mask)
+
+
 # Triton tutorial 05, the kernel examples/layernorm.tile ports.
 @triton.jit
 def layer_norm_fwd(X, Y, W, B, Mean, Rstd, stride, N, eps,
@@ -317,6 +330,31 @@ def bench_softmax():
                       "torch.softmax")
 
 
+def bench_cumsum():
+    for M, N in [(4096, 1024), (4096, 4096), (1823, 781)]:
+        block = triton.next_power_of_2(N)
+        k = Kernel(args.dir, f"cumsum_{max(block, 1024)}")
+        x = torch.randn(M, N, device="cuda")
+        y = torch.full_like(x, float("nan"))
+        y_tr = torch.full_like(x, float("nan"))
+        run_tilec = k.bind(y, x, x.stride(0), y.stride(0), M, N)
+
+        def run_triton():
+            cumsum_kernel[(M,)](y_tr, x, x.stride(0), y_tr.stride(0), M, N,
+                                BLOCK_SIZE=max(block, 1024), num_warps=4)
+        run_tilec()
+        run_triton()
+        torch.cuda.synchronize()
+        ref = x.double().cumsum(1)
+        check(f"cumsum {M}x{N} tilec", rel_error(y, ref), 1e-5)
+        check(f"cumsum {M}x{N} triton", rel_error(y_tr, ref), 1e-5)
+        times = rounds({"tilec": run_tilec,
+                        "torch": lambda: torch.cumsum(x, dim=1),
+                        "triton": run_triton})
+        bandwidth_row(f"cumsum fp32 {M}x{N}", times, 2 * M * N * 4,
+                      "torch.cumsum")
+
+
 def bench_layernorm():
     M = 4096
     for N in [1024, 4096, 8192, 16384]:
@@ -424,6 +462,7 @@ def bench_matmul_without_hints():
 
 
 BENCHES = {"softmax": bench_softmax, "layernorm": bench_layernorm,
+           "cumsum": bench_cumsum,
            "matmul": bench_matmul_without_hints, "attention": bench_attention}
 for name in filter(None, args.only.split(",")):
     BENCHES[name]()

@@ -111,6 +111,13 @@ Kernel(CDIR, "custom_reduce")(
     torch.empty(32, device="cuda", dtype=torch.int32),
     torch.empty(32, device="cuda", dtype=torch.int32),
     torch.empty(1, device="cuda", dtype=torch.int32))
+Kernel(CDIR, "scan")(
+    torch.randn(32, 64, device="cuda"),
+    torch.randint(-128, 128, (32, 64), device="cuda", dtype=torch.int8),
+    torch.randn(4096, device="cuda"),
+    *(torch.empty(32, 64, device="cuda") for _ in range(3)),
+    *(torch.empty(32, 64, device="cuda", dtype=torch.int32) for _ in range(2)),
+    torch.empty(4096, device="cuda"), torch.empty(4096, device="cuda"))
 Kernel(CDIR, "join_split", 0)(
     torch.randn(64, device="cuda"), torch.randn(64, device="cuda"),
     *(torch.empty(s, device="cuda") for s in [128, 128, 64, 64]),

@@ -176,6 +176,8 @@ FailureOr<Val> Generator::callBuiltin(llvm::StringRef name,
     return builtinFlip(args, at);
   if (name == "reduce" || name == "xor_sum")
     return builtinReduceWith(name, args, at);
+  if (name == "cumsum" || name == "cumprod" || name == "associative_scan")
+    return builtinScan(name, args, at);
   if (isLibraryBuiltin(name))
     return builtinLibrary(name, args, at);
   if (name == "debug_barrier") {

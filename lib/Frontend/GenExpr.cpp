@@ -385,7 +385,8 @@ static std::optional<llvm::StringRef> methodBuiltin(llvm::StringRef name) {
       "sum", "max", "min", "argmax", "argmin", "reshape", "trans", "permute",
       "broadcast_to", "expand_dims", "exp", "exp2", "log", "log2", "sqrt",
       "rsqrt", "abs", "sin", "cos", "sigmoid", "erf", "floor", "ceil", "cast",
-      "view", "multiple_of", "max_contiguous", "tanh", "reduce", "xor_sum"};
+      "view", "multiple_of", "max_contiguous", "tanh", "reduce", "xor_sum",
+      "cumsum", "cumprod", "associative_scan"};
   for (const char *m : methods)
     if (name == m)
       return llvm::StringRef(m);

@@ -169,14 +169,9 @@ public:
                                            llvm::SMLoc loc);
   mlir::FailureOr<Val> builtinAdvance(const CallArgs &args, llvm::SMLoc loc);
 
-  // Math, dot and reductions (GenBuiltinsMath.cpp).
-  /// tl.rand, randn, randint, randint4x, rand4x, randn4x, philox and the
-  /// conversions: functions of the random library (GenBuiltinsRandom.cpp),
-  /// parsed on first use and inlined like helpers.
-  mlir::FailureOr<Val> builtinJoin(llvm::StringRef name, const CallArgs &args,
-                                   llvm::SMLoc loc);
-  mlir::FailureOr<Val> builtinSplit(const CallArgs &args, llvm::SMLoc loc);
-  mlir::FailureOr<Val> builtinFlip(const CallArgs &args, llvm::SMLoc loc);
+  // Reductions and scans (GenBuiltinsReduce.cpp).
+  mlir::FailureOr<Val> builtinReduce(llvm::StringRef name,
+                                     const CallArgs &args, llvm::SMLoc loc);
   /// A reduction's axis: with none given, `inputs` are flattened and the
   /// axis is 0; otherwise the given one, checked and made non-negative.
   mlir::FailureOr<int64_t> reductionAxis(const std::optional<Val> &axisArg,
@@ -188,6 +183,28 @@ public:
                                        int64_t axis, llvm::SMLoc loc);
   mlir::FailureOr<Val> builtinReduceWith(llvm::StringRef name,
                                          const CallArgs &args, llvm::SMLoc loc);
+  mlir::FailureOr<Val> builtinScan(llvm::StringRef name, const CallArgs &args,
+                                   llvm::SMLoc loc);
+  /// The body of a combining region: `combine` called on `body`'s
+  /// arguments (the accumulated scalars, then the new ones) and inlined; its
+  /// results, cast to the element types of `inputs`, are appended to
+  /// `results`.
+  mlir::LogicalResult emitCombineCall(const FunctionDef &combine,
+                                      mlir::Block *body, llvm::ArrayRef<Val> inputs,
+                                      llvm::SMLoc loc,
+                                      llvm::SmallVectorImpl<mlir::Value> &results);
+
+  // Math and dot (GenBuiltinsMath.cpp).
+  /// A number or numeric block for `fn` (pointers rejected).
+  mlir::FailureOr<Val> requireNumeric(const Val &v, llvm::SMLoc loc,
+                                      llvm::StringRef fn);
+  /// tl.rand, randn, randint, randint4x, rand4x, randn4x, philox and the
+  /// conversions: functions of the random library (GenBuiltinsRandom.cpp),
+  /// parsed on first use and inlined like helpers.
+  mlir::FailureOr<Val> builtinJoin(llvm::StringRef name, const CallArgs &args,
+                                   llvm::SMLoc loc);
+  mlir::FailureOr<Val> builtinSplit(const CallArgs &args, llvm::SMLoc loc);
+  mlir::FailureOr<Val> builtinFlip(const CallArgs &args, llvm::SMLoc loc);
   mlir::FailureOr<Val> builtinLibrary(llvm::StringRef name,
                                      const CallArgs &args, llvm::SMLoc loc);
   const FunctionDef *libraryFunction(llvm::StringRef name);
@@ -206,8 +223,6 @@ public:
                            std::optional<ScalarType> outType,
                            mlir::tile::InputPrecision precision, llvm::SMLoc loc,
                            llvm::ArrayRef<llvm::SMLoc> argLocs = {});
-  mlir::FailureOr<Val> builtinReduce(llvm::StringRef name,
-                                     const CallArgs &args, llvm::SMLoc loc);
 
   //===--------------------------------------------------------------------===//
   // Helpers

@@ -58,14 +58,15 @@ TensorRef gather(const Tensor &src, ArrayRef<int64_t> shape, Fn source) {
 
 } // namespace
 
-/// Combine two scalars with a reduce region; fast paths for one-op regions.
-static LogicalResult combine(Machine &m, tile::ReduceOp reduce,
+/// Combine scalars with a reduce or scan region: `acc` becomes the region
+/// applied to `acc`, then `next`.
+static LogicalResult combine(Machine &m, Block &combineBlock,
                              SmallVectorImpl<TensorRef> &acc,
                              ArrayRef<TensorRef> next) {
   SmallVector<TensorRef> args(acc.begin(), acc.end());
   args.append(next.begin(), next.end());
   SmallVector<TensorRef> out;
-  if (failed(m.runBlock(reduce.getCombineBlock(), args, out)))
+  if (failed(m.runBlock(combineBlock, args, out)))
     return failure();
   acc.assign(out.begin(), out.end());
   return success();
@@ -151,11 +152,58 @@ static LogicalResult reduceOp(Machine &m, tile::ReduceOp op) {
       SmallVector<TensorRef> next;
       for (unsigned k = 0; k < n; ++k)
         next.push_back(scalarAt(k, base + i * stride));
-      if (failed(combine(m, op, acc, next)))
+      if (failed(combine(m, op.getCombineBlock(), acc, next)))
         return failure();
     }
     for (unsigned k = 0; k < n; ++k)
       copyElement(*acc[k], 0, *results[k], o);
+  }
+  for (unsigned k = 0; k < n; ++k)
+    m.set(op.getResult(k), results[k]);
+  return success();
+}
+
+/// An inclusive scan along `axis`, walking it in order (from the end with
+/// `reverse`); each element is the accumulator after combining it.
+static LogicalResult scanOp(Machine &m, tile::ScanOp op) {
+  unsigned n = op.getSrcs().size();
+  SmallVector<const Tensor *> srcs;
+  SmallVector<TensorRef> results;
+  for (Value v : op.getSrcs()) {
+    srcs.push_back(m.get(v).get());
+    results.push_back(makeLike(*srcs.back(), srcs.back()->shape));
+  }
+  ArrayRef<int64_t> shape = srcs[0]->shape;
+  unsigned axis = op.getAxis();
+  SmallVector<int64_t, 4> strides = stridesOf(shape);
+  int64_t length = shape[axis], stride = strides[axis];
+  int64_t lines = srcs[0]->numel() / std::max<int64_t>(length, 1);
+  // Positions along the line, in the order the scan visits them.
+  auto position = [&](int64_t base, int64_t i) {
+    return base + (op.getReverse() ? length - 1 - i : i) * stride;
+  };
+  SmallVector<int64_t, 4> lineShape(shape), lineIdx;
+  lineShape[axis] = 1;
+  for (int64_t line = 0; line < lines; ++line) {
+    unflatten(line, lineShape, lineIdx);
+    int64_t base = 0;
+    for (unsigned d = 0; d < shape.size(); ++d)
+      base += lineIdx[d] * strides[d];
+    SmallVector<TensorRef> acc;
+    for (int64_t i = 0; i < length; ++i) {
+      int64_t pos = position(base, i);
+      SmallVector<TensorRef> next;
+      for (unsigned k = 0; k < n; ++k) {
+        next.push_back(makeLike(*srcs[k], {}));
+        copyElement(*srcs[k], pos, *next.back(), 0);
+      }
+      if (i == 0)
+        acc = std::move(next);
+      else if (failed(combine(m, op.getCombineBlock(), acc, next)))
+        return failure();
+      for (unsigned k = 0; k < n; ++k)
+        copyElement(*acc[k], 0, *results[k], pos);
+    }
   }
   for (unsigned k = 0; k < n; ++k)
     m.set(op.getResult(k), results[k]);
@@ -278,6 +326,8 @@ LogicalResult Machine::executeTile(Operation *op, bool &handled) {
     dotOp(*this, dot);
   } else if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
     return reduceOp(*this, reduce);
+  } else if (auto scan = dyn_cast<tile::ScanOp>(op)) {
+    return scanOp(*this, scan);
   } else if (auto assertOp = dyn_cast<tile::AssertOp>(op)) {
     const Tensor &c = *get(assertOp.getCondition());
     for (int64_t i = 0, e = c.numel(); i < e; ++i)

@@ -117,6 +117,7 @@ struct ConvertTileGPUToGPUPass
     populateDataMovementPatterns(converter, patterns);
     populateMemoryPatterns(converter, patterns);
     populateReducePatterns(converter, patterns);
+    populateScanPatterns(converter, patterns);
     populateDotPatterns(converter, patterns);
     populateWgmmaPatterns(converter, patterns);
     populateSharedMemoryPatterns(converter, patterns);

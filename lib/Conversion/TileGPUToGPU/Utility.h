@@ -136,6 +136,8 @@ void populateDataMovementPatterns(DistributedTypeConverter &converter,
                                   RewritePatternSet &patterns);
 void populateMemoryPatterns(DistributedTypeConverter &converter,
                             RewritePatternSet &patterns);
+void populateScanPatterns(DistributedTypeConverter &converter,
+                          RewritePatternSet &patterns);
 void populateReducePatterns(DistributedTypeConverter &converter,
                             RewritePatternSet &patterns);
 void populateWgmmaPatterns(DistributedTypeConverter &converter,

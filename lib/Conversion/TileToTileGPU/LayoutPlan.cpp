@@ -285,7 +285,7 @@ void LayoutPlan::collect(Region &region) {
               first = v;
           }
       };
-      if (isElementwise(&op) || isa<HintOp, BroadcastOp>(op)) {
+      if (isElementwise(&op) || isa<HintOp, BroadcastOp, ScanOp>(op)) {
         SmallVector<Value> all(op.getOperands());
         all.append(op.getResults().begin(), op.getResults().end());
         uniteAll(all);

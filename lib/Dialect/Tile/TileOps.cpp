@@ -301,25 +301,59 @@ LogicalResult ReduceOp::verify() {
   return success();
 }
 
-LogicalResult ReduceOp::verifyRegions() {
-  Block &block = getCombineBlock();
-  unsigned n = getSrcs().size();
+/// The combining region of a reduce or scan over `srcs`: the accumulated
+/// scalars, then the new ones, in; as many as `srcs` out.
+static LogicalResult verifyCombineRegion(Operation *op, Block &block,
+                                         ValueRange srcs) {
+  unsigned n = srcs.size();
   if (block.getNumArguments() != 2 * n)
-    return emitOpError("combine region needs ") << 2 * n << " arguments";
+    return op->emitOpError("combine region needs ") << 2 * n << " arguments";
   for (unsigned i = 0; i < n; ++i) {
-    Type elem = cast<RankedTensorType>(getSrcs()[i].getType()).getElementType();
+    Type elem = cast<RankedTensorType>(srcs[i].getType()).getElementType();
     if (block.getArgument(i).getType() != elem ||
         block.getArgument(i + n).getType() != elem)
-      return emitOpError("combine region argument types must be the operand "
-                         "element types");
+      return op->emitOpError("combine region argument types must be the "
+                             "operand element types");
   }
-  auto ret = dyn_cast<ReduceReturnOp>(block.getTerminator());
-  if (!ret || ret.getResult().size() != n)
-    return emitOpError("combine region must return ") << n << " values";
+  Operation *ret = block.getTerminator();
+  if (!ret || ret->getNumOperands() != n)
+    return op->emitOpError("combine region must return ") << n << " values";
   for (unsigned i = 0; i < n; ++i)
-    if (ret.getResult()[i].getType() != block.getArgument(i).getType())
-      return emitOpError("combine region returns a value of the wrong type");
+    if (ret->getOperand(i).getType() != block.getArgument(i).getType())
+      return op->emitOpError(
+          "combine region returns a value of the wrong type");
   return success();
+}
+
+LogicalResult ReduceOp::verifyRegions() {
+  return verifyCombineRegion(*this, getCombineBlock(), getSrcs());
+}
+
+//===----------------------------------------------------------------------===//
+// ScanOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ScanOp::verify() {
+  if (getSrcs().empty())
+    return emitOpError("needs at least one operand");
+  auto first = cast<RankedTensorType>(getSrcs()[0].getType());
+  int64_t axis = getAxisAttr().getInt();
+  if (axis < 0 || axis >= first.getRank())
+    return emitOpError("axis ") << axis << " out of range for rank "
+                                << first.getRank();
+  if (getResults().size() != getSrcs().size())
+    return emitOpError("needs one result per operand");
+  for (auto [src, res] : llvm::zip(getSrcs(), getResults())) {
+    if (shapeOf(src.getType()) != first.getShape())
+      return emitOpError("operands must have the same shape");
+    if (src.getType() != res.getType())
+      return emitOpError("result type differs from its operand's");
+  }
+  return success();
+}
+
+LogicalResult ScanOp::verifyRegions() {
+  return verifyCombineRegion(*this, getCombineBlock(), getSrcs());
 }
 
 //===----------------------------------------------------------------------===//

@@ -115,6 +115,15 @@ unsigned mlir::tilegpu::getScratchBytes(Operation *op) {
           total += tensorBytes(v);
         return total;
       })
+      .Case<tile::ScanOp>([&](tile::ScanOp s) -> unsigned {
+        // Two copies of every operand: a step reads one, writes the other.
+        if (!getLayout(s.getSrcs()[0].getType()))
+          return 0;
+        unsigned total = 0;
+        for (Value v : s.getSrcs())
+          total += 2 * tensorBytes(v);
+        return total;
+      })
       .Case<tile::DotOp>([&](tile::DotOp d) -> unsigned {
         // mma.sync reads its operands from registers.
         if (!getLayout(d.getType()) || isa<MmaEncodingAttr>(d.getType().getEncoding()))

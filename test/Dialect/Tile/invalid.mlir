@@ -408,6 +408,59 @@ func.func @dot_result_type(%a: tensor<16x32xf16>, %b: tensor<32x8xf16>, %c: tens
 }
 
 //===----------------------------------------------------------------------===//
+// scan
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @scan_axis(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{axis 2 out of range for rank 2}}
+  %0 = tile.scan %x {axis = 2 : i32} : (tensor<4x8xf32>) -> tensor<4x8xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    tile.scan.return %s : f32
+  }
+  return
+}
+
+// -----
+
+func.func @scan_result_type(%x: tensor<8xf32>) {
+  // expected-error @+1 {{result type differs from its operand's}}
+  %0 = tile.scan %x {axis = 0 : i32} : (tensor<8xf32>) -> tensor<8xf16> {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    tile.scan.return %s : f32
+  }
+  return
+}
+
+// -----
+
+func.func @scan_region_types(%x: tensor<8xf32>) {
+  // expected-error @+1 {{combine region argument types must be the operand element types}}
+  %0 = tile.scan %x {axis = 0 : i32} : (tensor<8xf32>) -> tensor<8xf32> {
+  ^bb0(%a: i32, %b: i32):
+    %s = arith.addi %a, %b : i32
+    tile.scan.return %s : i32
+  }
+  return
+}
+
+// -----
+
+func.func @scan_region_results(%x: tensor<8xf32>) {
+  // expected-error @+1 {{combine region must return 1 values}}
+  %0 = tile.scan %x {axis = 0 : i32} : (tensor<8xf32>) -> tensor<8xf32> {
+  ^bb0(%a: f32, %b: f32):
+    tile.scan.return %a, %b : f32, f32
+  }
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
 // reduce
 //===----------------------------------------------------------------------===//
 

@@ -192,6 +192,29 @@ func.func @dot(%a: tensor<16x32xf16>, %b: tensor<32x8xf16>, %c: tensor<16x8xf32>
   return
 }
 
+// CHECK-LABEL: func.func @scan
+// CHECK: tile.scan %{{.*}} {axis = 1 : i32} : (tensor<16x8xf32>) -> tensor<16x8xf32> {
+// CHECK-NEXT: ^bb0(%[[A:.*]]: f32, %[[B:.*]]: f32):
+// CHECK-NEXT: %[[S:.*]] = arith.addf %[[A]], %[[B]] : f32
+// CHECK-NEXT: tile.scan.return %[[S]] : f32
+// CHECK-NEXT: }
+// CHECK: %{{.*}}:2 = tile.scan %{{.*}}, %{{.*}} {axis = 0 : i32, reverse} : (tensor<8xf32>, tensor<8xi32>) -> (tensor<8xf32>, tensor<8xi32>) {
+// CHECK: tile.scan.return %{{.*}}, %{{.*}} : f32, i32
+func.func @scan(%x: tensor<16x8xf32>, %v: tensor<8xf32>, %w: tensor<8xi32>) {
+  %0 = tile.scan %x {axis = 1 : i32} : (tensor<16x8xf32>) -> tensor<16x8xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    tile.scan.return %s : f32
+  }
+  %1:2 = tile.scan %v, %w {axis = 0 : i32, reverse} : (tensor<8xf32>, tensor<8xi32>) -> (tensor<8xf32>, tensor<8xi32>) {
+  ^bb0(%a: f32, %ia: i32, %b: f32, %ib: i32):
+    %s = arith.mulf %a, %b : f32
+    %m = arith.maxsi %ia, %ib : i32
+    tile.scan.return %s, %m : f32, i32
+  }
+  return
+}
+
 // CHECK-LABEL: func.func @reduce
 // CHECK: tile.reduce %{{.*}} {axis = 1 : i32} : (tensor<16x8xf32>) -> tensor<16xf32> {
 // CHECK-NEXT: ^bb0(%[[A:.*]]: f32, %[[B:.*]]: f32):

@@ -285,6 +285,36 @@ def Tile_ReduceReturnOp : Tile_Op<"reduce.return",
   let assemblyFormat = "$result attr-dict `:` type($result)";
 }
 
+def Tile_ScanOp : Tile_Op<"scan", [Pure, SingleBlock]> {
+  let summary = "Inclusive scan of blocks along an axis with a combining region";
+  let description = [{
+    Element i along `axis` of each result combines elements 0..i of the
+    operands, the earlier ones first (the region takes the accumulated
+    values, then the new ones, as tile.reduce's does); with `reverse`,
+    elements n-1 down to i, the later ones first. Several operands scan
+    together. The region must be associative: the GPU combines in a tree.
+  }];
+  let arguments = (ins Variadic<Tile_Tensor>:$srcs, I32Attr:$axis,
+                   UnitAttr:$reverse);
+  let results = (outs Variadic<Tile_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$combineOp);
+  let assemblyFormat = [{
+    $srcs attr-dict `:` functional-type($srcs, $results) $combineOp
+  }];
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    Block &getCombineBlock() { return getCombineOp().front(); }
+  }];
+}
+
+def Tile_ScanReturnOp : Tile_Op<"scan.return",
+    [Pure, Terminator, HasParent<"ScanOp">, ReturnLike]> {
+  let summary = "Terminator of a scan combining region";
+  let arguments = (ins Variadic<AnyType>:$result);
+  let assemblyFormat = "$result attr-dict `:` type($result)";
+}
+
 //===----------------------------------------------------------------------===//
 // Hints and debugging
 //===----------------------------------------------------------------------===//

@@ -1,0 +1,477 @@
+//===- GenBuiltinsReduce.cpp - reductions and scans -----------------------===//
+//
+// tl.sum/max/min/argmax/argmin, tl.reduce and tl.xor_sum become tile.reduce;
+// tl.cumsum, tl.cumprod and tl.associative_scan become tile.scan. A user's
+// combine_fn is inlined into the op's combining region.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Generator.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace tilec;
+using namespace mlir;
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+FailureOr<int64_t> Generator::reductionAxis(const std::optional<Val> &axisArg,
+                                            llvm::SMLoc axisLoc,
+                                            MutableArrayRef<Val> inputs,
+                                            llvm::SMLoc at) {
+  // axis=None reduces every dimension: flatten first.
+  if (!axisArg || axisArg->isNone()) {
+    int64_t n = 1;
+    for (int64_t d : inputs[0].getType().shape)
+      n *= d;
+    for (Val &v : inputs) {
+      FailureOr<Val> flat = reshape(v, {n}, at);
+      if (failed(flat))
+        return failure();
+      v = *flat;
+    }
+    return 0;
+  }
+  FailureOr<int64_t> a = requireInt(axisArg, axisLoc, "axis");
+  if (failed(a))
+    return failure();
+  int64_t rank = inputs[0].getType().shape.size();
+  int64_t axis = *a < 0 ? *a + rank : *a;
+  if (axis < 0 || axis >= rank)
+    return error(axisLoc, "axis " + std::to_string(*a) +
+                              " out of range for a rank-" +
+                              std::to_string(rank) + " block");
+  return axis;
+}
+
+FailureOr<Val> Generator::keepReducedDims(const Val &r, bool allAxes,
+                                          int64_t rank, int64_t axis,
+                                          llvm::SMLoc at) {
+  if (allAxes)
+    return reshape(r, SmallVector<int64_t, 4>(rank, 1), at);
+  return expandDims(r, axis, at);
+}
+
+FailureOr<Val> Generator::builtinReduce(llvm::StringRef name,
+                                        const CallArgs &args, llvm::SMLoc at) {
+  bool isArg = name == "argmax" || name == "argmin";
+  FailureOr<BoundArgs> b =
+      name == "sum"
+          ? bind(name, {"input", "axis", "keep_dims", "dtype"}, 1, args, at)
+      : isArg ? bind(name, {"input", "axis", "tie_break_left", "keep_dims"}, 2,
+                     args, at)
+              : bind(name,
+                     {"input", "axis", "return_indices",
+                      "return_indices_tie_break_left", "keep_dims"},
+                     1, args, at);
+  if (failed(b))
+    return failure();
+  size_t keepIndex = name == "sum" ? 2 : isArg ? 3 : 4;
+  bool keepDims = b->has(keepIndex) && (*b)[keepIndex]->truthy();
+  bool withIndices = isArg || (!isArg && name != "sum" && b->has(2) &&
+                               (*b)[2]->truthy());
+  FailureOr<Val> input = requireNumeric(*(*b)[0], b->loc(0, at), name);
+  if (failed(input))
+    return failure();
+  Val x = *input;
+  if (name == "sum" && b->has(3)) {
+    FailureOr<ScalarType> d = requireDType((*b)[3], b->loc(3, at), "dtype");
+    if (failed(d))
+      return failure();
+    x = cast(x, *d, at);
+  }
+  if (x.getType().isScalar()) {
+    if (isArg)
+      return Val::integer(0);
+    return x;
+  }
+
+  SmallVector<int64_t, 4> originalShape(x.getType().shape);
+  bool allAxes = !b->has(1);
+  FailureOr<int64_t> reducedAxis =
+      reductionAxis((*b)[1], b->loc(1, at), MutableArrayRef<Val>(x), at);
+  if (failed(reducedAxis))
+    return failure();
+  int64_t axis = *reducedAxis;
+
+  // Sums of narrow types accumulate wider; the result keeps the input type
+  // for floats (as Triton) and is i32 for narrow integers.
+  ScalarType elem = x.getType().element;
+  ScalarType accType = elem, resultElem = elem;
+  if (name == "sum") {
+    if (elem == ScalarType::F16 || elem == ScalarType::BF16)
+      accType = ScalarType::F32;
+    else if (isInteger(elem) && getBitWidth(elem) < 32)
+      accType = resultElem = isUnsigned(elem) ? ScalarType::U32 : ScalarType::I32;
+  }
+  Val values = cast(x, accType, at);
+  SmallVector<mlir::Value> operands{values.getValue()};
+  if (withIndices) {
+    int64_t size = values.getType().shape[axis];
+    TileType range;
+    range.element = ScalarType::I32;
+    range.shape = {size};
+    mlir::Value iota = tile::MakeRangeOp::create(
+        builder, loc(at), mlirType(range), builder.getI32IntegerAttr(0),
+        builder.getI32IntegerAttr(size));
+    Val idx = Val::runtime(iota, range);
+    int64_t rank = values.getType().shape.size();
+    for (int64_t d = 0; d < rank; ++d) {
+      if (d == axis)
+        continue;
+      FailureOr<Val> e = expandDims(idx, d, at);
+      if (failed(e))
+        return failure();
+      idx = *e;
+    }
+    FailureOr<Val> full = broadcastTo(idx, values.getType().shape, at);
+    if (failed(full))
+      return failure();
+    operands.push_back(full->getValue());
+  }
+
+  SmallVector<int64_t, 4> resultShape(values.getType().shape);
+  resultShape.erase(resultShape.begin() + axis);
+  SmallVector<Type> resultTypes;
+  for (mlir::Value v : operands) {
+    Type e = llvm::cast<RankedTensorType>(v.getType()).getElementType();
+    resultTypes.push_back(resultShape.empty()
+                              ? e
+                              : (Type)RankedTensorType::get(resultShape, e));
+  }
+  mlir::Location l = loc(at);
+  auto reduce = tile::ReduceOp::create(builder, l, resultTypes, operands,
+                                       builder.getI32IntegerAttr(axis));
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    SmallVector<Type> argTypes;
+    for (mlir::Value v : operands)
+      argTypes.push_back(llvm::cast<RankedTensorType>(v.getType()).getElementType());
+    for (mlir::Value v : operands)
+      argTypes.push_back(llvm::cast<RankedTensorType>(v.getType()).getElementType());
+    SmallVector<mlir::Location> locs(argTypes.size(), l);
+    mlir::Block *body =
+        builder.createBlock(&reduce.getCombineOp(), {}, argTypes, locs);
+    bool fp = isFloat(accType), uns = isUnsigned(accType) ||
+                                      accType == ScalarType::I1;
+    mlir::Value a = body->getArgument(0);
+    mlir::Value c = body->getArgument(withIndices ? 2 : 1);
+    SmallVector<mlir::Value> results;
+    if (name == "sum") {
+      results.push_back(fp ? (mlir::Value)arith::AddFOp::create(builder, l, a, c)
+                           : (mlir::Value)arith::AddIOp::create(builder, l, a, c));
+    } else {
+      bool isMax = name == "max" || name == "argmax";
+      if (!withIndices) {
+        mlir::Value r;
+        if (fp)
+          r = isMax ? (mlir::Value)arith::MaxNumFOp::create(builder, l, a, c)
+                    : (mlir::Value)arith::MinNumFOp::create(builder, l, a, c);
+        else if (uns)
+          r = isMax ? (mlir::Value)arith::MaxUIOp::create(builder, l, a, c)
+                    : (mlir::Value)arith::MinUIOp::create(builder, l, a, c);
+        else
+          r = isMax ? (mlir::Value)arith::MaxSIOp::create(builder, l, a, c)
+                    : (mlir::Value)arith::MinSIOp::create(builder, l, a, c);
+        results.push_back(r);
+      } else {
+        // Keep (a, ia) when it is strictly better, or equal with a smaller
+        // index: the first extremum wins.
+        mlir::Value ia = body->getArgument(1), ic = body->getArgument(3);
+        mlir::Value better, equal;
+        if (fp) {
+          better = arith::CmpFOp::create(builder, l,
+                                         isMax ? arith::CmpFPredicate::OGT
+                                               : arith::CmpFPredicate::OLT,
+                                         a, c);
+          equal = arith::CmpFOp::create(builder, l, arith::CmpFPredicate::OEQ,
+                                        a, c);
+        } else {
+          auto pred = isMax ? (uns ? arith::CmpIPredicate::ugt
+                                   : arith::CmpIPredicate::sgt)
+                            : (uns ? arith::CmpIPredicate::ult
+                                   : arith::CmpIPredicate::slt);
+          better = arith::CmpIOp::create(builder, l, pred, a, c);
+          equal = arith::CmpIOp::create(builder, l, arith::CmpIPredicate::eq,
+                                        a, c);
+        }
+        mlir::Value earlier =
+            arith::CmpIOp::create(builder, l, arith::CmpIPredicate::slt, ia, ic);
+        mlir::Value keep = arith::OrIOp::create(
+            builder, l, better, arith::AndIOp::create(builder, l, equal, earlier));
+        results.push_back(arith::SelectOp::create(builder, l, keep, a, c));
+        results.push_back(arith::SelectOp::create(builder, l, keep, ia, ic));
+      }
+    }
+    tile::ReduceReturnOp::create(builder, l, results);
+  }
+
+  auto wrap = [&](mlir::Value v, ScalarType e) -> FailureOr<Val> {
+    TileType t;
+    t.element = e;
+    t.shape = resultShape;
+    Val r = Val::runtime(v, t);
+    if (keepDims)
+      return keepReducedDims(r, allAxes, originalShape.size(), axis, at);
+    return r;
+  };
+  FailureOr<Val> value = wrap(reduce.getResult(0), accType);
+  if (failed(value))
+    return failure();
+  Val result = cast(*value, resultElem, at);
+  if (!withIndices)
+    return result;
+  FailureOr<Val> indices = wrap(reduce.getResult(1), ScalarType::I32);
+  if (failed(indices))
+    return failure();
+  if (isArg)
+    return *indices;
+  return Val::tuple({result, *indices});
+}
+
+/// tl.reduce(input, axis, combine_fn, keep_dims=False): `input` a block or
+/// a tuple of blocks of one shape, `combine_fn` a helper taking the
+/// accumulated values then the new ones (scalars) and returning as many;
+/// it is inlined into the reduction's combining region. tl.xor_sum is the
+/// same with `^`.
+FailureOr<Val> Generator::builtinReduceWith(llvm::StringRef name,
+                                            const CallArgs &args,
+                                            llvm::SMLoc at) {
+  bool xorSum = name == "xor_sum";
+  FailureOr<BoundArgs> b =
+      xorSum ? bind(name, {"input", "axis", "keep_dims"}, 1, args, at)
+             : bind(name, {"input", "axis", "combine_fn", "keep_dims"}, 3,
+                    args, at);
+  if (failed(b))
+    return failure();
+  size_t keepIndex = xorSum ? 2 : 3;
+  bool keepDims = b->has(keepIndex) && (*b)[keepIndex]->truthy();
+  const FunctionDef *combine = nullptr;
+  if (!xorSum) {
+    const Val &fn = *(*b)[2];
+    if (fn.getKind() != Val::Kind::Function)
+      return error(b->loc(2, at), "reduce's combine_fn must be a function "
+                                  "(a def), got " + fn.describe());
+    combine = fn.getFunction();
+  }
+  SmallVector<Val> inputs;
+  if ((*b)[0]->isTuple())
+    llvm::append_range(inputs, (*b)[0]->getElements());
+  else
+    inputs.push_back(*(*b)[0]);
+  if (inputs.empty())
+    return error(b->loc(0, at), name + " needs at least one block");
+  for (Val &v : inputs) {
+    if (!v.isRuntime() || !v.getType().isBlock() || v.getType().isPointer)
+      return error(b->loc(0, at), name + " reduces blocks, got " +
+                                      v.describe());
+    if (v.getType().shape != inputs[0].getType().shape)
+      return error(b->loc(0, at), name + "'s blocks must have one shape");
+    if (xorSum && (!isInteger(v.getType().element) ||
+                   v.getType().element == ScalarType::I1))
+      return error(b->loc(0, at), "xor_sum needs integers, got " +
+                                      v.describe());
+  }
+  SmallVector<int64_t, 4> originalShape(inputs[0].getType().shape);
+  bool allAxes = !b->has(1);
+  FailureOr<int64_t> reducedAxis =
+      reductionAxis((*b)[1], b->loc(1, at), inputs, at);
+  if (failed(reducedAxis))
+    return failure();
+  int64_t axis = *reducedAxis;
+  SmallVector<int64_t, 4> resultShape(inputs[0].getType().shape);
+  resultShape.erase(resultShape.begin() + axis);
+  SmallVector<mlir::Value> operands;
+  SmallVector<Type> resultTypes, argTypes;
+  for (const Val &v : inputs) {
+    operands.push_back(v.getValue());
+    Type e = llvm::cast<RankedTensorType>(v.getValue().getType()).getElementType();
+    argTypes.push_back(e);
+    resultTypes.push_back(resultShape.empty()
+                              ? e
+                              : (Type)RankedTensorType::get(resultShape, e));
+  }
+  argTypes.append(SmallVector<Type>(argTypes));
+  mlir::Location l = loc(at);
+  auto reduce = tile::ReduceOp::create(builder, l, resultTypes, operands,
+                                       builder.getI32IntegerAttr(axis));
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    SmallVector<mlir::Location> locs(argTypes.size(), l);
+    mlir::Block *body =
+        builder.createBlock(&reduce.getCombineOp(), {}, argTypes, locs);
+    SmallVector<mlir::Value> results;
+    if (xorSum) {
+      results.push_back(arith::XOrIOp::create(builder, l, body->getArgument(0),
+                                              body->getArgument(1)));
+    } else if (failed(emitCombineCall(*combine, body, inputs, at, results))) {
+      return failure();
+    }
+    tile::ReduceReturnOp::create(builder, l, results);
+  }
+  SmallVector<Val> outs;
+  for (auto [i, v] : llvm::enumerate(reduce.getResults())) {
+    TileType t;
+    t.element = inputs[i].getType().element;
+    t.shape = resultShape;
+    Val r = Val::runtime(v, t);
+    if (keepDims) {
+      FailureOr<Val> k =
+          keepReducedDims(r, allAxes, originalShape.size(), axis, at);
+      if (failed(k))
+        return failure();
+      r = *k;
+    }
+    outs.push_back(r);
+  }
+  if (outs.size() == 1)
+    return outs[0];
+  return Val::tuple(std::vector<Val>(outs.begin(), outs.end()));
+}
+
+LogicalResult Generator::emitCombineCall(const FunctionDef &combine,
+                                         mlir::Block *body,
+                                         ArrayRef<Val> inputs, llvm::SMLoc at,
+                                         SmallVectorImpl<mlir::Value> &results) {
+  CallArgs call;
+  for (auto [i, arg] : llvm::enumerate(body->getArguments())) {
+    call.positional.push_back(Val::runtime(
+        arg, TileType{inputs[i % inputs.size()].getType().element}));
+    call.positionalLocs.push_back(at);
+  }
+  FailureOr<Val> r = callHelper(combine, call, at);
+  if (failed(r))
+    return failure();
+  SmallVector<Val> outs;
+  if (r->isTuple())
+    llvm::append_range(outs, r->getElements());
+  else
+    outs.push_back(*r);
+  if (outs.size() != inputs.size())
+    return error(at, "combine_fn '" + combine.name + "' returns " +
+                         std::to_string(outs.size()) + " value(s) for " +
+                         std::to_string(inputs.size()) + " block(s)");
+  for (auto [i, o] : llvm::enumerate(outs)) {
+    FailureOr<Val> m = materialize(o, at, inputs[i].getType().element);
+    if (failed(m) || !m->isRuntime() || !m->getType().isScalar())
+      return error(at, "combine_fn '" + combine.name + "' must return scalars");
+    results.push_back(cast(*m, inputs[i].getType().element, at).getValue());
+  }
+  return success();
+}
+
+/// tl.cumsum(input, axis=0, reverse=False, dtype=None), tl.cumprod(input,
+/// axis=0, reverse=False) and tl.associative_scan(input, axis, combine_fn,
+/// reverse=False), as Triton 3.6 defines them: cumsum and cumprod scan
+/// bfloat16 as float32, and cumsum narrow integers as 32-bit ones of the
+/// same signedness (unless `dtype` says otherwise); associative_scan takes
+/// a block or a tuple of blocks of one shape and returns as many.
+FailureOr<Val> Generator::builtinScan(llvm::StringRef name,
+                                      const CallArgs &args, llvm::SMLoc at) {
+  bool isSum = name == "cumsum", isProd = name == "cumprod";
+  FailureOr<BoundArgs> b =
+      isSum    ? bind(name, {"input", "axis", "reverse", "dtype"}, 1, args, at)
+      : isProd ? bind(name, {"input", "axis", "reverse"}, 1, args, at)
+               : bind(name, {"input", "axis", "combine_fn", "reverse"}, 3,
+                      args, at);
+  if (failed(b))
+    return failure();
+  size_t reverseIndex = isSum || isProd ? 2 : 3;
+  bool reverse = b->has(reverseIndex) && (*b)[reverseIndex]->truthy();
+  const FunctionDef *combine = nullptr;
+  if (!isSum && !isProd) {
+    const Val &fn = *(*b)[2];
+    if (fn.getKind() != Val::Kind::Function)
+      return error(b->loc(2, at), "associative_scan's combine_fn must be a "
+                                  "function (a def), got " + fn.describe());
+    combine = fn.getFunction();
+  }
+  SmallVector<Val> inputs;
+  if ((*b)[0]->isTuple())
+    llvm::append_range(inputs, (*b)[0]->getElements());
+  else
+    inputs.push_back(*(*b)[0]);
+  if (inputs.empty())
+    return error(b->loc(0, at), name + " needs at least one block");
+  for (Val &v : inputs) {
+    FailureOr<Val> x = requireNumeric(v, b->loc(0, at), name);
+    if (failed(x))
+      return failure();
+    if (!x->getType().isBlock())
+      return error(b->loc(0, at), name + " scans blocks, got " +
+                                      x->describe());
+    if (x->getType().shape != inputs[0].getType().shape)
+      return error(b->loc(0, at), name + "'s blocks must have one shape");
+    v = *x;
+  }
+  if ((isSum || isProd) && inputs.size() != 1)
+    return error(b->loc(0, at), name + " scans one block");
+  if (isSum || isProd) {
+    Val &x = inputs[0];
+    ScalarType elem = x.getType().element;
+    if (elem == ScalarType::BF16)
+      x = cast(x, ScalarType::F32, at);
+    if (isSum && b->has(3) && !(*b)[3]->isNone()) {
+      FailureOr<ScalarType> d = requireDType((*b)[3], b->loc(3, at), "dtype");
+      if (failed(d))
+        return failure();
+      x = cast(x, *d, at);
+    } else if (isSum && isInteger(elem) && getBitWidth(elem) < 32) {
+      x = cast(x, isUnsigned(elem) || elem == ScalarType::I1 ? ScalarType::U32
+                                                             : ScalarType::I32,
+               at);
+    }
+  }
+  int64_t axis = 0;
+  if (b->has(1) || (!isSum && !isProd)) {
+    if (!b->has(1) || (*b)[1]->isNone())
+      return error(b->loc(1, at), name + " needs an axis");
+    FailureOr<int64_t> a =
+        reductionAxis((*b)[1], b->loc(1, at), inputs, at);
+    if (failed(a))
+      return failure();
+    axis = *a;
+  }
+
+  SmallVector<mlir::Value> operands;
+  SmallVector<Type> types, argTypes;
+  for (const Val &v : inputs) {
+    operands.push_back(v.getValue());
+    types.push_back(v.getValue().getType());
+    argTypes.push_back(
+        llvm::cast<RankedTensorType>(v.getValue().getType()).getElementType());
+  }
+  argTypes.append(SmallVector<Type>(argTypes));
+  mlir::Location l = loc(at);
+  auto scan = tile::ScanOp::create(builder, l, types, operands,
+                                   builder.getI32IntegerAttr(axis),
+                                   reverse ? builder.getUnitAttr() : nullptr);
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    SmallVector<mlir::Location> locs(argTypes.size(), l);
+    mlir::Block *body =
+        builder.createBlock(&scan.getCombineOp(), {}, argTypes, locs);
+    SmallVector<mlir::Value> results;
+    if (isSum || isProd) {
+      mlir::Value a = body->getArgument(0), c = body->getArgument(1);
+      bool fp = isFloat(inputs[0].getType().element);
+      if (isSum)
+        results.push_back(fp ? (mlir::Value)arith::AddFOp::create(builder, l, a, c)
+                             : (mlir::Value)arith::AddIOp::create(builder, l, a, c));
+      else
+        results.push_back(fp ? (mlir::Value)arith::MulFOp::create(builder, l, a, c)
+                             : (mlir::Value)arith::MulIOp::create(builder, l, a, c));
+    } else if (failed(emitCombineCall(*combine, body, inputs, at, results))) {
+      return failure();
+    }
+    tile::ScanReturnOp::create(builder, l, results);
+  }
+  SmallVector<Val> outs;
+  for (auto [i, v] : llvm::enumerate(scan.getResults()))
+    outs.push_back(Val::runtime(v, inputs[i].getType()));
+  if (outs.size() == 1 && !(*b)[0]->isTuple())
+    return outs[0];
+  return Val::tuple(std::vector<Val>(outs.begin(), outs.end()));
+}
