@@ -340,7 +340,7 @@ def check_custom_reduce():
 def check_scan():
     """tl.cumsum, tl.cumprod (reversed), tl.associative_scan of a (value,
     index) pair, int8 sums in int32 and a 1-D scan across every warp."""
-    k = Kernel("scan")
+    k = Kernel("scan", 0)
     M, N, L = 32, 64, 4096
     x = (torch.rand(M, N, device="cuda") * 0.2 + 0.9) * \
         (torch.randint(0, 2, (M, N), device="cuda") * 2 - 1)
@@ -368,6 +368,14 @@ def check_scan():
     record("cumsum 1-D", f"L={L}", rel_error(v_sums[0], vd.cumsum(0)), 1e-4)
     record("cumsum 1-D reversed", f"L={L}",
            rel_error(v_sums[1], vd.flip(0).cumsum(0).flip(0)), 1e-4)
+    S = 32
+    a = torch.randn(S, S, device="cuda", dtype=torch.float16)
+    b = torch.randn(S, S, device="cuda", dtype=torch.float16)
+    c = torch.full((S, S), float("nan"), device="cuda")
+    Kernel("scan", 1)(a, b, c)
+    torch.cuda.synchronize()
+    ref = (a.double() @ b.double()).flip(0).cumsum(0).flip(0)
+    record("cumsum of a dot, reversed", f"{S}x{S}", rel_error(c, ref), 1e-4)
 
 
 def check_join_split():

@@ -111,7 +111,11 @@ Kernel(CDIR, "custom_reduce")(
     torch.empty(32, device="cuda", dtype=torch.int32),
     torch.empty(32, device="cuda", dtype=torch.int32),
     torch.empty(1, device="cuda", dtype=torch.int32))
-Kernel(CDIR, "scan")(
+Kernel(CDIR, "scan", 1)(
+    torch.randn(32, 32, device="cuda", dtype=torch.float16),
+    torch.randn(32, 32, device="cuda", dtype=torch.float16),
+    torch.empty(32, 32, device="cuda"))
+Kernel(CDIR, "scan", 0)(
     torch.randn(32, 64, device="cuda"),
     torch.randint(-128, 128, (32, 64), device="cuda", dtype=torch.int8),
     torch.randn(4096, device="cuda"),

@@ -36,45 +36,6 @@ namespace {
 /// One value per operand of the reduction.
 using Tuple = SmallVector<Value, 2>;
 
-/// `value` from the lane whose id differs from this one's by `mask` (XOR).
-/// The shuffle moves 32-bit words: narrower values are widened, 64-bit ones
-/// move as two halves.
-Value shuffleXor(OpBuilder &b, Location loc, Value value, unsigned mask) {
-  Type type = value.getType();
-  Type i32 = b.getI32Type();
-  auto shuffle = [&](Value word) {
-    return gpu::ShuffleOp::create(b, loc, word, i32Constant(b, loc, mask),
-                                  i32Constant(b, loc, 32),
-                                  gpu::ShuffleMode::XOR)
-        .getShuffleResult();
-  };
-  if (type.isF32() || type.isInteger(32))
-    return shuffle(value);
-  unsigned bits = type.getIntOrFloatBitWidth();
-  Type intType = b.getIntegerType(bits);
-  Value asInt = type.isInteger()
-                    ? value
-                    : arith::BitcastOp::create(b, loc, intType, value);
-  Value moved;
-  if (bits < 32) {
-    Value word = arith::ExtUIOp::create(b, loc, i32, asInt);
-    moved = arith::TruncIOp::create(b, loc, intType, shuffle(word));
-  } else {
-    assert(bits == 64 && "shuffled values are at most 64 bits wide");
-    Value lo = arith::TruncIOp::create(b, loc, i32, asInt);
-    Value hi = arith::TruncIOp::create(
-        b, loc, i32,
-        arith::ShRUIOp::create(b, loc, asInt, i64Constant(b, loc, 32)));
-    Value lo64 = arith::ExtUIOp::create(b, loc, intType, shuffle(lo));
-    Value hi64 = arith::ExtUIOp::create(b, loc, intType, shuffle(hi));
-    moved = arith::OrIOp::create(
-        b, loc, lo64,
-        arith::ShLIOp::create(b, loc, hi64, i64Constant(b, loc, 32)));
-  }
-  return type.isInteger() ? moved
-                          : arith::BitcastOp::create(b, loc, type, moved);
-}
-
 struct ReduceLowering : public OpConversionPattern<ReduceOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -160,7 +121,7 @@ private:
       for (Tuple &t : partial) {
         Tuple other;
         for (Value v : t)
-          other.push_back(shuffleXor(b, loc, v, mask));
+          other.push_back(shuffle(b, loc, v, mask, gpu::ShuffleMode::XOR));
         t = combine(b, op, t, other);
       }
 

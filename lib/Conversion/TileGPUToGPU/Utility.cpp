@@ -350,3 +350,39 @@ void mlir::tile::lowering::fenceAsyncProxy(OpBuilder &b, Location loc) {
       NVVM::SharedSpaceAttr::get(b.getContext(),
                                  NVVM::SharedSpace::shared_cta));
 }
+
+Value mlir::tile::lowering::shuffle(OpBuilder &b, Location loc, Value value,
+                                    unsigned offset, gpu::ShuffleMode mode) {
+  Type type = value.getType();
+  Type i32 = b.getI32Type();
+  auto shuffle = [&](Value word) {
+    return gpu::ShuffleOp::create(b, loc, word, i32Constant(b, loc, offset),
+                                  i32Constant(b, loc, 32), mode)
+        .getShuffleResult();
+  };
+  if (type.isF32() || type.isInteger(32))
+    return shuffle(value);
+  unsigned bits = type.getIntOrFloatBitWidth();
+  Type intType = b.getIntegerType(bits);
+  Value asInt = type.isInteger()
+                    ? value
+                    : arith::BitcastOp::create(b, loc, intType, value);
+  Value moved;
+  if (bits < 32) {
+    Value word = arith::ExtUIOp::create(b, loc, i32, asInt);
+    moved = arith::TruncIOp::create(b, loc, intType, shuffle(word));
+  } else {
+    assert(bits == 64 && "shuffled values are at most 64 bits wide");
+    Value lo = arith::TruncIOp::create(b, loc, i32, asInt);
+    Value hi = arith::TruncIOp::create(
+        b, loc, i32,
+        arith::ShRUIOp::create(b, loc, asInt, i64Constant(b, loc, 32)));
+    Value lo64 = arith::ExtUIOp::create(b, loc, intType, shuffle(lo));
+    Value hi64 = arith::ExtUIOp::create(b, loc, intType, shuffle(hi));
+    moved = arith::OrIOp::create(
+        b, loc, lo64,
+        arith::ShLIOp::create(b, loc, hi64, i64Constant(b, loc, 32)));
+  }
+  return type.isInteger() ? moved
+                          : arith::BitcastOp::create(b, loc, type, moved);
+}

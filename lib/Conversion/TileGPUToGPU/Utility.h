@@ -10,6 +10,7 @@
 #define TILE_LIB_CONVERSION_TILEGPUTOGPU_UTILITY_H
 
 #include "tile/Dialect/TileGPU/TileGPUDialect.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
@@ -123,6 +124,13 @@ SmallVector<Value> exchangeRowsThroughScratch(
 /// with an empty body: the caller fills it and ends it with scf.yield.
 scf::ForOp createEmptyLoop(RewriterBase &b, Location loc, int64_t lower,
                            int64_t upper, ValueRange inits);
+
+/// `value` from another lane of the warp: the lane `offset` above or below
+/// (UP, DOWN; a lane without one keeps its own) or whose id differs by
+/// `offset` (XOR). The shuffle moves 32-bit words: narrower values are
+/// widened, 64-bit ones move as two halves.
+Value shuffle(OpBuilder &b, Location loc, Value value, unsigned offset,
+              gpu::ShuffleMode mode);
 
 /// Emit `op`'s region body (a tile.reduce combine region) on scalar
 /// operands and return the values it yields.
