@@ -186,8 +186,9 @@ private:
     return arith::ConstantIntOp::create(b, loc, value, 1);
   }
 
-  /// Byte offset of operand k's part of the scratch (one tensor's worth
-  /// each; the general path uses a second copy after them).
+  /// Byte offset of operand k's part of the scratch, which holds `copies`
+  /// tensors' worth for each operand (the general path reads one copy and
+  /// writes the other; the layout path uses one).
   static SmallVector<unsigned> scratchBases(ScanOp op, unsigned copies) {
     SmallVector<unsigned> bases;
     unsigned offset = tilegpu::getScratchOffset(op);
