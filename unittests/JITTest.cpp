@@ -47,6 +47,66 @@ TEST(Specialization, FromArguments) {
   EXPECT_NE(specializationKey(*specs), specializationKey(*unaligned));
 }
 
+TEST(Specialization, DoNotSpecialize) {
+  alignas(16) static char buffer[64];
+  // @jit(do_not_specialize=["M"], do_not_specialize_on_alignment=["a", "s"])
+  std::vector<DeclaredParam> params = kMatmulParams;
+  params[1].specializeValue = false;
+  params[0].specializeAlignment = false;
+  params[2].specializeAlignment = false;
+  std::vector<Arg> args = {ptr(reinterpret_cast<half *>(buffer)),
+                           int32_t(4096), int32_t(1)};
+  auto specs = specialize(params, args);
+  ASSERT_TRUE(bool(specs)) << specs.error();
+  // Only s's value 1 is left to specialize on.
+  EXPECT_EQ(signatureString(*specs), "a=*fp16,M=i32,s=i32:1");
+  std::string key;
+  ASSERT_TRUE(quickSpecializationKey(params, args.data(), args.size(), key));
+  EXPECT_EQ(key, specializationKey(*specs));
+  args[1] = int32_t(1);
+  auto one = specialize(params, args);
+  ASSERT_TRUE(bool(one)) << one.error();
+  EXPECT_EQ(specializationKey(*one), specializationKey(*specs));
+}
+
+/// A kernel's @jit(do_not_specialize=...) reaches the JIT's specialization:
+/// a multiple of 16 compiles no second kernel (without the decorator it
+/// gets 16-byte accesses, four elements per thread).
+TEST(JIT, DoNotSpecialize) {
+  JIT jit(JITOptions{"", false});
+  const char *source = "@jit(do_not_specialize=['n'])\n"
+                       "@grid(cdiv(n, 512))\n"
+                       "kernel add(x: *fp32, n: i32):\n"
+                       "    o = program_id(0) * 512 + arange(0, 512)\n"
+                       "    store(x + o, load(x + o, mask=o < n) + 1.0, "
+                       "mask=o < n)\n";
+  auto k = jit.loadSource(source, "add", {}, "add.tile");
+  ASSERT_TRUE(bool(k)) << k.error();
+  alignas(16) static float x[512];
+  auto sixteen = k->ptxFor({ptr(x), int32_t(4096)});
+  auto odd = k->ptxFor({ptr(x), int32_t(4097)});
+  ASSERT_TRUE(bool(sixteen)) << sixteen.error();
+  ASSERT_TRUE(bool(odd)) << odd.error();
+  EXPECT_EQ(*sixteen, *odd);
+  // Without the decorator the two calls compile two kernels.
+  auto plain = jit.loadSource(std::string(source).substr(
+                                  std::string(source).find('\n') + 1),
+                              "add", {}, "plain.tile");
+  ASSERT_TRUE(bool(plain)) << plain.error();
+  auto plainSixteen = plain->ptxFor({ptr(x), int32_t(4096)});
+  auto plainOdd = plain->ptxFor({ptr(x), int32_t(4097)});
+  ASSERT_TRUE(bool(plainSixteen) && bool(plainOdd));
+  EXPECT_NE(*plainSixteen, *plainOdd);
+  auto bad = jit.loadSource("@jit(do_not_specialize=['m'])\n" +
+                                std::string(source).substr(
+                                    std::string(source).find('\n') + 1),
+                            "add", {}, "bad.tile");
+  ASSERT_FALSE(bool(bad));
+  EXPECT_NE(bad.error().find("'m' is not a parameter of 'add'"),
+            std::string::npos)
+      << bad.error();
+}
+
 TEST(Specialization, Errors) {
   alignas(16) static char buffer[64];
   auto count = specialize(kMatmulParams, {int32_t(1)});

@@ -103,6 +103,69 @@ std::optional<ParamType> tilec::parseTypeString(llvm::StringRef text,
   return type;
 }
 
+JitOptions tilec::readJitOptions(const FunctionDef &fn, DiagnosticEngine &diags,
+                                 bool &failed) {
+  JitOptions options;
+  const Decorator *deco = fn.findDecorator("jit");
+  if (!deco)
+    deco = fn.findDecorator("triton.jit");
+  if (!deco || !deco->isCall)
+    return options;
+  auto fail = [&](llvm::SMLoc at, const llvm::Twine &msg) {
+    diags.error(at, msg);
+    failed = true;
+    return options;
+  };
+  if (!deco->args.empty())
+    return fail(deco->args[0]->getLoc(),
+                "@jit takes keyword arguments only (do_not_specialize=[...], "
+                "...)");
+  for (const KeywordArg &kw : deco->keywords) {
+    bool alignment = kw.name == "do_not_specialize_on_alignment";
+    if (kw.name != "do_not_specialize" && !alignment) {
+      if (kw.name == "debug" || kw.name == "noinline" || kw.name == "repr" ||
+          kw.name == "launch_metadata" || kw.name == "version")
+        continue;
+      return fail(kw.loc,
+                  "@jit got an unexpected keyword argument '" + kw.name + "'");
+    }
+    std::vector<const Expr *> items;
+    if (auto *list = dyn_cast<ListExpr>(kw.value.get()))
+      for (const ExprPtr &e : list->elements)
+        items.push_back(e.get());
+    else if (auto *tuple = dyn_cast<TupleExpr>(kw.value.get()))
+      for (const ExprPtr &e : tuple->elements)
+        items.push_back(e.get());
+    else
+      return fail(kw.value->getLoc(), kw.name + " must be a list of parameter "
+                                                "names or positions");
+    for (const Expr *item : items) {
+      const Param *p = nullptr;
+      std::string what = "this";
+      if (auto *s = dyn_cast<StrExpr>(item)) {
+        p = fn.findParam(s->value);
+        what = "'" + s->value + "'";
+      } else if (auto *i = dyn_cast<IntExpr>(item)) {
+        if (i->value < fn.params.size())
+          p = &fn.params[i->value];
+        what = "position " + std::to_string(i->value);
+      }
+      if (!p)
+        return fail(item->getLoc(), kw.name + ": " + what +
+                                        " is not a parameter of '" + fn.name +
+                                        "'");
+      if (p->isConstexpr())
+        return fail(item->getLoc(), kw.name + " names '" + p->name +
+                                        "', a constexpr (constexprs are "
+                                        "always specialized)");
+      (alignment ? options.doNotSpecializeOnAlignment
+                 : options.doNotSpecialize)
+          .insert(p->name);
+    }
+  }
+  return options;
+}
+
 std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
                                                 DiagnosticEngine &diags,
                                                 bool &failed) {
@@ -410,8 +473,12 @@ static bool checkDecorators(const Module &ast, DiagnosticEngine &diags) {
     unsigned grids = 0, autotunes = 0;
     for (const Decorator &d : fn->decorators) {
       llvm::StringRef name = d.name;
-      if (name == "jit" || name == "triton.jit")
+      if (name == "jit" || name == "triton.jit") {
+        bool failed = false;
+        readJitOptions(*fn, diags, failed);
+        ok &= !failed;
         continue;
+      }
       if (name == "grid" || name == "autotune" || name == "triton.autotune") {
         if (!fn->isKernel) {
           diags.error(d.loc, "@" + name + " applies to kernels only; '" +

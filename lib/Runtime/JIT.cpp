@@ -776,11 +776,19 @@ Expected<Kernel> JIT::loadSource(const std::string &source,
     return Status::error("no kernel '" + kernel + "' in " + name +
                          (available.empty() ? std::string(" (it has none)")
                                             : "; its kernels: " + available));
+  bool badJitOptions = false;
+  tilec::JitOptions jitOptions =
+      tilec::readJitOptions(*fn, session.getDiagnostics(), badJitOptions);
+  if (badJitOptions)
+    return Status::error(diagnostics.empty() ? "invalid @jit arguments"
+                                             : diagnostics);
   for (const tilec::Param &p : fn->params) {
     if (p.isConstexpr())
       continue;
     DeclaredParam d;
     d.name = p.name;
+    d.specializeValue = !jitOptions.doNotSpecialize.count(p.name);
+    d.specializeAlignment = !jitOptions.doNotSpecializeOnAlignment.count(p.name);
     if (p.type) {
       d.isPointer = p.type->kind == tilec::ParamType::Kind::Pointer;
       d.type = dtypeFromName(tilec::getName(p.type->elementType).str());

@@ -98,7 +98,10 @@ tile::specialize(const std::vector<DeclaredParam> &params,
         return Status::error(where() + " is a null pointer");
       s.isPointer = true;
       s.type = ptrArg->elementType;
-      s.divisibility = ptrArg->address % 16 == 0 ? 16 : 1;
+      s.divisibility = p.specializeValue && p.specializeAlignment &&
+                               ptrArg->address % 16 == 0
+                           ? 16
+                           : 1;
       if (ptrArg->address % p.divisibility)
         return Status::error(where() + ": the kernel declares the address a "
                              "multiple of " + std::to_string(p.divisibility) +
@@ -119,8 +122,9 @@ tile::specialize(const std::vector<DeclaredParam> &params,
                         : std::get<int64_t>(a.get());
         if (s.type == DType::i32 && (v < INT32_MIN || v > INT32_MAX))
           return Status::error(where() + " does not fit in i32");
-        s.equalsOne = v == 1;
-        s.divisibility = v % 16 == 0 ? 16 : 1;
+        s.equalsOne = p.specializeValue && v == 1;
+        s.divisibility =
+            p.specializeValue && p.specializeAlignment && v % 16 == 0 ? 16 : 1;
         if (p.equalsOne && v != 1)
           return Status::error(where() + ": the kernel is specialized for 1, "
                                "got " + std::to_string(v));
@@ -175,7 +179,8 @@ bool tile::quickSpecializationKey(const std::vector<DeclaredParam> &params,
         return false;
       type = ptrArg->elementType;
       key += '*';
-      if (ptrArg->address % 16 == 0)
+      if (p.specializeValue && p.specializeAlignment &&
+          ptrArg->address % 16 == 0)
         fact = 'd';
     } else {
       DType natural = naturalType(args[i]);
@@ -189,7 +194,10 @@ bool tile::quickSpecializationKey(const std::vector<DeclaredParam> &params,
         if ((type == DType::i32 && (x < INT32_MIN || x > INT32_MAX)) ||
             (p.equalsOne && x != 1) || x % p.divisibility)
           return false;
-        fact = x == 1 ? '1' : x % 16 == 0 ? 'd' : '.';
+        if (p.specializeValue)
+          fact = x == 1                                        ? '1'
+                 : p.specializeAlignment && x % 16 == 0 ? 'd'
+                                                        : '.';
       }
     }
     key += dtypeName(type);

@@ -12,6 +12,7 @@
 
 #include "tile/Frontend/MLIRGen.h"
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -59,6 +60,21 @@ std::optional<Val> parseDefineValue(llvm::StringRef text, std::string &error);
 /// Parse a parameter type as written in --signature ("*fp16:16", "i32").
 std::optional<ParamType> parseTypeString(llvm::StringRef text,
                                          std::string &error);
+
+/// What a kernel's @jit(...) (Triton's keywords) asks of the JIT: the
+/// run-time parameters not to specialize on their values (1, multiples of
+/// 16) or addresses (16-byte alignment), and not on alignment only.
+struct JitOptions {
+  std::set<std::string> doNotSpecialize, doNotSpecializeOnAlignment;
+};
+
+/// Read a function's @jit / @triton.jit keywords: `do_not_specialize` and
+/// `do_not_specialize_on_alignment` (parameter names or positions) are
+/// kept; `debug`, `noinline`, `repr`, `launch_metadata` and `version` are
+/// accepted (tilec keeps device asserts on, always inlines helpers, and has
+/// no Python launcher to describe); anything else is an error.
+JitOptions readJitOptions(const FunctionDef &fn, DiagnosticEngine &diags,
+                          bool &failed);
 
 /// Read a kernel's @autotune decorator (nullopt if it has none).
 std::optional<AutotuneSpec> readAutotune(const FunctionDef &kernel,

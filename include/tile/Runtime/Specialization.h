@@ -29,6 +29,11 @@ struct DeclaredParam {
   /// must keep the promise.
   unsigned divisibility = 1;
   bool equalsOne = false;
+  /// Triton's @jit(do_not_specialize=...): no value facts (1, multiples of
+  /// 16, aligned addresses); do_not_specialize_on_alignment: no
+  /// divisibility or alignment facts.
+  bool specializeValue = true;
+  bool specializeAlignment = true;
 };
 
 /// A run-time parameter as one call specializes it.
