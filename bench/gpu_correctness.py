@@ -378,6 +378,31 @@ def check_scan():
     record("cumsum of a dot, reversed", f"{S}x{S}", rel_error(c, ref), 1e-4)
 
 
+def check_histogram():
+    """tl.histogram: masked int32 values with some out of range, uint8
+    values, and a block whose elements two threads hold."""
+    k = Kernel("histogram")
+    N, B, n = 4096, 64, 3000
+    x = torch.randint(-8, B + 8, (N,), device="cuda", dtype=torch.int32)
+    u = torch.randint(0, 256, (N,), device="cuda", dtype=torch.uint8)
+    small = torch.randint(0, 20, (64,), device="cuda", dtype=torch.int32)
+    counts = torch.full((B,), -1, device="cuda", dtype=torch.int32)
+    u_counts = torch.full((256,), -1, device="cuda", dtype=torch.int32)
+    small_counts = torch.full((16,), -1, device="cuda", dtype=torch.int32)
+    k(x, u, small, n, counts, u_counts, small_counts)
+    torch.cuda.synchronize()
+
+    def bincount(v, bins):
+        v = v.long()
+        return torch.bincount(v[(v >= 0) & (v < bins)], minlength=bins)
+    record("histogram masked, out of range (wrong)", f"N={N}",
+           float((counts.long() != bincount(x[:n], B)).sum()), 0)
+    record("histogram of uint8 (wrong)", f"N={N}",
+           float((u_counts.long() != bincount(u, 256)).sum()), 0)
+    record("histogram of a small block (wrong)", "64",
+           float((small_counts.long() != bincount(small, 16)).sum()), 0)
+
+
 def check_join_split():
     """tl.join, tl.interleave, tl.split, and tutorial 09's split of a dot
     accumulator (on wgmma: the #mma layout reshaped and permuted)."""
@@ -511,7 +536,8 @@ def check_reductions():
 
 for check in [check_vector_add, check_matmul, check_softmax, check_layernorm,
               check_layernorm_bwd, check_random, check_math_functions,
-              check_custom_reduce, check_scan, check_join_split, check_propagate_nan,
+              check_custom_reduce, check_scan, check_histogram,
+              check_join_split, check_propagate_nan,
               check_library_builtins, check_reductions]:
     try:
         check()

@@ -115,6 +115,11 @@ Kernel(CDIR, "scan", 1)(
     torch.randn(32, 32, device="cuda", dtype=torch.float16),
     torch.randn(32, 32, device="cuda", dtype=torch.float16),
     torch.empty(32, 32, device="cuda"))
+Kernel(CDIR, "histogram")(
+    torch.randint(-8, 72, (4096,), device="cuda", dtype=torch.int32),
+    torch.randint(0, 256, (4096,), device="cuda", dtype=torch.uint8),
+    torch.randint(0, 20, (64,), device="cuda", dtype=torch.int32), 3000,
+    *(torch.empty(s, device="cuda", dtype=torch.int32) for s in [64, 256, 16]))
 Kernel(CDIR, "scan", 0)(
     torch.randn(32, 64, device="cuda"),
     torch.randint(-128, 128, (32, 64), device="cuda", dtype=torch.int8),

@@ -178,6 +178,8 @@ FailureOr<Val> Generator::callBuiltin(llvm::StringRef name,
     return builtinReduceWith(name, args, at);
   if (name == "cumsum" || name == "cumprod" || name == "associative_scan")
     return builtinScan(name, args, at);
+  if (name == "histogram")
+    return builtinHistogram(args, at);
   if (isLibraryBuiltin(name))
     return builtinLibrary(name, args, at);
   if (name == "debug_barrier") {

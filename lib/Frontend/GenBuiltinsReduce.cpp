@@ -1,8 +1,9 @@
 //===- GenBuiltinsReduce.cpp - reductions and scans -----------------------===//
 //
 // tl.sum/max/min/argmax/argmin, tl.reduce and tl.xor_sum become tile.reduce;
-// tl.cumsum, tl.cumprod and tl.associative_scan become tile.scan. A user's
-// combine_fn is inlined into the op's combining region.
+// tl.cumsum, tl.cumprod and tl.associative_scan become tile.scan (a user's
+// combine_fn is inlined into the op's combining region); tl.histogram
+// becomes tile.histogram.
 //
 //===----------------------------------------------------------------------===//
 
@@ -474,4 +475,53 @@ FailureOr<Val> Generator::builtinScan(llvm::StringRef name,
   if (outs.size() == 1 && !(*b)[0]->isTuple())
     return outs[0];
   return Val::tuple(std::vector<Val>(outs.begin(), outs.end()));
+}
+
+/// tl.histogram(input, num_bins, mask=None): per value b in [0, num_bins),
+/// how many elements of the 1-D integer block `input` equal b (i32); other
+/// values and masked-off elements are not counted.
+FailureOr<Val> Generator::builtinHistogram(const CallArgs &args,
+                                           llvm::SMLoc at) {
+  FailureOr<BoundArgs> b =
+      bind("histogram", {"input", "num_bins", "mask"}, 2, args, at);
+  if (failed(b))
+    return failure();
+  FailureOr<Val> x = requireNumeric(*(*b)[0], b->loc(0, at), "histogram");
+  if (failed(x))
+    return failure();
+  const TileType &type = x->getType();
+  if (type.shape.size() != 1 || !isInteger(type.element) ||
+      type.element == ScalarType::I1)
+    return error(b->loc(0, at), "histogram counts a 1-D block of integers, "
+                                "got " + x->describe());
+  FailureOr<int64_t> bins = requireInt((*b)[1], b->loc(1, at), "num_bins");
+  if (failed(bins))
+    return failure();
+  if (*bins < 1 || !llvm::isPowerOf2_64(*bins) || *bins > (1 << 20))
+    return error(b->loc(1, at), "num_bins must be a power of two from 1 to "
+                                "2^20, got " + std::to_string(*bins));
+  // Narrow unsigned values count by their value: widen them first (the op
+  // reads its operand as signed).
+  Val input = *x;
+  if (isUnsigned(type.element) && getBitWidth(type.element) < 32)
+    input = cast(input, ScalarType::I32, at);
+  mlir::Value mask;
+  if (b->has(2) && !(*b)[2]->isNone()) {
+    FailureOr<Val> m = requireRuntime(*(*b)[2], b->loc(2, at), "the mask");
+    if (failed(m))
+      return failure();
+    if (m->getType().element != ScalarType::I1 || m->getType().isPointer)
+      return error(b->loc(2, at), "histogram's mask must be boolean, got " +
+                                      m->describe());
+    FailureOr<Val> full = broadcastTo(*m, type.shape, b->loc(2, at));
+    if (failed(full))
+      return failure();
+    mask = full->getValue();
+  }
+  TileType result;
+  result.element = ScalarType::I32;
+  result.shape = {*bins};
+  auto op = tile::HistogramOp::create(builder, loc(at), mlirType(result),
+                                      input.getValue(), mask);
+  return Val::runtime(op.getResult(), result);
 }

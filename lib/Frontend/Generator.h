@@ -185,6 +185,7 @@ public:
                                          const CallArgs &args, llvm::SMLoc loc);
   mlir::FailureOr<Val> builtinScan(llvm::StringRef name, const CallArgs &args,
                                    llvm::SMLoc loc);
+  mlir::FailureOr<Val> builtinHistogram(const CallArgs &args, llvm::SMLoc loc);
   /// The body of a combining region: `combine` called on `body`'s
   /// arguments (the accumulated scalars, then the new ones) and inlined; its
   /// results, cast to the element types of `inputs`, are appended to

@@ -210,6 +210,21 @@ static LogicalResult scanOp(Machine &m, tile::ScanOp op) {
   return success();
 }
 
+/// Counts per bin; the stored (sign-extended) value of an element in
+/// [0, bins) is the bin, whether the type is signed or not.
+static void histogramOp(Machine &m, tile::HistogramOp op) {
+  const Tensor &src = *m.get(op.getSrc());
+  const Tensor *mask = op.getMask() ? m.get(op.getMask()).get() : nullptr;
+  auto type = cast<RankedTensorType>(op.getResult().getType());
+  int64_t bins = type.getDimSize(0);
+  TensorRef r = makeTensor(Tensor::Kind::Int, type.getElementType(), {bins});
+  std::fill(r->ints.begin(), r->ints.end(), 0);
+  for (int64_t i = 0, e = src.numel(); i < e; ++i)
+    if ((!mask || mask->ints[i]) && src.ints[i] >= 0 && src.ints[i] < bins)
+      ++r->ints[src.ints[i]];
+  m.set(op.getResult(), r);
+}
+
 /// d = a @ b + c with FMAs in k order (fp32 for 16-bit and fp32 inputs).
 /// fp32 operands in "tf32" precision are first rounded to tf32 as the
 /// tensor cores round them; "tf32x3" and "ieee" keep full fp32 operands.
@@ -328,6 +343,8 @@ LogicalResult Machine::executeTile(Operation *op, bool &handled) {
     return reduceOp(*this, reduce);
   } else if (auto scan = dyn_cast<tile::ScanOp>(op)) {
     return scanOp(*this, scan);
+  } else if (auto histogram = dyn_cast<tile::HistogramOp>(op)) {
+    histogramOp(*this, histogram);
   } else if (auto assertOp = dyn_cast<tile::AssertOp>(op)) {
     const Tensor &c = *get(assertOp.getCondition());
     for (int64_t i = 0, e = c.numel(); i < e; ++i)

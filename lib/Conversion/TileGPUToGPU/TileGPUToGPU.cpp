@@ -118,6 +118,7 @@ struct ConvertTileGPUToGPUPass
     populateMemoryPatterns(converter, patterns);
     populateReducePatterns(converter, patterns);
     populateScanPatterns(converter, patterns);
+    populateHistogramPatterns(converter, patterns);
     populateDotPatterns(converter, patterns);
     populateWgmmaPatterns(converter, patterns);
     populateSharedMemoryPatterns(converter, patterns);

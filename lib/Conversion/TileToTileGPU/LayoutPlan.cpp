@@ -311,6 +311,9 @@ void LayoutPlan::collect(Region &region) {
         uniteAll(all);
       } else if (auto dot = dyn_cast<DotOp>(op)) {
         uniteAll({dot.getC(), dot.getD()});
+      } else if (auto histogram = dyn_cast<HistogramOp>(op)) {
+        if (histogram.getMask())
+          uniteAll({histogram.getSrc(), histogram.getMask()});
       } else if (auto forOp = dyn_cast<scf::ForOp>(op)) {
         auto yield = cast<scf::YieldOp>(forOp.getBody()->getTerminator());
         for (unsigned i = 0; i < forOp.getNumResults(); ++i)

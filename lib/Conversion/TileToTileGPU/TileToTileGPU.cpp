@@ -103,6 +103,14 @@ private:
       cst.getResult().setType(newType);
       return;
     }
+    if (auto histogram = dyn_cast<HistogramOp>(op)) {
+      // The counts have their own layout; the mask follows the operand.
+      histogram.getResult().setType(
+          cast<RankedTensorType>(planned(histogram.getResult())));
+      if (histogram.getMask())
+        convertOperandTo(op, 1, plan.getLayout(histogram.getSrc()));
+      return;
+    }
     if (isa<ReshapeOp, PrintOp, AssertOp>(op)) {
       for (Value r : op->getResults())
         r.setType(planned(r));

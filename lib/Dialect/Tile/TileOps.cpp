@@ -357,6 +357,26 @@ LogicalResult ScanOp::verifyRegions() {
 }
 
 //===----------------------------------------------------------------------===//
+// HistogramOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult HistogramOp::verify() {
+  auto src = cast<RankedTensorType>(getSrc().getType());
+  auto result = cast<RankedTensorType>(getResult().getType());
+  if (src.getRank() != 1 || !src.getElementType().isInteger() ||
+      src.getElementType().isInteger(1))
+    return emitOpError("counts a 1-D block of integers");
+  if (result.getRank() != 1 || !result.getElementType().isInteger(32))
+    return emitOpError("result must be a 1-D block of i32 (one per bin)");
+  if (Value mask = getMask()) {
+    auto m = cast<RankedTensorType>(mask.getType());
+    if (m.getShape() != src.getShape() || !m.getElementType().isInteger(1))
+      return emitOpError("mask must be i1 of the operand's shape");
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // HintOp
 //===----------------------------------------------------------------------===//
 

@@ -115,6 +115,14 @@ unsigned mlir::tilegpu::getScratchBytes(Operation *op) {
           total += tensorBytes(v);
         return total;
       })
+      .Case<tile::HistogramOp>([&](tile::HistogramOp h) -> unsigned {
+        // One i32 counter per bin.
+        if (!getLayout(h.getResult().getType()))
+          return 0;
+        return alignScratch(
+            cast<RankedTensorType>(h.getResult().getType()).getNumElements() *
+            4);
+      })
       .Case<tile::ScanOp>([&](tile::ScanOp s) -> unsigned {
         // Two copies of every operand: a step reads one, writes the other.
         if (!getLayout(s.getSrcs()[0].getType()))

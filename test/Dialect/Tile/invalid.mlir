@@ -408,6 +408,36 @@ func.func @dot_result_type(%a: tensor<16x32xf16>, %b: tensor<32x8xf16>, %c: tens
 }
 
 //===----------------------------------------------------------------------===//
+// histogram
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @histogram_float(%x: tensor<8xf32>) {
+  // expected-error @+1 {{counts a 1-D block of integers}}
+  %0 = tile.histogram %x : tensor<8xf32> -> tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @histogram_result(%x: tensor<8xi32>) {
+  // expected-error @+1 {{result must be a 1-D block of i32 (one per bin)}}
+  %0 = tile.histogram %x : tensor<8xi32> -> tensor<4xi64>
+  return
+}
+
+// -----
+
+func.func @histogram_mask(%x: tensor<8xi32>, %m: tensor<4xi1>) {
+  // expected-error @+1 {{mask must be i1 of the operand's shape}}
+  %0 = tile.histogram %x, %m : tensor<8xi32>, tensor<4xi1> -> tensor<4xi32>
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
 // scan
 //===----------------------------------------------------------------------===//
 

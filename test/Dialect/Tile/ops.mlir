@@ -192,6 +192,15 @@ func.func @dot(%a: tensor<16x32xf16>, %b: tensor<32x8xf16>, %c: tensor<16x8xf32>
   return
 }
 
+// CHECK-LABEL: func.func @histogram
+// CHECK: tile.histogram %{{.*}} : tensor<16xi32> -> tensor<8xi32>
+// CHECK: tile.histogram %{{.*}}, %{{.*}} : tensor<16xi8>, tensor<16xi1> -> tensor<4xi32>
+func.func @histogram(%x: tensor<16xi32>, %y: tensor<16xi8>, %m: tensor<16xi1>) {
+  %0 = tile.histogram %x : tensor<16xi32> -> tensor<8xi32>
+  %1 = tile.histogram %y, %m : tensor<16xi8>, tensor<16xi1> -> tensor<4xi32>
+  return
+}
+
 // CHECK-LABEL: func.func @scan
 // CHECK: tile.scan %{{.*}} {axis = 1 : i32} : (tensor<16x8xf32>) -> tensor<16x8xf32> {
 // CHECK-NEXT: ^bb0(%[[A:.*]]: f32, %[[B:.*]]: f32):

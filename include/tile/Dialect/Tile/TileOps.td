@@ -315,6 +315,22 @@ def Tile_ScanReturnOp : Tile_Op<"scan.return",
   let assemblyFormat = "$result attr-dict `:` type($result)";
 }
 
+def Tile_HistogramOp : Tile_Op<"histogram", [Pure]> {
+  let summary = "Count a 1-D integer block's elements per value";
+  let description = [{
+    Element b of the result (i32, one per bin) counts the elements of `src`
+    equal to b, for b in [0, number of bins), reading them as signed; other
+    values, and elements whose `mask` is false, are not counted.
+  }];
+  let arguments = (ins Tile_Tensor:$src, Optional<Tile_Tensor>:$mask);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = [{
+    $src (`,` $mask^)? attr-dict `:` type($src) (`,` type($mask)^)? `->`
+    type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Hints and debugging
 //===----------------------------------------------------------------------===//
