@@ -676,9 +676,9 @@ FailureOr<Val> Generator::callHelper(const FunctionDef &fn,
       return error(at, "argument '" + param.name + "' of '" +
                                    fn.name + "' must be a constexpr, got " +
                                    bound[i]->describe());
-    if (isBuiltinName(param.name))
+    if (param.name == "tl" || param.name == "triton")
       return error(param.loc, "parameter '" + param.name +
-                                          "' shadows a built-in; choose "
+                                          "' shadows the module; choose "
                                           "another name");
     callee.vars[param.name] = *bound[i];
   }

@@ -93,9 +93,9 @@ LogicalResult Generator::emitKernel(const KernelInstance &inst) {
 
   unsigned argIndex = 0;
   for (const Param &param : fn.params) {
-    if (isBuiltinName(param.name) || param.name == "tl")
+    if (param.name == "tl" || param.name == "triton")
       return error(param.loc, "parameter '" + param.name +
-                                  "' shadows a built-in; choose another name");
+                                  "' shadows the module; choose another name");
     if (param.isConstexpr()) {
       auto it = llvm::find_if(inst.constexprs, [&](auto &entry) {
         return entry.first == param.name;
@@ -217,8 +217,10 @@ FailureOr<Generator::Flow> Generator::genStmt(const StmtList &block,
 
 LogicalResult Generator::bindName(const std::string &name, llvm::SMLoc at,
                                   const Val &value) {
-  if (isBuiltinName(name) || name == "tl" || name == "triton")
-    return error(at, "'" + name + "' shadows a built-in; choose another name");
+  // As in Python, a variable may take a built-in's bare name (`max = ...`,
+  // a parameter `sum`); `tl.max` still names the built-in.
+  if (name == "tl" || name == "triton")
+    return error(at, "'" + name + "' shadows the module; choose another name");
   if (ast.findFunction(name) && !frame().vars.count(name))
     return error(at, "'" + name +
                          "' shadows the function of that name; choose "
@@ -760,9 +762,9 @@ LogicalResult Generator::genFor(const ForStmt &stmt) {
   auto *target = dyn_cast<NameExpr>(stmt.target.get());
   if (!target)
     return error(stmt.target->getLoc(), "the loop variable must be one name");
-  if (isBuiltinName(target->name))
+  if (target->name == "tl" || target->name == "triton")
     return error(target->getLoc(), "'" + target->name +
-                                       "' shadows a built-in; choose another "
+                                       "' shadows the module; choose another "
                                        "name");
   FailureOr<CallArgs> args = genCallArgs(*call);
   if (failed(args))

@@ -192,6 +192,20 @@ std::optional<Val> tilec::foldBinary(BinaryOp op, const Val &a, const Val &b,
     all.insert(all.end(), b.getElements().begin(), b.getElements().end());
     return Val::tuple(std::move(all));
   }
+  // Python's repetition: [2] * n, n * (1,).
+  if (op == BinaryOp::Mul && (a.isTuple() != b.isTuple()) &&
+      isIntLike(a.isTuple() ? b : a)) {
+    const Val &seq = a.isTuple() ? a : b;
+    int64_t times = (a.isTuple() ? b : a).getInt();
+    if (times > 0 && int64_t(seq.getElements().size()) * times > 4096) {
+      error = "a repeated tuple of more than 4096 elements";
+      return std::nullopt;
+    }
+    std::vector<Val> all;
+    for (int64_t i = 0; i < times; ++i)
+      all.insert(all.end(), seq.getElements().begin(), seq.getElements().end());
+    return Val::tuple(std::move(all));
+  }
   if (!a.isNumber() || !b.isNumber())
     return std::nullopt;
   if (isIntLike(a) && isIntLike(b)) {
