@@ -35,6 +35,7 @@ done
 "$TILEC" bench/kernels/custom_reduce.tile -o "$OUT/custom_reduce.ptx"
 "$TILEC" bench/kernels/scan.tile -o "$OUT/scan.ptx"
 "$TILEC" bench/kernels/histogram.tile -o "$OUT/histogram.ptx"
+"$TILEC" bench/kernels/sort.tile -o "$OUT/sort.ptx"
 "$TILEC" bench/kernels/join_split.tile -o "$OUT/join_split.ptx"
 "$TILEC" bench/kernels/library_builtins.tile -o "$OUT/library_builtins.ptx"
 "$TILEC" test/Interpreter/Inputs/propagate_nan.tile -o "$OUT/propagate_nan.ptx"

@@ -403,6 +403,31 @@ def check_histogram():
            float((small_counts.long() != bincount(small, 16)).sum()), 0)
 
 
+def check_sort():
+    """tl.sort (ascending, descending, int16, a 1-D block across warps) and
+    tl.topk, against torch.sort."""
+    k = Kernel("sort")
+    M, N, K, L = 4, 256, 16, 2048
+    x = torch.randn(M, N, device="cuda")
+    x[1, :8] = x[1, 100]
+    q = torch.randint(-30000, 30000, (64,), device="cuda", dtype=torch.int16)
+    v = torch.randn(L, device="cuda")
+    up, down = (torch.full((M, N), float("nan"), device="cuda") for _ in range(2))
+    top = torch.full((M, K), float("nan"), device="cuda")
+    q_sorted = torch.zeros(64, device="cuda", dtype=torch.int16)
+    v_sorted = torch.full((L,), float("nan"), device="cuda")
+    k(x, q, v, up, down, top, q_sorted, v_sorted)
+    torch.cuda.synchronize()
+    for name, got, ref in [
+            ("sort rows", up, x.sort(1).values),
+            ("sort rows descending", down, x.sort(1, descending=True).values),
+            ("topk 16", top, x.sort(1, descending=True).values[:, :K]),
+            ("sort int16", q_sorted, q.sort().values),
+            ("sort 1-D", v_sorted, v.sort().values)]:
+        record(f"{name} (wrong)", str(tuple(got.shape)),
+               float((got != ref).sum()), 0)
+
+
 def check_join_split():
     """tl.join, tl.interleave, tl.split, and tutorial 09's split of a dot
     accumulator (on wgmma: the #mma layout reshaped and permuted)."""
@@ -536,7 +561,7 @@ def check_reductions():
 
 for check in [check_vector_add, check_matmul, check_softmax, check_layernorm,
               check_layernorm_bwd, check_random, check_math_functions,
-              check_custom_reduce, check_scan, check_histogram,
+              check_custom_reduce, check_scan, check_histogram, check_sort,
               check_join_split, check_propagate_nan,
               check_library_builtins, check_reductions]:
     try:

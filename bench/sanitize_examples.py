@@ -115,6 +115,13 @@ Kernel(CDIR, "scan", 1)(
     torch.randn(32, 32, device="cuda", dtype=torch.float16),
     torch.randn(32, 32, device="cuda", dtype=torch.float16),
     torch.empty(32, 32, device="cuda"))
+Kernel(CDIR, "sort")(
+    torch.randn(4, 256, device="cuda"),
+    torch.randint(-30000, 30000, (64,), device="cuda", dtype=torch.int16),
+    torch.randn(2048, device="cuda"),
+    *(torch.empty(s, device="cuda") for s in [(4, 256), (4, 256), (4, 16)]),
+    torch.empty(64, device="cuda", dtype=torch.int16),
+    torch.empty(2048, device="cuda"))
 Kernel(CDIR, "histogram")(
     torch.randint(-8, 72, (4096,), device="cuda", dtype=torch.int32),
     torch.randint(0, 256, (4096,), device="cuda", dtype=torch.uint8),

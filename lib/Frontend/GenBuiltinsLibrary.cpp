@@ -9,7 +9,10 @@
 // CPU mode) runs the same integer arithmetic and the streams are those of
 // Triton bit for bit (the normal numbers up to the approximate log, cos
 // and sin). Offsets are 32-bit integers, as in Triton's common use.
-// softmax and swizzle2d are Triton's definitions.
+// softmax, swizzle2d, sort and topk are Triton's definitions (sort: a
+// bitonic network on the block reshaped to a hypercube of 2s, each
+// compare-and-swap finding its partner by an xor_sum along one dimension;
+// topk: the same, halving each row by max once k elements are sorted).
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,7 +25,7 @@
 using namespace mlir;
 using namespace tilec;
 
-static const char kRandomLibrary[] = R"tile(
+static const char kLibrary[] = R"tile(
 import triton.language as tl
 
 def philox_impl(c0, c1, c2, c3, k0, k1, n_rounds: tl.constexpr = 10):
@@ -101,13 +104,75 @@ def swizzle2d(i, j, size_i, size_j, size_g):
     new_i = off_i + ij % size_g
     new_j = ij // size_g
     return new_i, new_j
+
+def _log2(n: tl.constexpr):
+    r = 0
+    for j in tl.static_range(1, 31):
+        if (1 << j) <= n:
+            r = j
+    return r
+
+def _int_dtype(bits: tl.constexpr):
+    return (tl.int8 if bits == 8 else tl.int16 if bits == 16
+            else tl.int32 if bits == 32 else tl.int64)
+
+def _indicator(n_dims: tl.constexpr, j: tl.constexpr):
+    ar = tl.arange(0, 2)
+    return tl.reshape(ar, [1] * (n_dims - j - 1) + [2] + [1] * j)
+
+def _compare_and_swap(x, flip, i: tl.constexpr):
+    # Along the i-th innermost dimension of the hypercube, each element's
+    # partner is the xor of the pair with itself.
+    n_dims: tl.constexpr = _log2(x.numel)
+    idtype: tl.constexpr = _int_dtype(x.dtype.primitive_bitwidth)
+    ix = x.to(idtype, bitcast=True)
+    iy = ix ^ tl.xor_sum(ix, n_dims - 1 - i, True)
+    y = iy.to(x.dtype, bitcast=True)
+    is_right = _indicator(n_dims, i)
+    return tl.where((x > y) != (flip ^ is_right), y, x)
+
+def _bitonic_merge_hypercube(x, stage: tl.constexpr, order: tl.constexpr):
+    # order 0: ascending, 1: descending, 2: alternating by `stage`.
+    if order == 2:
+        flip = _indicator(_log2(x.numel), stage)
+    else:
+        flip = order
+    for i in tl.static_range(stage):
+        x = _compare_and_swap(x, flip, stage - 1 - i)
+    return x
+
+def _sort_impl(x, k: tl.constexpr = None, dim: tl.constexpr = None,
+               descending: tl.constexpr = 0):
+    _dim: tl.constexpr = len(x.shape) - 1 if dim is None else dim
+    tl.static_assert(_dim == len(x.shape) - 1,
+                     "only minor dimension is currently supported")
+    log_n: tl.constexpr = _log2(x.shape[_dim])
+    log_k: tl.constexpr = log_n if k is None else _log2(k)
+    n_dims: tl.constexpr = _log2(x.numel)
+    h = tl.reshape(x, [2] * n_dims if n_dims else [1])
+    for i in tl.static_range(1, log_k + 1):
+        h = _bitonic_merge_hypercube(h, i, 2 if i < log_n else descending)
+    # The top k of each row: bitonic top-k, halving the row each step.
+    for i in tl.static_range(log_k + 1, log_n + 1):
+        if descending:
+            h = tl.max(h, axis=_log2(h.numel) - 1 - log_k)
+        else:
+            h = tl.min(h, axis=_log2(h.numel) - 1 - log_k)
+        h = _bitonic_merge_hypercube(h, log_k, 2 if i < log_n else descending)
+    return tl.reshape(h, x.shape[:-1] + [2 ** log_k])
+
+def sort(x, dim: tl.constexpr = None, descending: tl.constexpr = 0):
+    return _sort_impl(x, None, dim, descending)
+
+def topk(x, k: tl.constexpr, dim: tl.constexpr = None):
+    return _sort_impl(x, k, dim, True)
 )tile";
 
 bool tilec::isLibraryBuiltin(llvm::StringRef name) {
   return llvm::is_contained(
       {"rand", "randn", "randint", "randint4x", "rand4x", "randn4x", "philox",
        "philox_impl", "uint_to_uniform_float", "pair_uniform_to_normal",
-       "softmax", "swizzle2d"},
+       "softmax", "swizzle2d", "sort", "topk"},
       name);
 }
 
@@ -115,7 +180,7 @@ const FunctionDef *Generator::libraryFunction(llvm::StringRef name) {
   if (!library) {
     llvm::SourceMgr &sm = diags.getSourceMgr();
     unsigned id = sm.AddNewSourceBuffer(
-        llvm::MemoryBuffer::getMemBuffer(kRandomLibrary, "<triton.language library>"),
+        llvm::MemoryBuffer::getMemBuffer(kLibrary, "<triton.language library>"),
         llvm::SMLoc());
     library = parseSource(sm.getMemoryBuffer(id)->getBuffer(), diags);
     if (!library)
@@ -133,19 +198,20 @@ bool Generator::inLibrary() const {
 
 FailureOr<Val> Generator::builtinLibrary(llvm::StringRef name,
                                         const CallArgs &args, llvm::SMLoc at) {
+  // An argument by position or keyword (null when not given).
+  auto argument = [&](size_t index, llvm::StringRef keyword)
+      -> std::pair<const Val *, llvm::SMLoc> {
+    if (index < args.positional.size())
+      return {&args.positional[index], args.positionalLocs[index]};
+    for (size_t i = 0; i < args.keywords.size(); ++i)
+      if (args.keywords[i].first == keyword)
+        return {&args.keywords[i].second, args.keywordLocs[i]};
+    return {nullptr, at};
+  };
   // The generators take (seed, offset): an integer seed, as Triton
   // asserts, and 32-bit offsets (the counters of the 32-bit Philox).
   bool generator = name.starts_with("rand") || name == "philox";
   if (generator && !inLibrary()) {
-    auto argument = [&](size_t index, llvm::StringRef keyword)
-        -> std::pair<const Val *, llvm::SMLoc> {
-      if (index < args.positional.size())
-        return {&args.positional[index], args.positionalLocs[index]};
-      for (size_t i = 0; i < args.keywords.size(); ++i)
-        if (args.keywords[i].first == keyword)
-          return {&args.keywords[i].second, args.keywordLocs[i]};
-      return {nullptr, at};
-    };
     auto [seed, seedAt] = argument(0, "seed");
     if (seed && !(seed->isRuntime() ? isInteger(seed->getType().element) &&
                                           !seed->getType().isPointer &&
@@ -161,6 +227,34 @@ FailureOr<Val> Generator::builtinLibrary(llvm::StringRef name,
          offset->getType().isPointer))
       return error(offsetAt, name + ": offsets must be 32-bit integers, got " +
                                  offset->describe());
+  }
+  if ((name == "sort" || name == "topk") && !inLibrary() &&
+      !args.positional.empty()) {
+    const Val &x = args.positional[0];
+    llvm::SMLoc xAt = args.positionalLocs[0];
+    if (!x.isRuntime() || !x.getType().isBlock() || x.getType().isPointer ||
+        x.getType().isBlockPointer || x.getType().element == ScalarType::I1)
+      return error(xAt, name + " needs a block of numbers, got " +
+                            x.describe());
+    int64_t rank = x.getType().shape.size();
+    int64_t last = x.getType().shape.back();
+    auto [dim, dimAt] = argument(name == "sort" ? 1 : 2, "dim");
+    if (dim && !dim->isNone() &&
+        (dim->getKind() != Val::Kind::Int ||
+         (dim->getInt() < 0 ? dim->getInt() + rank : dim->getInt()) !=
+             rank - 1))
+      return error(dimAt, name + " sorts along the last dimension only "
+                                 "(dim=None or " +
+                              std::to_string(rank - 1) + "), got " +
+                              (dim->isConstexpr() ? dim->repr()
+                                                  : dim->describe()));
+    auto [k, kAt] = argument(1, "k");
+    if (name == "topk" && k &&
+        (k->getKind() != Val::Kind::Int || k->getInt() < 1 ||
+         k->getInt() > last || !llvm::isPowerOf2_64(k->getInt())))
+      return error(kAt, "topk's k must be a power of two from 1 to " +
+                            std::to_string(last) + ", got " +
+                            (k->isConstexpr() ? k->repr() : k->describe()));
   }
   const FunctionDef *fn = libraryFunction(name);
   if (!fn)

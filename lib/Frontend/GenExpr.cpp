@@ -386,7 +386,7 @@ static std::optional<llvm::StringRef> methodBuiltin(llvm::StringRef name) {
       "broadcast_to", "expand_dims", "exp", "exp2", "log", "log2", "sqrt",
       "rsqrt", "abs", "sin", "cos", "sigmoid", "erf", "floor", "ceil", "cast",
       "view", "multiple_of", "max_contiguous", "tanh", "reduce", "xor_sum",
-      "cumsum", "cumprod", "associative_scan", "histogram"};
+      "cumsum", "cumprod", "associative_scan", "histogram", "sort", "topk"};
   for (const char *m : methods)
     if (name == m)
       return llvm::StringRef(m);
@@ -471,6 +471,46 @@ FailureOr<Val> Generator::genAttribute(const AttributeExpr &expr) {
                                          attr + "'");
 }
 
+/// Python's t[lower:upper:step] on a tuple (shapes: `x.shape[:-1]`).
+FailureOr<Val> Generator::sliceTuple(const Val &tuple, const SliceExpr &slice) {
+  int64_t n = tuple.getElements().size();
+  auto bound = [&](const ExprPtr &e,
+                   std::optional<int64_t> &out) -> LogicalResult {
+    if (!e)
+      return success();
+    FailureOr<Val> v = genExpr(*e);
+    if (failed(v))
+      return failure();
+    if (v->isNone())
+      return success();
+    if (v->getKind() != Val::Kind::Int)
+      return error(e->getLoc(), "tuple slice bounds must be constexpr "
+                                "integers, got " + v->describe());
+    out = v->getInt();
+    return success();
+  };
+  std::optional<int64_t> lower, upper, step;
+  if (failed(bound(slice.lower, lower)) || failed(bound(slice.upper, upper)) ||
+      failed(bound(slice.step, step)))
+    return failure();
+  int64_t s = step.value_or(1);
+  if (s == 0)
+    return error(slice.getLoc(), "slice step cannot be zero");
+  // Python's clamping of the bounds into the tuple.
+  auto clamp = [&](std::optional<int64_t> b, int64_t dflt) {
+    if (!b)
+      return dflt;
+    int64_t v = *b < 0 ? *b + n : *b;
+    return s > 0 ? std::clamp<int64_t>(v, 0, n) : std::clamp<int64_t>(v, -1, n - 1);
+  };
+  int64_t from = clamp(lower, s > 0 ? 0 : n - 1);
+  int64_t to = clamp(upper, s > 0 ? n : -1);
+  std::vector<Val> out;
+  for (int64_t i = from; s > 0 ? i < to : i > to; i += s)
+    out.push_back(tuple.getElements()[i]);
+  return Val::tuple(std::move(out));
+}
+
 FailureOr<Val> Generator::genSubscript(const SubscriptExpr &expr) {
   FailureOr<Val> base = genExpr(*expr.base);
   if (failed(base))
@@ -478,6 +518,8 @@ FailureOr<Val> Generator::genSubscript(const SubscriptExpr &expr) {
   if (base->isTuple()) {
     if (expr.indices.size() != 1)
       return error(expr.getLoc(), "a tuple takes one index");
+    if (auto *slice = dyn_cast<SliceExpr>(expr.indices[0].get()))
+      return sliceTuple(*base, *slice);
     FailureOr<Val> index = genExpr(*expr.indices[0]);
     if (failed(index))
       return failure();

@@ -197,6 +197,7 @@ public:
 
   // Math and dot (GenBuiltinsMath.cpp).
   /// A number or numeric block for `fn` (pointers rejected).
+  mlir::FailureOr<Val> sliceTuple(const Val &tuple, const SliceExpr &slice);
   mlir::FailureOr<Val> requireNumeric(const Val &v, llvm::SMLoc loc,
                                       llvm::StringRef fn);
   /// tl.rand, randn, randint, randint4x, rand4x, randn4x, philox and the

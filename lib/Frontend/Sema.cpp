@@ -443,7 +443,7 @@ static const char *const kBuiltinNames[] = {
     "sqrt_rn", "div_rn", "clamp", "cumsum", "cumprod", "associative_scan",
     "reduce", "xor_sum",
     "debug_barrier", "split", "join", "cat", "interleave", "histogram",
-    "rand", "randn", "softmax", "flip", "sort", "swizzle2d", "atomic_cas",
+    "rand", "randn", "softmax", "flip", "sort", "topk", "swizzle2d", "atomic_cas",
     "randint", "randint4x", "rand4x", "randn4x", "philox", "philox_impl",
     "uint_to_uniform_float", "pair_uniform_to_normal", "asin", "acos",
     "atan", "sinh", "cosh", "tan", "asinh", "acosh", "atanh", "log1p",
