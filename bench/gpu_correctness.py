@@ -428,6 +428,30 @@ def check_sort():
                float((got != ref).sum()), 0)
 
 
+def check_pointer_casts():
+    """int64 addresses loaded from memory and cast to pointers (the grouped
+    GEMM's pattern), a block of addresses back to pointers, and a pointer
+    cast to another element type."""
+    N, G = 256, 4
+    groups = [torch.randn(N, device="cuda") for _ in range(G)]
+    addrs = torch.tensor([t.data_ptr() for t in groups], device="cuda",
+                         dtype=torch.int64)
+    out = torch.full((G * N,), float("nan"), device="cuda")
+    Kernel("pointer_casts", 0)(addrs, out)
+    x = torch.randn(N, device="cuda")
+    y = torch.full((N,), float("nan"), device="cuda")
+    bits = torch.zeros(N, device="cuda", dtype=torch.int32)
+    Kernel("pointer_casts", 1)(x, y, bits)
+    torch.cuda.synchronize()
+    ref = torch.cat([t * (g + 1) for g, t in enumerate(groups)])
+    record("loads through int64 addresses from memory (wrong)", f"{G}x{N}",
+           float((out != ref).sum()), 0)
+    record("a block of addresses to pointers (wrong)", f"N={N}",
+           float((y != x + 1).sum()), 0)
+    record("a pointer to another element type (wrong)", f"N={N}",
+           float((bits != x.view(torch.int32)).sum()), 0)
+
+
 def check_join_split():
     """tl.join, tl.interleave, tl.split, and tutorial 09's split of a dot
     accumulator (on wgmma: the #mma layout reshaped and permuted)."""
@@ -562,6 +586,7 @@ def check_reductions():
 for check in [check_vector_add, check_matmul, check_softmax, check_layernorm,
               check_layernorm_bwd, check_random, check_math_functions,
               check_custom_reduce, check_scan, check_histogram, check_sort,
+              check_pointer_casts,
               check_join_split, check_propagate_nan,
               check_library_builtins, check_reductions]:
     try:

@@ -115,6 +115,13 @@ Kernel(CDIR, "scan", 1)(
     torch.randn(32, 32, device="cuda", dtype=torch.float16),
     torch.randn(32, 32, device="cuda", dtype=torch.float16),
     torch.empty(32, 32, device="cuda"))
+groups = [torch.randn(256, device="cuda") for _ in range(4)]
+Kernel(CDIR, "pointer_casts", 0)(
+    torch.tensor([t.data_ptr() for t in groups], device="cuda",
+                 dtype=torch.int64), torch.empty(1024, device="cuda"))
+Kernel(CDIR, "pointer_casts", 1)(
+    torch.randn(256, device="cuda"), torch.empty(256, device="cuda"),
+    torch.empty(256, device="cuda", dtype=torch.int32))
 Kernel(CDIR, "sort")(
     torch.randn(4, 256, device="cuda"),
     torch.randint(-30000, 30000, (64,), device="cuda", dtype=torch.int16),

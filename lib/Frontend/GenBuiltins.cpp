@@ -190,6 +190,23 @@ FailureOr<Val> Generator::callBuiltin(llvm::StringRef name,
   }
   if (name == "cast")
     return builtinCast(args, at);
+  if (name == "pointer_type") {
+    // tl.pointer_type(element_ty, address_space=1, const=False): global
+    // pointers only.
+    FailureOr<BoundArgs> b = bind(
+        name, {"element_ty", "address_space", "const"}, 1, args, at);
+    if (failed(b))
+      return failure();
+    FailureOr<ScalarType> elem =
+        requireDType((*b)[0], b->loc(0, at), "element_ty");
+    if (failed(elem))
+      return failure();
+    if (b->has(1) && !((*b)[1]->getKind() == Val::Kind::Int &&
+                       (*b)[1]->getInt() == 1))
+      return error(b->loc(1, at), "only global pointers (address_space=1) "
+                                  "are supported");
+    return Val::dtype(*elem, /*pointer=*/true);
+  }
   if (name == "float" || name == "int" || name == "bool" || name == "len" ||
       name == "constexpr")
     return builtinPython(name, args, at);
@@ -359,17 +376,31 @@ FailureOr<Val> Generator::builtinCast(const CallArgs &args, llvm::SMLoc at) {
            args, at);
   if (failed(b))
     return failure();
+  Val input = *(*b)[0];
+  const std::optional<Val> &target = (*b)[1];
+  if (target && target->getKind() == Val::Kind::DType &&
+      target->isPointerDType())
+    return castToPointer(input, target->getDType(), b->loc(0, at), at);
   FailureOr<ScalarType> dtype = requireDType((*b)[1], b->loc(1, at), "dtype");
   if (failed(dtype))
     return failure();
-  Val input = *(*b)[0];
+  if (input.isRuntime() && input.getType().isPointer &&
+      isInteger(*dtype) && getBitWidth(*dtype) == 64) {
+    // A pointer's address (Triton's ptr_to_int).
+    TileType t = input.getType().withElement(*dtype);
+    mlir::Value v = tile::PtrToIntOp::create(builder, loc(at), mlirType(t),
+                                             input.getValue());
+    return Val::runtime(v, t);
+  }
   if (input.isNumber())
     return materialize(input, b->loc(0, at), *dtype);
   if (!input.isRuntime())
     return error(b->loc(0, at), "cannot convert " + input.describe());
   if (input.getType().isPointer || input.getType().isBlockPointer)
     return error(b->loc(0, at), "cannot convert " + input.describe() +
-                                            " with .to()");
+                                    " to " + getName(*dtype).str() +
+                                    " (a pointer converts to int64 or to "
+                                    "another tl.pointer_type)");
   bool bitcast = b->has(3) && (*b)[3]->truthy();
   if (bitcast) {
     if (getBitWidth(*dtype) != getBitWidth(input.getType().element))
@@ -384,6 +415,31 @@ FailureOr<Val> Generator::builtinCast(const CallArgs &args, llvm::SMLoc at) {
     return Val::runtime(v, t);
   }
   return cast(input, *dtype, at);
+}
+
+/// `.to(tl.pointer_type(elem))`: of int64 addresses (Triton's
+/// int_to_ptr) or of pointers to another element type.
+FailureOr<Val> Generator::castToPointer(const Val &input, ScalarType elem,
+                                        llvm::SMLoc inputAt, llvm::SMLoc at) {
+  if (!input.isRuntime() || input.getType().isBlockPointer ||
+      !(input.getType().isPointer ||
+        (isInteger(input.getType().element) &&
+         getBitWidth(input.getType().element) == 64)))
+    return error(inputAt, "only int64 addresses and pointers convert to a "
+                          "pointer type, got " + input.describe());
+  mlir::Location l = loc(at);
+  mlir::Value addr = input.getValue();
+  if (input.getType().isPointer) {
+    if (input.getType().element == elem)
+      return input;
+    TileType i64 = input.getType().withElement(ScalarType::I64);
+    addr = tile::PtrToIntOp::create(builder, l, mlirType(i64), addr);
+  }
+  TileType t = input.getType();
+  t.element = elem;
+  t.isPointer = true;
+  mlir::Value p = tile::IntToPtrOp::create(builder, l, mlirType(t), addr);
+  return Val::runtime(p, t);
 }
 
 //===----------------------------------------------------------------------===//

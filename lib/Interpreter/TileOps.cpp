@@ -11,6 +11,10 @@
 using namespace mlir;
 using namespace tilec::interp;
 
+/// The CPU mode's integer addresses: buffer b's bytes start at
+/// (b + 1) << kBufferAddressBits.
+static constexpr unsigned kBufferAddressBits = 40;
+
 namespace {
 
 /// Row-major strides of `shape`.
@@ -335,6 +339,25 @@ LogicalResult Machine::executeTile(Operation *op, bool &handled) {
       r->ints[i] = p.ints[i] + off.ints[i] * bytes;
     }
     set(add.getResult(), r);
+  } else if (auto toInt = dyn_cast<tile::PtrToIntOp>(op)) {
+    // A pointer is (buffer, byte offset) here; as an integer it is the
+    // offset from a fake base per buffer, (buffer + 1) * 2^40, which
+    // int_to_ptr decodes again (offsets within +-2^39 bytes).
+    const Tensor &p = *get(toInt.getPtr());
+    TensorRef r = makeForType(toInt.getResult().getType());
+    for (int64_t i = 0, e = r->numel(); i < e; ++i)
+      r->ints[i] = ((int64_t(p.buffers[i]) + 1) << kBufferAddressBits) + p.ints[i];
+    set(toInt.getResult(), r);
+  } else if (auto toPtr = dyn_cast<tile::IntToPtrOp>(op)) {
+    const Tensor &a = *get(toPtr.getAddr());
+    TensorRef r = makeForType(toPtr.getResult().getType());
+    for (int64_t i = 0, e = r->numel(); i < e; ++i) {
+      int64_t base = (a.ints[i] + (int64_t(1) << (kBufferAddressBits - 1))) >>
+                     kBufferAddressBits;
+      r->buffers[i] = int32_t(base - 1);
+      r->ints[i] = a.ints[i] - (base << kBufferAddressBits);
+    }
+    set(toPtr.getResult(), r);
   } else if (auto hint = dyn_cast<tile::HintOp>(op)) {
     set(hint.getResult(), get(hint.getSrc()));
   } else if (auto dot = dyn_cast<tile::DotOp>(op)) {

@@ -191,7 +191,7 @@ Value emitGuard(OpBuilder &b, Location loc, func::FuncOp func,
       holds = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, arg, one);
     } else {
       Value bits = c.kind == Assumption::Aligned16
-                       ? (Value)PtrToIntOp::create(b, loc, arg)
+                       ? (Value)PtrToIntOp::create(b, loc, b.getI64Type(), arg)
                        : arg;
       Value low = arith::AndIOp::create(
           b, loc, bits,

@@ -351,13 +351,16 @@ static Type pointeeOf(Type ptrLike) {
   return cast<PointerType>(getElementTypeOrSelf(ptrLike)).getPointeeType();
 }
 
-/// Pointers already are their i64 addresses.
-struct PtrToIntLowering : public OpConversionPattern<tile::PtrToIntOp> {
-  using OpConversionPattern::OpConversionPattern;
+/// Pointers already are their i64 addresses: ptr_to_int and int_to_ptr
+/// keep the values as they are.
+template <typename CastOp>
+struct AddressCastLowering : public OpConversionPattern<CastOp> {
+  using OpConversionPattern<CastOp>::OpConversionPattern;
   LogicalResult
-  matchAndRewrite(tile::PtrToIntOp op, OneToNOpAdaptor adaptor,
+  matchAndRewrite(CastOp op, typename CastOp::template GenericAdaptor<
+                                 ArrayRef<ValueRange>> adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithMultiple(op, {adaptor.getPtr()});
+    rewriter.replaceOpWithMultiple(op, {adaptor.getOperands()[0]});
     return success();
   }
 };
@@ -586,6 +589,8 @@ struct AtomicRMWLowering : public OpConversionPattern<AtomicRMWOp> {
 void mlir::tile::lowering::populateMemoryPatterns(
     DistributedTypeConverter &converter, RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<AddPtrLowering, PtrToIntLowering, LoadLowering, StoreLowering, AtomicRMWLowering>(
+  patterns.add<AddPtrLowering, AddressCastLowering<tile::PtrToIntOp>,
+               AddressCastLowering<tile::IntToPtrOp>, LoadLowering,
+               StoreLowering, AtomicRMWLowering>(
       converter, ctx);
 }

@@ -285,7 +285,8 @@ void LayoutPlan::collect(Region &region) {
               first = v;
           }
       };
-      if (isElementwise(&op) || isa<HintOp, BroadcastOp, ScanOp>(op)) {
+      if (isElementwise(&op) ||
+          isa<HintOp, BroadcastOp, ScanOp, PtrToIntOp, IntToPtrOp>(op)) {
         SmallVector<Value> all(op.getOperands());
         all.append(op.getResults().begin(), op.getResults().end());
         uniteAll(all);

@@ -357,6 +357,29 @@ LogicalResult ScanOp::verifyRegions() {
 }
 
 //===----------------------------------------------------------------------===//
+// PtrToIntOp, IntToPtrOp
+//===----------------------------------------------------------------------===//
+
+/// A pointer-like type and an integer-like one of the same shape, the
+/// integer i64.
+static LogicalResult verifyAddressCast(Operation *op, Type ptr, Type addr) {
+  if (!getElementTypeOrSelf(addr).isInteger(64))
+    return op->emitOpError("addresses are i64");
+  if (isa<RankedTensorType>(ptr) != isa<RankedTensorType>(addr) ||
+      shapeOf(ptr) != shapeOf(addr))
+    return op->emitOpError("pointers and addresses must have one shape");
+  return success();
+}
+
+LogicalResult PtrToIntOp::verify() {
+  return verifyAddressCast(*this, getPtr().getType(), getResult().getType());
+}
+
+LogicalResult IntToPtrOp::verify() {
+  return verifyAddressCast(*this, getResult().getType(), getAddr().getType());
+}
+
+//===----------------------------------------------------------------------===//
 // HistogramOp
 //===----------------------------------------------------------------------===//
 

@@ -194,8 +194,24 @@ func.func @pointer_to_pointer(%p: !tile.ptr<!tile.ptr<f32>>) {
 // -----
 
 func.func @ptr_to_int_of_block(%p: tensor<4x!tile.ptr<f32>>) {
-  // expected-error @+1 {{operand #0 must be tile pointer}}
+  // expected-error @+1 {{pointers and addresses must have one shape}}
   %0 = "tile.ptr_to_int"(%p) : (tensor<4x!tile.ptr<f32>>) -> i64
+  return
+}
+
+// -----
+
+func.func @ptr_to_int_i32(%p: !tile.ptr<f32>) {
+  // expected-error @+1 {{addresses are i64}}
+  %0 = tile.ptr_to_int %p : !tile.ptr<f32> -> i32
+  return
+}
+
+// -----
+
+func.func @int_to_ptr_shape(%a: tensor<4xi64>) {
+  // expected-error @+1 {{pointers and addresses must have one shape}}
+  %0 = tile.int_to_ptr %a : tensor<4xi64> -> tensor<8x!tile.ptr<f16>>
   return
 }
 

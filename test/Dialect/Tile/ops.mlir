@@ -56,9 +56,13 @@ func.func @shapes(%s: f32, %p: !tile.ptr<f32>, %v: tensor<8xf32>, %t: tensor<2x4
 }
 
 // CHECK-LABEL: func.func @ptr_to_int
-// CHECK: %{{.*}} = tile.ptr_to_int %{{.*}} : <f16>
-func.func @ptr_to_int(%p: !tile.ptr<f16>) -> i64 {
-  %0 = tile.ptr_to_int %p : !tile.ptr<f16>
+// CHECK: %{{.*}} = tile.ptr_to_int %{{.*}} : !tile.ptr<f16> -> i64
+// CHECK: %{{.*}} = tile.ptr_to_int %{{.*}} : tensor<4x!tile.ptr<f16>> -> tensor<4xi64>
+// CHECK: %{{.*}} = tile.int_to_ptr %{{.*}} : tensor<4xi64> -> tensor<4x!tile.ptr<i8>>
+func.func @ptr_to_int(%p: !tile.ptr<f16>, %ps: tensor<4x!tile.ptr<f16>>) -> i64 {
+  %0 = tile.ptr_to_int %p : !tile.ptr<f16> -> i64
+  %1 = tile.ptr_to_int %ps : tensor<4x!tile.ptr<f16>> -> tensor<4xi64>
+  %2 = tile.int_to_ptr %1 : tensor<4xi64> -> tensor<4x!tile.ptr<i8>>
   return %0 : i64
 }
 

@@ -110,14 +110,29 @@ def Tile_AddPtrOp : Tile_Op<"addptr", [Pure, AllTypesMatch<["ptr", "result"]>]> 
 }
 
 def Tile_PtrToIntOp : Tile_Op<"ptr_to_int", [Pure]> {
-  let summary = "The address a scalar pointer holds, as an i64";
+  let summary = "The addresses pointers hold, as i64";
   let description = [{
-    Used by the compiler to test a pointer's alignment at run time (the
-    guard of a kernel's versioned fast path).
+    Element by element (a scalar or a block). The compiler tests a pointer's
+    alignment through it at run time (the guard of a kernel's versioned fast
+    path); `.to(tl.int64)` of a pointer is it.
   }];
-  let arguments = (ins Tile_Ptr:$ptr);
-  let results = (outs I64:$result);
-  let assemblyFormat = "$ptr attr-dict `:` type($ptr)";
+  let arguments = (ins Tile_PtrLike:$ptr);
+  let results = (outs Tile_IntLike:$result);
+  let assemblyFormat = "$ptr attr-dict `:` type($ptr) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_IntToPtrOp : Tile_Op<"int_to_ptr", [Pure]> {
+  let summary = "Pointers to the i64 addresses given";
+  let description = [{
+    Element by element: `.to(tl.pointer_type(dtype))` of an int64 (Triton's
+    way to load through addresses kept in memory, as grouped GEMMs do) and,
+    with ptr_to_int, a pointer's cast to another element type.
+  }];
+  let arguments = (ins Tile_IntLike:$addr);
+  let results = (outs Tile_PtrLike:$result);
+  let assemblyFormat = "$addr attr-dict `:` type($addr) `->` type($result)";
+  let hasVerifier = 1;
 }
 
 def Tile_LoadOp : Tile_Op<"load", [AttrSizedOperandSegments,
