@@ -452,6 +452,28 @@ def check_pointer_casts():
            float((bits != x.view(torch.int32)).sum()), 0)
 
 
+def check_gather():
+    """tl.gather along rows, along columns and a 1-D permutation, against
+    torch.gather."""
+    M, N, K, L = 32, 64, 16, 1024
+    x = torch.randn(M, N, device="cuda")
+    col_idx = torch.randint(0, N, (M, K), device="cuda", dtype=torch.int32)
+    row_idx = torch.randint(0, M, (K, N), device="cuda", dtype=torch.int64)
+    perm = torch.randperm(L, device="cuda").to(torch.int16)
+    v = torch.randn(L, device="cuda")
+    by_col = torch.full((M, K), float("nan"), device="cuda")
+    by_row = torch.full((K, N), float("nan"), device="cuda")
+    permuted = torch.full((L,), float("nan"), device="cuda")
+    Kernel("gather")(x, col_idx, row_idx, perm, v, by_col, by_row, permuted)
+    torch.cuda.synchronize()
+    for name, got, ref in [
+            ("gather along rows", by_col, x.gather(1, col_idx.long())),
+            ("gather along columns", by_row, x.gather(0, row_idx)),
+            ("gather a permutation", permuted, v[perm.long()])]:
+        record(f"{name} (wrong)", str(tuple(got.shape)),
+               float((got != ref).sum()), 0)
+
+
 def check_join_split():
     """tl.join, tl.interleave, tl.split, and tutorial 09's split of a dot
     accumulator (on wgmma: the #mma layout reshaped and permuted)."""
@@ -586,7 +608,7 @@ def check_reductions():
 for check in [check_vector_add, check_matmul, check_softmax, check_layernorm,
               check_layernorm_bwd, check_random, check_math_functions,
               check_custom_reduce, check_scan, check_histogram, check_sort,
-              check_pointer_casts,
+              check_pointer_casts, check_gather,
               check_join_split, check_propagate_nan,
               check_library_builtins, check_reductions]:
     try:

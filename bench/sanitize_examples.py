@@ -115,6 +115,13 @@ Kernel(CDIR, "scan", 1)(
     torch.randn(32, 32, device="cuda", dtype=torch.float16),
     torch.randn(32, 32, device="cuda", dtype=torch.float16),
     torch.empty(32, 32, device="cuda"))
+Kernel(CDIR, "gather")(
+    torch.randn(32, 64, device="cuda"),
+    torch.randint(0, 64, (32, 16), device="cuda", dtype=torch.int32),
+    torch.randint(0, 32, (16, 64), device="cuda", dtype=torch.int64),
+    torch.randperm(1024, device="cuda").to(torch.int16),
+    torch.randn(1024, device="cuda"), torch.empty(32, 16, device="cuda"),
+    torch.empty(16, 64, device="cuda"), torch.empty(1024, device="cuda"))
 groups = [torch.randn(256, device="cuda") for _ in range(4)]
 Kernel(CDIR, "pointer_casts", 0)(
     torch.tensor([t.data_ptr() for t in groups], device="cuda",

@@ -209,6 +209,7 @@ public:
                                    llvm::SMLoc loc);
   mlir::FailureOr<Val> builtinSplit(const CallArgs &args, llvm::SMLoc loc);
   mlir::FailureOr<Val> builtinFlip(const CallArgs &args, llvm::SMLoc loc);
+  mlir::FailureOr<Val> builtinGather(const CallArgs &args, llvm::SMLoc loc);
   mlir::FailureOr<Val> builtinLibrary(llvm::StringRef name,
                                      const CallArgs &args, llvm::SMLoc loc);
   const FunctionDef *libraryFunction(llvm::StringRef name);

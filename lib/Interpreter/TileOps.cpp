@@ -214,6 +214,31 @@ static LogicalResult scanOp(Machine &m, tile::ScanOp op) {
   return success();
 }
 
+/// Element p of the result is src at p with its axis coordinate replaced
+/// by index[p]; an index out of range is an error here.
+static LogicalResult gatherOp(Machine &m, tile::GatherOp op) {
+  const Tensor &src = *m.get(op.getSrc());
+  const Tensor &index = *m.get(op.getIndex());
+  TensorRef r = makeLike(src, index.shape);
+  unsigned axis = op.getAxis();
+  SmallVector<int64_t, 4> srcStrides = stridesOf(src.shape), idx;
+  for (int64_t i = 0, e = index.numel(); i < e; ++i) {
+    unflatten(i, index.shape, idx);
+    int64_t at = index.ints[i];
+    if (at < 0 || at >= src.shape[axis])
+      return m.fail(op, "gather index " + std::to_string(at) +
+                            " out of range for an axis of " +
+                            std::to_string(src.shape[axis]));
+    idx[axis] = at;
+    int64_t pos = 0;
+    for (unsigned d = 0; d < idx.size(); ++d)
+      pos += idx[d] * srcStrides[d];
+    copyElement(src, pos, *r, i);
+  }
+  m.set(op.getResult(), r);
+  return success();
+}
+
 /// Counts per bin; the stored (sign-extended) value of an element in
 /// [0, bins) is the bin, whether the type is signed or not.
 static void histogramOp(Machine &m, tile::HistogramOp op) {
@@ -368,6 +393,8 @@ LogicalResult Machine::executeTile(Operation *op, bool &handled) {
     return scanOp(*this, scan);
   } else if (auto histogram = dyn_cast<tile::HistogramOp>(op)) {
     histogramOp(*this, histogram);
+  } else if (auto gather = dyn_cast<tile::GatherOp>(op)) {
+    return gatherOp(*this, gather);
   } else if (auto assertOp = dyn_cast<tile::AssertOp>(op)) {
     const Tensor &c = *get(assertOp.getCondition());
     for (int64_t i = 0, e = c.numel(); i < e; ++i)

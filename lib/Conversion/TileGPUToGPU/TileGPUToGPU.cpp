@@ -119,6 +119,7 @@ struct ConvertTileGPUToGPUPass
     populateReducePatterns(converter, patterns);
     populateScanPatterns(converter, patterns);
     populateHistogramPatterns(converter, patterns);
+    populateGatherPatterns(converter, patterns);
     populateDotPatterns(converter, patterns);
     populateWgmmaPatterns(converter, patterns);
     populateSharedMemoryPatterns(converter, patterns);

@@ -312,6 +312,8 @@ void LayoutPlan::collect(Region &region) {
         uniteAll(all);
       } else if (auto dot = dyn_cast<DotOp>(op)) {
         uniteAll({dot.getC(), dot.getD()});
+      } else if (auto gather = dyn_cast<GatherOp>(op)) {
+        uniteAll({gather.getIndex(), gather.getResult()});
       } else if (auto histogram = dyn_cast<HistogramOp>(op)) {
         if (histogram.getMask())
           uniteAll({histogram.getSrc(), histogram.getMask()});

@@ -103,6 +103,14 @@ private:
       cst.getResult().setType(newType);
       return;
     }
+    if (auto gather = dyn_cast<GatherOp>(op)) {
+      // The source keeps its layout (it goes through shared memory); the
+      // index and the result share one.
+      gather.getResult().setType(
+          cast<RankedTensorType>(planned(gather.getResult())));
+      convertOperandTo(op, 1, plan.getLayout(gather.getResult()));
+      return;
+    }
     if (auto histogram = dyn_cast<HistogramOp>(op)) {
       // The counts have their own layout; the mask follows the operand.
       histogram.getResult().setType(

@@ -380,6 +380,33 @@ LogicalResult IntToPtrOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// GatherOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult GatherOp::verify() {
+  auto src = cast<RankedTensorType>(getSrc().getType());
+  auto index = cast<RankedTensorType>(getIndex().getType());
+  auto result = cast<RankedTensorType>(getResult().getType());
+  int64_t axis = getAxis();
+  if (axis < 0 || axis >= src.getRank())
+    return emitOpError("axis ") << axis << " out of range for rank "
+                                << src.getRank();
+  if (index.getRank() != src.getRank())
+    return emitOpError("index must have the source's rank");
+  if (!index.getElementType().isInteger() ||
+      index.getElementType().isInteger(1))
+    return emitOpError("index must be integers");
+  for (int64_t d = 0; d < src.getRank(); ++d)
+    if (d != axis && index.getDimSize(d) != src.getDimSize(d))
+      return emitOpError("index and source differ in dimension ") << d;
+  if (result.getShape() != index.getShape() ||
+      result.getElementType() != src.getElementType())
+    return emitOpError("result must have the index's shape and the source's "
+                       "element type");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // HistogramOp
 //===----------------------------------------------------------------------===//
 

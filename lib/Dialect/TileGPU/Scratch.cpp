@@ -115,6 +115,12 @@ unsigned mlir::tilegpu::getScratchBytes(Operation *op) {
           total += tensorBytes(v);
         return total;
       })
+      .Case<tile::GatherOp>([&](tile::GatherOp g) -> unsigned {
+        // The whole source, row-major.
+        if (!getLayout(g.getSrc().getType()))
+          return 0;
+        return tensorBytes(g.getSrc());
+      })
       .Case<tile::HistogramOp>([&](tile::HistogramOp h) -> unsigned {
         // One i32 counter per bin.
         if (!getLayout(h.getResult().getType()))

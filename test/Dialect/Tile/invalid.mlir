@@ -424,6 +424,28 @@ func.func @dot_result_type(%a: tensor<16x32xf16>, %b: tensor<32x8xf16>, %c: tens
 }
 
 //===----------------------------------------------------------------------===//
+// gather
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @gather_off_axis(%x: tensor<4x8xf32>, %i: tensor<2x4xi32>) {
+  // expected-error @+1 {{index and source differ in dimension 1}}
+  %0 = tile.gather %x[%i] {axis = 0 : i32} : tensor<4x8xf32>, tensor<2x4xi32> -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @gather_result(%x: tensor<8xf32>, %i: tensor<4xi32>) {
+  // expected-error @+1 {{result must have the index's shape and the source's element type}}
+  %0 = tile.gather %x[%i] {axis = 0 : i32} : tensor<8xf32>, tensor<4xi32> -> tensor<8xf32>
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
 // histogram
 //===----------------------------------------------------------------------===//
 

@@ -196,6 +196,13 @@ func.func @dot(%a: tensor<16x32xf16>, %b: tensor<32x8xf16>, %c: tensor<16x8xf32>
   return
 }
 
+// CHECK-LABEL: func.func @gather
+// CHECK: tile.gather %{{.*}}[%{{.*}}] {axis = 1 : i32} : tensor<4x8xf32>, tensor<4x2xi64> -> tensor<4x2xf32>
+func.func @gather(%x: tensor<4x8xf32>, %i: tensor<4x2xi64>) {
+  %0 = tile.gather %x[%i] {axis = 1 : i32} : tensor<4x8xf32>, tensor<4x2xi64> -> tensor<4x2xf32>
+  return
+}
+
 // CHECK-LABEL: func.func @histogram
 // CHECK: tile.histogram %{{.*}} : tensor<16xi32> -> tensor<8xi32>
 // CHECK: tile.histogram %{{.*}}, %{{.*}} : tensor<16xi8>, tensor<16xi1> -> tensor<4xi32>

@@ -330,6 +330,23 @@ def Tile_ScanReturnOp : Tile_Op<"scan.return",
   let assemblyFormat = "$result attr-dict `:` type($result)";
 }
 
+def Tile_GatherOp : Tile_Op<"gather", [Pure]> {
+  let summary = "Elements of a block picked along an axis by an index block";
+  let description = [{
+    The result has the index's shape: element p is `src` at p with its
+    `axis` coordinate replaced by `index[p]` (Triton's tl.gather). The
+    other dimensions of `src` and `index` are equal; an index outside
+    [0, src's axis length) reads an unspecified element of the line.
+  }];
+  let arguments = (ins Tile_Tensor:$src, Tile_Tensor:$index, I32Attr:$axis);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = [{
+    $src `[` $index `]` attr-dict `:` type($src) `,` type($index) `->`
+    type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_HistogramOp : Tile_Op<"histogram", [Pure]> {
   let summary = "Count a 1-D integer block's elements per value";
   let description = [{
