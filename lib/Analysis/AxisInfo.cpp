@@ -185,6 +185,9 @@ void AxisInfoAnalysis::visitOp(Operation *op) {
     if (auto cont = hint.getMaxContiguousAttr())
       for (unsigned d = 0; d < rank && d < cont.size(); ++d)
         r.contiguity[d] = std::max<int64_t>(r.contiguity[d], cont[d]);
+    if (auto equal = hint.getMaxConstancyAttr())
+      for (unsigned d = 0; d < rank && d < equal.size(); ++d)
+        r.constancy[d] = std::max<int64_t>(r.constancy[d], equal[d]);
     set(result, r);
     return;
   }

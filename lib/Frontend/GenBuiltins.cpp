@@ -157,13 +157,69 @@ FailureOr<Val> Generator::callBuiltin(llvm::StringRef name,
   if (name == "trans" || name == "permute" || name == "broadcast_to" ||
       name == "expand_dims" || name == "reshape" || name == "view")
     return builtinShape(name, args, at);
+  if (name == "ravel") {
+    // tl.ravel(x, can_reorder=False): the elements in order, 1-D.
+    FailureOr<BoundArgs> b = bind(name, {"x", "can_reorder"}, 1, args, at);
+    if (failed(b))
+      return failure();
+    FailureOr<Val> x = requireRuntime(*(*b)[0], b->loc(0, at), "x");
+    if (failed(x))
+      return failure();
+    if (x->getType().isBlockPointer || !x->getType().isBlock())
+      return error(b->loc(0, at), "ravel needs a block, got " + x->describe());
+    int64_t n = 1;
+    for (int64_t d : x->getType().shape)
+      n *= d;
+    return reshape(*x, {n}, at);
+  }
+  if (name == "broadcast") {
+    // tl.broadcast(input, other): both at their common shape.
+    FailureOr<BoundArgs> b = bind(name, {"input", "other"}, 2, args, at);
+    if (failed(b))
+      return failure();
+    FailureOr<Val> x = requireRuntime(*(*b)[0], b->loc(0, at), "input");
+    FailureOr<Val> y =
+        failed(x) ? x : requireRuntime(*(*b)[1], b->loc(1, at), "other");
+    if (failed(y))
+      return failure();
+    std::optional<SmallVector<int64_t, 4>> shape =
+        broadcastShapes(x->getType().shape, y->getType().shape);
+    if (!shape)
+      return error(at, "cannot broadcast " + x->describe() + " and " +
+                           y->describe());
+    FailureOr<Val> bx = broadcastTo(*x, *shape, b->loc(0, at));
+    FailureOr<Val> by =
+        failed(bx) ? bx : broadcastTo(*y, *shape, b->loc(1, at));
+    if (failed(by))
+      return failure();
+    return Val::tuple({*bx, *by});
+  }
+  if (name == "assume") {
+    // tl.assume(cond): a promise for the optimizer; checked for form, and
+    // it promises nothing this compiler uses.
+    FailureOr<BoundArgs> b = bind(name, {"cond"}, 1, args, at);
+    if (failed(b))
+      return failure();
+    const Val &cond = *(*b)[0];
+    if (cond.isConstexpr()) {
+      if (!cond.truthy())
+        return error(b->loc(0, at), "assume of a false constant");
+      return Val::none();
+    }
+    if (!cond.isRuntime() || cond.getType().element != ScalarType::I1 ||
+        cond.getType().isPointer)
+      return error(b->loc(0, at),
+                   "assume needs a boolean, got " + cond.describe());
+    return Val::none();
+  }
   if (name == "where")
     return builtinWhere(args, at);
   if (name == "max" || name == "min")
     return builtinMinMax(name, args, at);
   if (name == "sum" || name == "argmax" || name == "argmin")
     return builtinReduce(name, args, at);
-  if (name == "multiple_of" || name == "max_contiguous")
+  if (name == "multiple_of" || name == "max_contiguous" ||
+      name == "max_constancy")
     return builtinHint(name, args, at);
   if (name == "device_print" || name == "static_print" ||
       name == "device_assert" || name == "static_assert" || name == "print")
@@ -608,8 +664,9 @@ FailureOr<Val> Generator::builtinHint(llvm::StringRef name,
   Val input = *(*b)[0];
   if (!input.isRuntime())
     return input; // hints on constants say nothing new
-  if (!isInteger(input.getType().element) || input.getType().isPointer)
-    return error(b->loc(0, at), name + " needs an integer value, got " +
+  if (input.getType().isBlockPointer ||
+      !(isInteger(input.getType().element) || input.getType().isPointer))
+    return error(b->loc(0, at), name + " needs integers or pointers, got " +
                                             input.describe());
   FailureOr<SmallVector<int64_t, 4>> values =
       requireIntList((*b)[1], b->loc(1, at), "values");
@@ -631,8 +688,10 @@ FailureOr<Val> Generator::builtinHint(llvm::StringRef name,
   auto hint = tile::HintOp::create(builder, loc(at), input.getValue());
   if (name == "multiple_of")
     hint.setMultipleOfAttr(builder.getDenseI32ArrayAttr(v32));
-  else
+  else if (name == "max_contiguous")
     hint.setMaxContiguousAttr(builder.getDenseI32ArrayAttr(v32));
+  else
+    hint.setMaxConstancyAttr(builder.getDenseI32ArrayAttr(v32));
   return Val::runtime(hint.getResult(), input.getType());
 }
 

@@ -386,7 +386,8 @@ static std::optional<llvm::StringRef> methodBuiltin(llvm::StringRef name) {
       "broadcast_to", "expand_dims", "exp", "exp2", "log", "log2", "sqrt",
       "rsqrt", "abs", "sin", "cos", "sigmoid", "erf", "floor", "ceil", "cast",
       "view", "multiple_of", "max_contiguous", "tanh", "reduce", "xor_sum",
-      "cumsum", "cumprod", "associative_scan", "histogram", "sort", "topk"};
+      "cumsum", "cumprod", "associative_scan", "histogram", "sort", "topk",
+      "ravel", "gather"};
   for (const char *m : methods)
     if (name == m)
       return llvm::StringRef(m);

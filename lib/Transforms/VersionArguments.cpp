@@ -231,7 +231,7 @@ scf::IfOp versionOps(OpBuilder &b, func::FuncOp func,
       assumed = HintOp::create(
           tb, loc, arg.getType(), arg,
           tb.getDenseI32ArrayAttr({static_cast<int32_t>(c.divisor)}),
-          /*maxContiguous=*/nullptr);
+          /*maxContiguous=*/nullptr, /*maxConstancy=*/nullptr);
     mapping.map(arg, assumed);
   }
   for (Operation &op : elseBlock->without_terminator())

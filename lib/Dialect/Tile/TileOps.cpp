@@ -432,7 +432,8 @@ LogicalResult HistogramOp::verify() {
 
 LogicalResult HintOp::verify() {
   int64_t rank = std::max<int64_t>(1, shapeOf(getSrc().getType()).size());
-  for (auto attr : {getMultipleOfAttr(), getMaxContiguousAttr()}) {
+  for (auto attr :
+       {getMultipleOfAttr(), getMaxContiguousAttr(), getMaxConstancyAttr()}) {
     if (!attr)
       continue;
     if (static_cast<int64_t>(attr.size()) != rank)

@@ -370,13 +370,15 @@ def Tile_HistogramOp : Tile_Op<"histogram", [Pure]> {
 def Tile_HintOp : Tile_Op<"hint", [Pure, AllTypesMatch<["src", "result"]>]> {
   let summary = "Facts about a value for the compiler's analyses";
   let description = [{
-    `multiple_of` gives, per dimension, a divisor of every element;
-    `max_contiguous` the length of runs of consecutive values. The value
-    itself is unchanged.
+    `multiple_of` gives, per dimension, a divisor of every element (of a
+    pointer's address in bytes); `max_contiguous` the length of runs of
+    consecutive values; `max_constancy` the length of runs of equal ones.
+    The value itself is unchanged.
   }];
   let arguments = (ins Tile_Value:$src,
                    OptionalAttr<DenseI32ArrayAttr>:$multipleOf,
-                   OptionalAttr<DenseI32ArrayAttr>:$maxContiguous);
+                   OptionalAttr<DenseI32ArrayAttr>:$maxContiguous,
+                   OptionalAttr<DenseI32ArrayAttr>:$maxConstancy);
   let results = (outs Tile_Value:$result);
   let assemblyFormat = "$src attr-dict `:` type($src)";
   let hasVerifier = 1;
