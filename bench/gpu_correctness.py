@@ -474,6 +474,27 @@ def check_gather():
                float((got != ref).sum()), 0)
 
 
+def check_inline_asm():
+    """tl.inline_asm_elementwise: tanh.approx per element, two results of
+    one asm, and pack=4 int8 bytes in one register."""
+    N = 256
+    x = torch.randn(N, device="cuda")
+    y = torch.randn(N, device="cuda")
+    # Bytes in [0, 100): adding 0x01010101 to the packed word carries
+    # between no bytes (0xff + 1 would).
+    q = torch.randint(0, 100, (N,), device="cuda", dtype=torch.int8)
+    outs = [torch.full((N,), float("nan"), device="cuda") for _ in range(3)]
+    q_out = torch.zeros(N, device="cuda", dtype=torch.int8)
+    Kernel("inline_asm")(x, y, q, *outs, q_out)
+    torch.cuda.synchronize()
+    record("inline asm tanh.approx", f"N={N}",
+           rel_error(outs[0], x.double().tanh()), 1e-3)
+    record("inline asm two results (wrong)", f"N={N}",
+           float(((outs[1] != x + y) | (outs[2] != x - y)).sum()), 0)
+    record("inline asm pack=4 int8 (wrong)", f"N={N}",
+           float((q_out != q + 1).sum()), 0)
+
+
 def check_join_split():
     """tl.join, tl.interleave, tl.split, and tutorial 09's split of a dot
     accumulator (on wgmma: the #mma layout reshaped and permuted)."""
@@ -608,7 +629,7 @@ def check_reductions():
 for check in [check_vector_add, check_matmul, check_softmax, check_layernorm,
               check_layernorm_bwd, check_random, check_math_functions,
               check_custom_reduce, check_scan, check_histogram, check_sort,
-              check_pointer_casts, check_gather,
+              check_pointer_casts, check_gather, check_inline_asm,
               check_join_split, check_propagate_nan,
               check_library_builtins, check_reductions]:
     try:

@@ -115,6 +115,11 @@ Kernel(CDIR, "scan", 1)(
     torch.randn(32, 32, device="cuda", dtype=torch.float16),
     torch.randn(32, 32, device="cuda", dtype=torch.float16),
     torch.empty(32, 32, device="cuda"))
+Kernel(CDIR, "inline_asm")(
+    torch.randn(256, device="cuda"), torch.randn(256, device="cuda"),
+    torch.randint(0, 100, (256,), device="cuda", dtype=torch.int8),
+    *(torch.empty(256, device="cuda") for _ in range(3)),
+    torch.empty(256, device="cuda", dtype=torch.int8))
 Kernel(CDIR, "gather")(
     torch.randn(32, 64, device="cuda"),
     torch.randint(0, 64, (32, 16), device="cuda", dtype=torch.int32),

@@ -232,6 +232,8 @@ FailureOr<Val> Generator::callBuiltin(llvm::StringRef name,
     return builtinFlip(args, at);
   if (name == "gather")
     return builtinGather(args, at);
+  if (name == "inline_asm_elementwise")
+    return builtinInlineAsm(args, at);
   if (name == "reduce" || name == "xor_sum")
     return builtinReduceWith(name, args, at);
   if (name == "cumsum" || name == "cumprod" || name == "associative_scan")

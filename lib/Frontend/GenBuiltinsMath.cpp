@@ -497,3 +497,107 @@ FailureOr<Val> Generator::dot(const Val &a, const Val &bv,
                                 a.getValue(), bv.getValue(), c, precision);
   return Val::runtime(op.getResult(), resultType);
 }
+
+/// tl.inline_asm_elementwise(asm, constraints, args, dtype, is_pure, pack):
+/// the args (numbers, broadcast to one shape; constants take the first
+/// block's element type) go through the asm `pack` elements at a time;
+/// `dtype` (one or a tuple) gives the results.
+FailureOr<Val> Generator::builtinInlineAsm(const CallArgs &args,
+                                           llvm::SMLoc at) {
+  FailureOr<BoundArgs> b =
+      bind("inline_asm_elementwise",
+           {"asm", "constraints", "args", "dtype", "is_pure", "pack"}, 6, args,
+           at);
+  if (failed(b))
+    return failure();
+  FailureOr<std::string> text = requireString((*b)[0], b->loc(0, at), "asm");
+  FailureOr<std::string> constraints =
+      failed(text) ? text : requireString((*b)[1], b->loc(1, at), "constraints");
+  if (failed(constraints))
+    return failure();
+  std::vector<Val> inputs;
+  if ((*b)[2]->isTuple())
+    inputs = (*b)[2]->getElements();
+  else
+    inputs.push_back(*(*b)[2]);
+  SmallVector<ScalarType> dtypes;
+  std::vector<Val> dtypeVals;
+  if ((*b)[3]->isTuple())
+    dtypeVals = (*b)[3]->getElements();
+  else
+    dtypeVals.push_back(*(*b)[3]);
+  for (const Val &d : dtypeVals) {
+    FailureOr<ScalarType> t = requireDType(d, b->loc(3, at), "dtype");
+    if (failed(t))
+      return failure();
+    dtypes.push_back(*t);
+  }
+  if (dtypes.empty())
+    return error(b->loc(3, at), "inline_asm_elementwise needs a result dtype");
+  FailureOr<int64_t> pack = requireInt((*b)[5], b->loc(5, at), "pack");
+  if (failed(pack))
+    return failure();
+  if (*pack != 1 && *pack != 2 && *pack != 4)
+    return error(b->loc(5, at), "pack must be 1, 2 or 4, got " +
+                                    std::to_string(*pack));
+  // The common shape, and a type for constant arguments.
+  SmallVector<int64_t, 4> shape;
+  std::optional<ScalarType> firstElement;
+  for (const Val &v : inputs) {
+    if (!v.isRuntime())
+      continue;
+    if (v.getType().isPointer || v.getType().isBlockPointer)
+      return error(b->loc(2, at), "inline_asm_elementwise takes numbers, got " +
+                                      v.describe());
+    firstElement = firstElement.value_or(v.getType().element);
+    std::optional<SmallVector<int64_t, 4>> s =
+        broadcastShapes(shape, v.getType().shape);
+    if (!s)
+      return error(b->loc(2, at), "inline_asm_elementwise's args do not "
+                                  "broadcast to one shape");
+    shape = *s;
+  }
+  SmallVector<mlir::Value> operands;
+  for (const Val &v : inputs) {
+    FailureOr<Val> m = materialize(v, b->loc(2, at),
+                                   firstElement.value_or(ScalarType::I32));
+    if (failed(m))
+      return failure();
+    FailureOr<Val> full =
+        shape.empty() ? *m : broadcastTo(*m, shape, b->loc(2, at));
+    if (failed(full))
+      return failure();
+    if (*pack > 1 && getBitWidth(full->getType().element) * *pack > 32)
+      return error(b->loc(5, at),
+                   "packs of " + std::to_string(*pack) + " " +
+                       getName(full->getType().element).str() +
+                       " do not fit a 32-bit register");
+    operands.push_back(full->getValue());
+  }
+  SmallVector<Type> resultTypes;
+  std::vector<Val> outs;
+  for (ScalarType d : dtypes) {
+    if (*pack > 1 && getBitWidth(d) * *pack > 32)
+      return error(b->loc(5, at), "packs of " + std::to_string(*pack) + " " +
+                                      getName(d).str() +
+                                      " do not fit a 32-bit register");
+    TileType t;
+    t.element = d;
+    t.shape = shape;
+    resultTypes.push_back(mlirType(t));
+  }
+  auto op = tile::InlineAsmOp::create(
+      builder, loc(at), resultTypes, operands, builder.getStringAttr(*text),
+      builder.getStringAttr(*constraints),
+      (*b)[4]->truthy() ? builder.getUnitAttr() : nullptr,
+      builder.getI32IntegerAttr(*pack));
+  for (auto [r, d] : llvm::zip(op.getResults(), dtypes)) {
+    TileType t;
+    t.element = d;
+    t.shape = shape;
+    outs.push_back(Val::runtime(r, t));
+  }
+  if (outs.size() == 1 && !(*b)[3]->isTuple())
+    return outs[0];
+  return Val::tuple(std::move(outs));
+}

@@ -200,6 +200,7 @@ public:
   mlir::FailureOr<Val> sliceTuple(const Val &tuple, const SliceExpr &slice);
   mlir::FailureOr<Val> castToPointer(const Val &input, ScalarType elem,
                                      llvm::SMLoc inputAt, llvm::SMLoc loc);
+  mlir::FailureOr<Val> builtinInlineAsm(const CallArgs &args, llvm::SMLoc loc);
   mlir::FailureOr<Val> requireNumeric(const Val &v, llvm::SMLoc loc,
                                       llvm::StringRef fn);
   /// tl.rand, randn, randint, randint4x, rand4x, randn4x, philox and the

@@ -441,6 +441,7 @@ static const char *const kBuiltinNames[] = {
     "device_assert", "static_assert", "range", "static_range", "float",
     "int", "bool", "len", "constexpr", "cast", "print", "umulhi", "tanh",
     "pointer_type", "gather", "ravel", "broadcast", "assume", "max_constancy",
+    "inline_asm_elementwise",
     "sqrt_rn", "div_rn", "clamp", "cumsum", "cumprod", "associative_scan",
     "reduce", "xor_sum",
     "debug_barrier", "split", "join", "cat", "interleave", "histogram",

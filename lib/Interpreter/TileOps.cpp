@@ -395,6 +395,9 @@ LogicalResult Machine::executeTile(Operation *op, bool &handled) {
     histogramOp(*this, histogram);
   } else if (auto gather = dyn_cast<tile::GatherOp>(op)) {
     return gatherOp(*this, gather);
+  } else if (isa<tile::InlineAsmOp>(op)) {
+    return fail(op, "inline_asm_elementwise runs PTX, which the CPU mode "
+                    "cannot execute; run the kernel on the GPU");
   } else if (auto assertOp = dyn_cast<tile::AssertOp>(op)) {
     const Tensor &c = *get(assertOp.getCondition());
     for (int64_t i = 0, e = c.numel(); i < e; ++i)

@@ -120,6 +120,7 @@ struct ConvertTileGPUToGPUPass
     populateScanPatterns(converter, patterns);
     populateHistogramPatterns(converter, patterns);
     populateGatherPatterns(converter, patterns);
+    populateInlineAsmPatterns(converter, patterns);
     populateDotPatterns(converter, patterns);
     populateWgmmaPatterns(converter, patterns);
     populateSharedMemoryPatterns(converter, patterns);

@@ -144,6 +144,8 @@ void populateDataMovementPatterns(DistributedTypeConverter &converter,
                                   RewritePatternSet &patterns);
 void populateMemoryPatterns(DistributedTypeConverter &converter,
                             RewritePatternSet &patterns);
+void populateInlineAsmPatterns(DistributedTypeConverter &converter,
+                               RewritePatternSet &patterns);
 void populateGatherPatterns(DistributedTypeConverter &converter,
                             RewritePatternSet &patterns);
 void populateHistogramPatterns(DistributedTypeConverter &converter,

@@ -286,7 +286,8 @@ void LayoutPlan::collect(Region &region) {
           }
       };
       if (isElementwise(&op) ||
-          isa<HintOp, BroadcastOp, ScanOp, PtrToIntOp, IntToPtrOp>(op)) {
+          isa<HintOp, BroadcastOp, ScanOp, PtrToIntOp, IntToPtrOp,
+              InlineAsmOp>(op)) {
         SmallVector<Value> all(op.getOperands());
         all.append(op.getResults().begin(), op.getResults().end());
         uniteAll(all);

@@ -380,6 +380,34 @@ LogicalResult IntToPtrOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// InlineAsmOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult InlineAsmOp::verify() {
+  if (getResults().empty())
+    return emitOpError("needs at least one result");
+  ArrayRef<int64_t> shape = shapeOf(getResults()[0].getType());
+  bool tensor = isa<RankedTensorType>(getResults()[0].getType());
+  for (Type t : llvm::concat<const Type>(getArgs().getTypes(),
+                                          getResults().getTypes()))
+    if (isa<RankedTensorType>(t) != tensor || shapeOf(t) != shape)
+      return emitOpError("operands and results must have one shape");
+  int32_t pack = getPack();
+  if (pack < 1 || pack > 4 || !llvm::isPowerOf2_32(pack))
+    return emitOpError("pack must be 1, 2 or 4");
+  for (Type t : llvm::concat<const Type>(getArgs().getTypes(),
+                                          getResults().getTypes())) {
+    Type e = getElementTypeOrSelf(t);
+    if (isa<PointerType>(e))
+      return emitOpError("takes numbers, not pointers");
+    if (pack > 1 && e.getIntOrFloatBitWidth() * pack > 32)
+      return emitOpError("packs of ") << pack << " " << e
+                                      << " do not fit a 32-bit register";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // GatherOp
 //===----------------------------------------------------------------------===//
 

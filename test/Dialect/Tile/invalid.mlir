@@ -424,6 +424,28 @@ func.func @dot_result_type(%a: tensor<16x32xf16>, %b: tensor<32x8xf16>, %c: tens
 }
 
 //===----------------------------------------------------------------------===//
+// inline_asm_elementwise
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @inline_asm_shapes(%x: tensor<8xf32>) {
+  // expected-error @+1 {{operands and results must have one shape}}
+  %0 = tile.inline_asm_elementwise "mov.b32 $0, $1;", "=r,r"(%x) {pack = 1 : i32} : (tensor<8xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @inline_asm_pack(%x: tensor<8xf16>) {
+  // expected-error @+1 {{packs of 4 'f16' do not fit a 32-bit register}}
+  %0 = tile.inline_asm_elementwise "mov.b32 $0, $1;", "=r,r"(%x) {pack = 4 : i32} : (tensor<8xf16>) -> tensor<8xf16>
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
 // gather
 //===----------------------------------------------------------------------===//
 

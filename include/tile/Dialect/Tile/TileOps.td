@@ -330,6 +330,26 @@ def Tile_ScanReturnOp : Tile_Op<"scan.return",
   let assemblyFormat = "$result attr-dict `:` type($result)";
 }
 
+def Tile_InlineAsmOp : Tile_Op<"inline_asm_elementwise"> {
+  let summary = "PTX applied element by element (tl.inline_asm_elementwise)";
+  let description = [{
+    Every operand and result has one shape (or all are scalars). Each run
+    of the asm takes `pack` elements of every operand and gives `pack` of
+    every result: `$0...` name the results, then the operands, each a
+    32-bit register holding `pack` narrow elements (or one element of 32 or
+    64 bits), under `constraints` (LLVM's, as Triton passes them). Without
+    `pure` the asm is kept in place and never merged.
+  }];
+  let arguments = (ins Variadic<Tile_Value>:$args, StrAttr:$asmString,
+                   StrAttr:$constraints, UnitAttr:$pure, I32Attr:$pack);
+  let results = (outs Variadic<Tile_Value>:$results);
+  let assemblyFormat = [{
+    $asmString `,` $constraints `(` $args `)` attr-dict `:`
+    functional-type($args, $results)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_GatherOp : Tile_Op<"gather", [Pure]> {
   let summary = "Elements of a block picked along an axis by an index block";
   let description = [{
