@@ -1,4 +1,4 @@
-//===- GenBuiltins.cpp - Built-in dispatch, grid, creation and shapes -----===//
+//===- GenBuiltins.cpp - Built-in dispatch, grid, creation, casts, shapes -===//
 
 #include "Generator.h"
 

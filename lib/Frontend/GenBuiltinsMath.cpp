@@ -1,4 +1,4 @@
-//===- GenBuiltinsMath.cpp - math, where and dot ---------------------------===//
+//===- GenBuiltinsMath.cpp - math, where, dot and inline asm --------------===//
 
 #include "Generator.h"
 

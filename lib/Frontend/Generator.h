@@ -195,22 +195,27 @@ public:
                                       llvm::SMLoc loc,
                                       llvm::SmallVectorImpl<mlir::Value> &results);
 
-  // Math and dot (GenBuiltinsMath.cpp).
-  /// A number or numeric block for `fn` (pointers rejected).
-  mlir::FailureOr<Val> sliceTuple(const Val &tuple, const SliceExpr &slice);
-  mlir::FailureOr<Val> castToPointer(const Val &input, ScalarType elem,
-                                     llvm::SMLoc inputAt, llvm::SMLoc loc);
-  mlir::FailureOr<Val> builtinInlineAsm(const CallArgs &args, llvm::SMLoc loc);
-  mlir::FailureOr<Val> requireNumeric(const Val &v, llvm::SMLoc loc,
-                                      llvm::StringRef fn);
-  /// tl.rand, randn, randint, randint4x, rand4x, randn4x, philox and the
-  /// conversions: functions of the random library (GenBuiltinsRandom.cpp),
-  /// parsed on first use and inlined like helpers.
+  // join, split, interleave, cat, flip, gather (GenBuiltinsCombine.cpp).
   mlir::FailureOr<Val> builtinJoin(llvm::StringRef name, const CallArgs &args,
                                    llvm::SMLoc loc);
   mlir::FailureOr<Val> builtinSplit(const CallArgs &args, llvm::SMLoc loc);
   mlir::FailureOr<Val> builtinFlip(const CallArgs &args, llvm::SMLoc loc);
   mlir::FailureOr<Val> builtinGather(const CallArgs &args, llvm::SMLoc loc);
+
+  /// `tuple[lower:upper:step]` (GenExpr.cpp).
+  mlir::FailureOr<Val> sliceTuple(const Val &tuple, const SliceExpr &slice);
+  /// `.to(tl.pointer_type(elem))` (GenBuiltins.cpp).
+  mlir::FailureOr<Val> castToPointer(const Val &input, ScalarType elem,
+                                     llvm::SMLoc inputAt, llvm::SMLoc loc);
+
+  // Math, dot and inline asm (GenBuiltinsMath.cpp).
+  /// A number or numeric block for `fn` (pointers rejected).
+  mlir::FailureOr<Val> requireNumeric(const Val &v, llvm::SMLoc loc,
+                                      llvm::StringRef fn);
+  mlir::FailureOr<Val> builtinInlineAsm(const CallArgs &args, llvm::SMLoc loc);
+  /// The built-ins written in the tile language (GenBuiltinsLibrary.cpp):
+  /// the random numbers, softmax, swizzle2d, sort and topk, parsed on first
+  /// use and inlined like helpers.
   mlir::FailureOr<Val> builtinLibrary(llvm::StringRef name,
                                      const CallArgs &args, llvm::SMLoc loc);
   const FunctionDef *libraryFunction(llvm::StringRef name);
