@@ -50,13 +50,13 @@ struct InlineAsmLowering : public OpConversionPattern<InlineAsmOp> {
       return unpackVector(b, loc, LLVM::BitcastOp::create(b, loc, vec, word),
                           pack);
     };
-    Type resultType;
     SmallVector<Type> words;
     for (Type e : resultElems)
       words.push_back(wordType(e));
-    resultType = words.size() == 1
-                     ? words[0]
-                     : LLVM::LLVMStructType::getLiteral(b.getContext(), words);
+    Type resultType =
+        words.size() == 1
+            ? words[0]
+            : LLVM::LLVMStructType::getLiteral(b.getContext(), words);
 
     // Registers per thread: the operands', or (none) the result layout's.
     Type firstResult = op.getResults()[0].getType();
