@@ -39,6 +39,7 @@ done
 "$TILEC" bench/kernels/pointer_casts.tile -o "$OUT/pointer_casts.ptx"
 "$TILEC" bench/kernels/gather.tile -o "$OUT/gather.ptx"
 "$TILEC" bench/kernels/inline_asm.tile -o "$OUT/inline_asm.ptx"
+"$TILEC" bench/kernels/cuda_helpers.tile -o "$OUT/cuda_helpers.ptx"
 "$TILEC" bench/kernels/join_split.tile -o "$OUT/join_split.ptx"
 "$TILEC" bench/kernels/library_builtins.tile -o "$OUT/library_builtins.ptx"
 "$TILEC" test/Interpreter/Inputs/propagate_nan.tile -o "$OUT/propagate_nan.ptx"

@@ -495,6 +495,25 @@ def check_inline_asm():
            float((q_out != q + 1).sum()), 0)
 
 
+def check_cuda_helpers():
+    """tl.extra.cuda: globaltimer read twice (not backwards), smid within
+    the GPU's SMs, num_threads and num_warps."""
+    times = torch.zeros(8, device="cuda", dtype=torch.int64)
+    sms = torch.full((4,), -1, device="cuda", dtype=torch.int32)
+    sizes = torch.zeros(2, device="cuda", dtype=torch.int32)
+    Kernel("cuda_helpers")(times, sms, sizes)
+    torch.cuda.synchronize()
+    t = times.view(4, 2)
+    count = torch.cuda.get_device_properties(0).multi_processor_count
+    record("globaltimer set, not backwards (wrong)", "4 programs",
+           float(((t[:, 0] <= 0) | (t[:, 1] < t[:, 0])).sum()), 0)
+    record("smid within the SMs (wrong)", "4 programs",
+           float(((sms < 0) | (sms >= count)).sum()), 0)
+    record("num_threads, num_warps (wrong)", "",
+           float((sizes.cpu() != torch.tensor([128, 4],
+                                              dtype=torch.int32)).sum()), 0)
+
+
 def check_join_split():
     """tl.join, tl.interleave, tl.split, and tutorial 09's split of a dot
     accumulator (on wgmma: the #mma layout reshaped and permuted)."""
@@ -630,6 +649,7 @@ for check in [check_vector_add, check_matmul, check_softmax, check_layernorm,
               check_layernorm_bwd, check_random, check_math_functions,
               check_custom_reduce, check_scan, check_histogram, check_sort,
               check_pointer_casts, check_gather, check_inline_asm,
+              check_cuda_helpers,
               check_join_split, check_propagate_nan,
               check_library_builtins, check_reductions]:
     try:

@@ -115,6 +115,10 @@ Kernel(CDIR, "scan", 1)(
     torch.randn(32, 32, device="cuda", dtype=torch.float16),
     torch.randn(32, 32, device="cuda", dtype=torch.float16),
     torch.empty(32, 32, device="cuda"))
+Kernel(CDIR, "cuda_helpers")(
+    torch.empty(8, device="cuda", dtype=torch.int64),
+    torch.empty(4, device="cuda", dtype=torch.int32),
+    torch.empty(2, device="cuda", dtype=torch.int32))
 Kernel(CDIR, "inline_asm")(
     torch.randn(256, device="cuda"), torch.randn(256, device="cuda"),
     torch.randint(0, 100, (256,), device="cuda", dtype=torch.int8),

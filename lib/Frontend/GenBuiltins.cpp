@@ -232,6 +232,21 @@ FailureOr<Val> Generator::callBuiltin(llvm::StringRef name,
     return builtinFlip(args, at);
   if (name == "gather")
     return builtinGather(args, at);
+  if (name == "globaltimer" || name == "smid") {
+    // tl.extra.cuda.globaltimer() (i64 nanoseconds), smid() (i32).
+    if (failed(bind(name, {}, 0, args, at)))
+      return failure();
+    ScalarType type = name == "globaltimer" ? ScalarType::I64 : ScalarType::I32;
+    auto op = tile::SpecialRegisterOp::create(
+        builder, loc(at), mlirType(TileType{type}), builder.getStringAttr(name));
+    return Val::runtime(op.getResult(), TileType{type});
+  }
+  if (name == "num_threads" || name == "num_warps") {
+    // tl.extra.cuda.num_threads() / num_warps(): the program's, constexprs.
+    if (failed(bind(name, {}, 0, args, at)))
+      return failure();
+    return Val::integer(instance->numWarps * (name == "num_threads" ? 32 : 1));
+  }
   if (name == "inline_asm_elementwise")
     return builtinInlineAsm(args, at);
   if (name == "reduce" || name == "xor_sum")

@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
+#include <chrono>
 
 using namespace mlir;
 using namespace tilec::interp;
@@ -395,6 +396,14 @@ LogicalResult Machine::executeTile(Operation *op, bool &handled) {
     histogramOp(*this, histogram);
   } else if (auto gather = dyn_cast<tile::GatherOp>(op)) {
     return gatherOp(*this, gather);
+  } else if (auto sreg = dyn_cast<tile::SpecialRegisterOp>(op)) {
+    TensorRef r = makeForType(sreg.getType());
+    r->ints[0] = sreg.getSreg() == "smid"
+                     ? 0
+                     : std::chrono::duration_cast<std::chrono::nanoseconds>(
+                           std::chrono::steady_clock::now().time_since_epoch())
+                           .count();
+    set(sreg.getResult(), r);
   } else if (isa<tile::InlineAsmOp>(op)) {
     return fail(op, "inline_asm_elementwise runs PTX, which the CPU mode "
                     "cannot execute; run the kernel on the GPU");

@@ -1,4 +1,4 @@
-//===- Debug.cpp - device_print and device_assert -------------------------===//
+//===- Debug.cpp - device_print, device_assert and special registers ------===//
 
 #include "Utility.h"
 
@@ -140,8 +140,26 @@ private:
 
 } // namespace
 
+/// %globaltimer or %smid, read where the op stands (side effects keep two
+/// reads apart).
+struct SpecialRegisterLowering : public OpConversionPattern<SpecialRegisterOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SpecialRegisterOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    bool timer = op.getSreg() == "globaltimer";
+    std::string text = (timer ? "mov.u64 $0, %" : "mov.u32 $0, %") +
+                       op.getSreg().str() + ";";
+    Value v = createInlineAsm(rewriter, op.getLoc(), op.getType(), {}, text,
+                              timer ? "=l" : "=r")
+                  .getResult(0);
+    rewriter.replaceOpWithMultiple(op, {v});
+    return success();
+  }
+};
+
 void mlir::tile::lowering::populateDebugPatterns(
     DistributedTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<AssertLowering, PrintLowering, DebugBarrierLowering>(
-      converter, patterns.getContext());
+  patterns.add<AssertLowering, PrintLowering, DebugBarrierLowering,
+               SpecialRegisterLowering>(converter, patterns.getContext());
 }

@@ -435,6 +435,21 @@ LogicalResult GatherOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// SpecialRegisterOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult SpecialRegisterOp::verify() {
+  unsigned bits = getSreg() == "globaltimer" ? 64
+                  : getSreg() == "smid"      ? 32
+                                             : 0;
+  if (!bits)
+    return emitOpError("reads globaltimer or smid, not '") << getSreg() << "'";
+  if (!getType().isInteger(bits))
+    return emitOpError(getSreg()) << " is i" << bits;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // HistogramOp
 //===----------------------------------------------------------------------===//
 

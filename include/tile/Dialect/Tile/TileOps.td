@@ -410,6 +410,21 @@ def Tile_AssertOp : Tile_Op<"assert", [MemoryEffects<[MemWrite]>]> {
   let assemblyFormat = "$condition `,` $message attr-dict `:` type($condition)";
 }
 
+def Tile_SpecialRegisterOp : Tile_Op<"special_register",
+                                     [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Read a GPU special register (tl.extra.cuda's helpers)";
+  let description = [{
+    `globaltimer` (i64, nanoseconds) or `smid` (i32, the SM running the
+    program). Each read stays where it is and is never merged with another
+    (a timer read twice gives two times). The CPU mode reads a steady clock
+    and SM 0.
+  }];
+  let arguments = (ins StrAttr:$sreg);
+  let results = (outs AnySignlessInteger:$result);
+  let assemblyFormat = "$sreg attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
 def Tile_DebugBarrierOp : Tile_Op<"debug_barrier",
                                   [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "Synchronize the threads of the program";
