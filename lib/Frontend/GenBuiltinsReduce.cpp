@@ -18,6 +18,31 @@ using namespace mlir;
 // Reductions
 //===----------------------------------------------------------------------===//
 
+/// A reduce or scan's combine_fn: a helper (def).
+static FailureOr<const FunctionDef *>
+combineFunction(Generator &gen, const Val &fn, llvm::SMLoc at,
+                llvm::StringRef name) {
+  if (fn.getKind() != Val::Kind::Function)
+    return gen.error(at, name + "'s combine_fn must be a function (a def), "
+                                "got " + fn.describe());
+  return fn.getFunction();
+}
+
+/// The blocks a reduce or scan combines: `input`, or a tuple's elements.
+static FailureOr<SmallVector<Val>> combinedBlocks(Generator &gen,
+                                                  const Val &input,
+                                                  llvm::SMLoc at,
+                                                  llvm::StringRef name) {
+  SmallVector<Val> blocks;
+  if (input.isTuple())
+    llvm::append_range(blocks, input.getElements());
+  else
+    blocks.push_back(input);
+  if (blocks.empty())
+    return gen.error(at, name + " needs at least one block");
+  return blocks;
+}
+
 FailureOr<int64_t> Generator::reductionAxis(const std::optional<Val> &axisArg,
                                             llvm::SMLoc axisLoc,
                                             MutableArrayRef<Val> inputs,
@@ -251,19 +276,17 @@ FailureOr<Val> Generator::builtinReduceWith(llvm::StringRef name,
   bool keepDims = b->has(keepIndex) && (*b)[keepIndex]->truthy();
   const FunctionDef *combine = nullptr;
   if (!xorSum) {
-    const Val &fn = *(*b)[2];
-    if (fn.getKind() != Val::Kind::Function)
-      return error(b->loc(2, at), "reduce's combine_fn must be a function "
-                                  "(a def), got " + fn.describe());
-    combine = fn.getFunction();
+    FailureOr<const FunctionDef *> fn =
+        combineFunction(*this, *(*b)[2], b->loc(2, at), name);
+    if (failed(fn))
+      return failure();
+    combine = *fn;
   }
-  SmallVector<Val> inputs;
-  if ((*b)[0]->isTuple())
-    llvm::append_range(inputs, (*b)[0]->getElements());
-  else
-    inputs.push_back(*(*b)[0]);
-  if (inputs.empty())
-    return error(b->loc(0, at), name + " needs at least one block");
+  FailureOr<SmallVector<Val>> blocks =
+      combinedBlocks(*this, *(*b)[0], b->loc(0, at), name);
+  if (failed(blocks))
+    return failure();
+  SmallVector<Val> inputs = std::move(*blocks);
   for (Val &v : inputs) {
     if (!v.isRuntime() || !v.getType().isBlock() || v.getType().isPointer)
       return error(b->loc(0, at), name + " reduces blocks, got " +
@@ -383,19 +406,17 @@ FailureOr<Val> Generator::builtinScan(llvm::StringRef name,
   bool reverse = b->has(reverseIndex) && (*b)[reverseIndex]->truthy();
   const FunctionDef *combine = nullptr;
   if (!isSum && !isProd) {
-    const Val &fn = *(*b)[2];
-    if (fn.getKind() != Val::Kind::Function)
-      return error(b->loc(2, at), "associative_scan's combine_fn must be a "
-                                  "function (a def), got " + fn.describe());
-    combine = fn.getFunction();
+    FailureOr<const FunctionDef *> fn =
+        combineFunction(*this, *(*b)[2], b->loc(2, at), name);
+    if (failed(fn))
+      return failure();
+    combine = *fn;
   }
-  SmallVector<Val> inputs;
-  if ((*b)[0]->isTuple())
-    llvm::append_range(inputs, (*b)[0]->getElements());
-  else
-    inputs.push_back(*(*b)[0]);
-  if (inputs.empty())
-    return error(b->loc(0, at), name + " needs at least one block");
+  FailureOr<SmallVector<Val>> blocks =
+      combinedBlocks(*this, *(*b)[0], b->loc(0, at), name);
+  if (failed(blocks))
+    return failure();
+  SmallVector<Val> inputs = std::move(*blocks);
   for (Val &v : inputs) {
     FailureOr<Val> x = requireNumeric(v, b->loc(0, at), name);
     if (failed(x))

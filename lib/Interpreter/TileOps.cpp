@@ -63,6 +63,13 @@ TensorRef gather(const Tensor &src, ArrayRef<int64_t> shape, Fn source) {
 
 } // namespace
 
+/// Element `pos` of `t` as a scalar tensor (a combining region's operand).
+static TensorRef elementAt(const Tensor &t, int64_t pos) {
+  TensorRef s = makeLike(t, {});
+  copyElement(t, pos, *s, 0);
+  return s;
+}
+
 /// Combine scalars with a reduce or scan region: `acc` becomes the region
 /// applied to `acc`, then `next`.
 static LogicalResult combine(Machine &m, Block &combineBlock,
@@ -145,18 +152,13 @@ static LogicalResult reduceOp(Machine &m, tile::ReduceOp op) {
       results[0]->ints[o] = acc;
       continue;
     }
-    auto scalarAt = [&](unsigned k, int64_t pos) {
-      TensorRef s = makeLike(*srcs[k], {});
-      copyElement(*srcs[k], pos, *s, 0);
-      return s;
-    };
     SmallVector<TensorRef> acc;
     for (unsigned k = 0; k < n; ++k)
-      acc.push_back(scalarAt(k, base));
+      acc.push_back(elementAt(*srcs[k], base));
     for (int64_t i = 1; i < length; ++i) {
       SmallVector<TensorRef> next;
       for (unsigned k = 0; k < n; ++k)
-        next.push_back(scalarAt(k, base + i * stride));
+        next.push_back(elementAt(*srcs[k], base + i * stride));
       if (failed(combine(m, op.getCombineBlock(), acc, next)))
         return failure();
     }
@@ -198,10 +200,8 @@ static LogicalResult scanOp(Machine &m, tile::ScanOp op) {
     for (int64_t i = 0; i < length; ++i) {
       int64_t pos = position(base, i);
       SmallVector<TensorRef> next;
-      for (unsigned k = 0; k < n; ++k) {
-        next.push_back(makeLike(*srcs[k], {}));
-        copyElement(*srcs[k], pos, *next.back(), 0);
-      }
+      for (unsigned k = 0; k < n; ++k)
+        next.push_back(elementAt(*srcs[k], pos));
       if (i == 0)
         acc = std::move(next);
       else if (failed(combine(m, op.getCombineBlock(), acc, next)))

@@ -33,9 +33,6 @@ using tilegpu::ReductionPlan;
 
 namespace {
 
-/// One value per operand of the reduction.
-using Tuple = SmallVector<Value, 2>;
-
 struct ReduceLowering : public OpConversionPattern<ReduceOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -61,21 +58,13 @@ struct ReduceLowering : public OpConversionPattern<ReduceOp> {
   }
 
 private:
-  static Tuple combine(OpBuilder &b, ReduceOp op, const Tuple &lhs,
-                       const Tuple &rhs) {
-    SmallVector<Value> operands(lhs.begin(), lhs.end());
-    operands.append(rhs.begin(), rhs.end());
-    SmallVector<Value> r = inlineCombine(b, op.getCombineOp(), operands);
-    return Tuple(r.begin(), r.end());
-  }
-
   /// Combine `parts` pairwise (a tree, so the dependency chain is
   /// logarithmic in their number).
   static Tuple combineAll(OpBuilder &b, ReduceOp op, SmallVector<Tuple> parts) {
     while (parts.size() > 1) {
       SmallVector<Tuple> next;
       for (size_t i = 0; i + 1 < parts.size(); i += 2)
-        next.push_back(combine(b, op, parts[i], parts[i + 1]));
+        next.push_back(combineTuples(b, op.getCombineOp(), parts[i], parts[i + 1]));
       if (parts.size() % 2)
         next.push_back(parts.back());
       parts = std::move(next);
@@ -122,7 +111,7 @@ private:
         Tuple other;
         for (Value v : t)
           other.push_back(shuffle(b, loc, v, mask, gpu::ShuffleMode::XOR));
-        t = combine(b, op, t, other);
+        t = combineTuples(b, op.getCombineOp(), t, other);
       }
 
     // 3. Across the warps that hold the axis: one partial per warp and

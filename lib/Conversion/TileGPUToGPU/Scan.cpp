@@ -39,9 +39,6 @@ using tilegpu::LinearLayout;
 
 namespace {
 
-/// One value per operand of the scan.
-using Tuple = SmallVector<Value, 2>;
-
 /// A tuple that may be absent (the prefix of the first element): `has` is
 /// an i1, often constant, which later folding removes.
 struct Partial {
@@ -151,14 +148,6 @@ struct ScanLowering : public OpConversionPattern<ScanOp> {
   }
 
 private:
-  static Tuple combine(OpBuilder &b, ScanOp op, const Tuple &earlier,
-                       const Tuple &later) {
-    SmallVector<Value> operands(earlier.begin(), earlier.end());
-    operands.append(later.begin(), later.end());
-    SmallVector<Value> r = inlineCombine(b, op.getCombineOp(), operands);
-    return Tuple(r.begin(), r.end());
-  }
-
   static Tuple select(OpBuilder &b, Location loc, Value cond, const Tuple &x,
                       const Tuple &y) {
     Tuple r;
@@ -175,7 +164,7 @@ private:
       return later;
     if (later.values.empty())
       return earlier;
-    Tuple both = combine(b, op, earlier.values, later.values);
+    Tuple both = combineTuples(b, op.getCombineOp(), earlier.values, later.values);
     Tuple r = select(b, loc, earlier.has,
                      select(b, loc, later.has, both, earlier.values),
                      later.values);
@@ -233,7 +222,7 @@ private:
           ArrayRef<unsigned> regs =
               plan.slots[line][rep][reverse ? plan.chunk() - 1 - i : i];
           Tuple v = tupleOf(regs.front());
-          acc = acc ? combine(b, op, *acc, v) : v;
+          acc = acc ? combineTuples(b, op.getCombineOp(), *acc, v) : v;
           assign(regs, *acc);
         }
         totals[line][rep] = *acc;
@@ -273,7 +262,7 @@ private:
         Value has = hasNeighbour(step);
         for (auto &line : totals)
           for (Tuple &t : line)
-            t = select(b, loc, has, combine(b, op, shuffled(t, step), t), t);
+            t = select(b, loc, has, combineTuples(b, op.getCombineOp(), shuffled(t, step), t), t);
       }
       Value has = hasNeighbour(1);
       for (unsigned line = 0; line < numLines; ++line)
@@ -379,7 +368,7 @@ private:
           continue;
         for (ArrayRef<unsigned> regs : plan.slots[line][rep]) {
           Tuple own = tupleOf(regs.front());
-          assign(regs, select(b, loc, p.has, combine(b, op, p.values, own), own));
+          assign(regs, select(b, loc, p.has, combineTuples(b, op.getCombineOp(), p.values, own), own));
         }
       }
   }

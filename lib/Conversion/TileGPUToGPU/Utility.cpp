@@ -304,6 +304,15 @@ SmallVector<Value> mlir::tile::lowering::inlineCombine(OpBuilder &b,
   return results;
 }
 
+Tuple mlir::tile::lowering::combineTuples(OpBuilder &b, Region &region,
+                                          ArrayRef<Value> earlier,
+                                          ArrayRef<Value> later) {
+  SmallVector<Value> operands(earlier);
+  operands.append(later.begin(), later.end());
+  SmallVector<Value> r = inlineCombine(b, region, operands);
+  return Tuple(r.begin(), r.end());
+}
+
 Value mlir::tile::lowering::packVector(OpBuilder &b, Location loc,
                                        ValueRange values) {
   auto type = VectorType::get({(int64_t)values.size()}, values[0].getType());

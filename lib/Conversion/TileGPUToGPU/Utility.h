@@ -132,6 +132,13 @@ scf::ForOp createEmptyLoop(RewriterBase &b, Location loc, int64_t lower,
 Value shuffle(OpBuilder &b, Location loc, Value value, unsigned offset,
               gpu::ShuffleMode mode);
 
+/// One value per operand of a reduction or scan.
+using Tuple = SmallVector<Value, 2>;
+
+/// A reduce or scan combining region on `earlier`'s values, then `later`'s.
+Tuple combineTuples(OpBuilder &b, Region &region, ArrayRef<Value> earlier,
+                    ArrayRef<Value> later);
+
 /// Emit `op`'s region body (a tile.reduce combine region) on scalar
 /// operands and return the values it yields.
 SmallVector<Value> inlineCombine(OpBuilder &b, Region &region,

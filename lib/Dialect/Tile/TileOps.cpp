@@ -275,22 +275,35 @@ LogicalResult DotOp::verify() {
 // ReduceOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult ReduceOp::verify() {
-  if (getSrcs().empty())
-    return emitOpError("needs at least one operand");
-  auto first = cast<RankedTensorType>(getSrcs()[0].getType());
-  int64_t axis = getAxisAttr().getInt();
+/// What a reduce and a scan ask of their operands: at least one, all of one
+/// shape, an axis inside their rank, one result each. Returns the first's
+/// type.
+static FailureOr<RankedTensorType>
+verifyAxisOperands(Operation *op, ValueRange srcs, int64_t axis) {
+  if (srcs.empty())
+    return op->emitOpError("needs at least one operand");
+  auto first = cast<RankedTensorType>(srcs[0].getType());
   if (axis < 0 || axis >= first.getRank())
-    return emitOpError("axis ") << axis << " out of range for rank "
-                                << first.getRank();
-  if (getResults().size() != getSrcs().size())
-    return emitOpError("needs one result per operand");
-  SmallVector<int64_t> resultShape(first.getShape());
+    return op->emitOpError("axis ")
+           << axis << " out of range for rank " << first.getRank();
+  if (op->getNumResults() != srcs.size())
+    return op->emitOpError("needs one result per operand");
+  for (Value src : srcs)
+    if (shapeOf(src.getType()) != first.getShape())
+      return op->emitOpError("operands must have the same shape");
+  return first;
+}
+
+LogicalResult ReduceOp::verify() {
+  int64_t axis = getAxisAttr().getInt();
+  FailureOr<RankedTensorType> first =
+      verifyAxisOperands(*this, getSrcs(), axis);
+  if (failed(first))
+    return failure();
+  SmallVector<int64_t> resultShape(first->getShape());
   resultShape.erase(resultShape.begin() + axis);
   for (auto [src, res] : llvm::zip(getSrcs(), getResults())) {
     auto srcType = cast<RankedTensorType>(src.getType());
-    if (srcType.getShape() != first.getShape())
-      return emitOpError("operands must have the same shape");
     Type resType = res.getType();
     if (getElementTypeOrSelf(resType) != srcType.getElementType())
       return emitOpError("result element type differs from its operand's");
@@ -334,21 +347,11 @@ LogicalResult ReduceOp::verifyRegions() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult ScanOp::verify() {
-  if (getSrcs().empty())
-    return emitOpError("needs at least one operand");
-  auto first = cast<RankedTensorType>(getSrcs()[0].getType());
-  int64_t axis = getAxisAttr().getInt();
-  if (axis < 0 || axis >= first.getRank())
-    return emitOpError("axis ") << axis << " out of range for rank "
-                                << first.getRank();
-  if (getResults().size() != getSrcs().size())
-    return emitOpError("needs one result per operand");
-  for (auto [src, res] : llvm::zip(getSrcs(), getResults())) {
-    if (shapeOf(src.getType()) != first.getShape())
-      return emitOpError("operands must have the same shape");
+  if (failed(verifyAxisOperands(*this, getSrcs(), getAxisAttr().getInt())))
+    return failure();
+  for (auto [src, res] : llvm::zip(getSrcs(), getResults()))
     if (src.getType() != res.getType())
       return emitOpError("result type differs from its operand's");
-  }
   return success();
 }
 
