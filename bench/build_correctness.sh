@@ -45,6 +45,8 @@ done
 "$TILEC" test/Interpreter/Inputs/propagate_nan.tile -o "$OUT/propagate_nan.ptx"
 "$TILEC" test/Interpreter/Inputs/math_functions.tile -o "$OUT/math_functions.ptx"
 "$TILEC" bench/kernels/reductions.tile -o "$OUT/reductions.ptx"
+"$TILEC" bench/kernels/descriptor.tile -o "$OUT/descriptor.ptx"
+"$TILEC" examples/matmul_descriptor.tile --all-configs -o "$OUT/matmul_descriptor.ptx"
 for f in "$OUT"/*.ptx; do
   /usr/local/cuda/bin/ptxas -arch=sm_90a "$f" -o /dev/null
 done

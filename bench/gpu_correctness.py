@@ -474,6 +474,49 @@ def check_gather():
                float((got != ref).sum()), 0)
 
 
+def check_descriptor():
+    """Tensor descriptors: blocks across every edge (zero or NaN padding),
+    loads in a loop, a 3-D block, descriptors through a helper; and the
+    tutorial 09 descriptor matmul (C = A @ B.T) at odd and even sizes."""
+    M, N, BM, BN = 50, 70, 16, 32
+    sx, sy = 72, 80
+    x = torch.randn(M, sx, device="cuda")
+    y = torch.full((M + 3, sy), -7.0, device="cuda", dtype=torch.float16)
+    Kernel("descriptor", 0)(x, y, M, N, sx, sy)
+    sums = torch.full((M,), float("nan"), device="cuda")
+    Kernel("descriptor", 1)(x, sums, M, N, sx)
+    A, B, C = 3, 5, 12
+    x3 = torch.randn(A, B, C, device="cuda")
+    y3 = torch.full((2, 4, 8), -1.0, device="cuda")
+    z = torch.full((A * B, C), -1.0, device="cuda")
+    Kernel("descriptor", 2)(x3, y3, z, A, B, C)
+    torch.cuda.synchronize()
+    ref = torch.full((M + 3, sy), -7.0, device="cuda", dtype=torch.float64)
+    ref[:, :N + 5] = 0
+    ref[3:, 5:N + 5] = 2 * x[:, :N].double()
+    record("descriptor copy across edges", f"{M}x{N}", rel_error(y, ref), 1e-3)
+    record("descriptor row sums in a loop", f"{M}x{N}",
+           rel_error(sums, x[:, :N].double().sum(1)), 1e-6)
+    ref3 = torch.full((2, 4, 8), float("nan"), device="cuda")
+    ref3[:1, :2, :4] = x3[A - 1:, B - 2:, C - 4:]
+    same = torch.equal(torch.isnan(y3), torch.isnan(ref3)) and torch.equal(
+        y3[~torch.isnan(y3)], ref3[~torch.isnan(ref3)])
+    record("descriptor 3-D NaN padding (wrong)", "2x4x8", 0.0 if same else 1.0, 0)
+    refz = torch.full((A * B, C), -1.0, device="cuda", dtype=torch.float64)
+    refz[1:5, 2:6] = 3 * x3.reshape(A * B, C)[1:5, 2:6].double()
+    record("descriptor through a helper", f"{A * B}x{C}", rel_error(z, refz), 1e-7)
+    for i in range(2):
+        k = Kernel("matmul_descriptor", i)
+        for M, N, K in [(1000, 1000, 1000), (384, 520, 136), (2048, 1536, 256)]:
+            a = torch.randn(M, K, device="cuda", dtype=torch.float16)
+            b = torch.randn(N, K, device="cuda", dtype=torch.float16)
+            c = torch.full((M, N), float("nan"), device="cuda", dtype=torch.float16)
+            k(a, b, c, M, N, K)
+            torch.cuda.synchronize()
+            record(f"matmul_descriptor cfg{i}", f"{M}x{N}x{K}",
+                   rel_error(c, a.double() @ b.double().T), 2e-3)
+
+
 def check_inline_asm():
     """tl.inline_asm_elementwise: tanh.approx per element, two results of
     one asm, and pack=4 int8 bytes in one register."""
@@ -649,6 +692,7 @@ for check in [check_vector_add, check_matmul, check_softmax, check_layernorm,
               check_layernorm_bwd, check_random, check_math_functions,
               check_custom_reduce, check_scan, check_histogram, check_sort,
               check_pointer_casts, check_gather, check_inline_asm,
+              check_descriptor,
               check_cuda_helpers,
               check_join_split, check_propagate_nan,
               check_library_builtins, check_reductions]:

@@ -152,6 +152,12 @@ FailureOr<Val> Generator::callBuiltin(llvm::StringRef name,
     return builtinMakeBlockPtr(args, at);
   if (name == "advance")
     return builtinAdvance(args, at);
+  if (name == "make_tensor_descriptor")
+    return builtinMakeTensorDescriptor(args, at);
+  if (name == "load_tensor_descriptor")
+    return builtinDescriptorLoad(args, at);
+  if (name == "store_tensor_descriptor")
+    return builtinDescriptorStore(args, at);
   if (name == "dot")
     return builtinDot(args, at);
   if (name == "trans" || name == "permute" || name == "broadcast_to" ||

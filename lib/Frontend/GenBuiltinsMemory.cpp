@@ -1,4 +1,8 @@
 //===- GenBuiltinsMemory.cpp - load, store, atomics, block pointers -------===//
+//
+// Also Triton's tensor descriptors, which are block pointers here.
+//
+//===----------------------------------------------------------------------===//
 
 #include "Generator.h"
 
@@ -96,8 +100,20 @@ parseBoundaryCheck(Generator &gen, const std::optional<Val> &v, int64_t rank,
 static bool isPointer(const Val &v) {
   return v.isRuntime() && v.getType().isPointer;
 }
+/// A make_block_ptr value (not a tensor descriptor, which loads and stores
+/// through its own methods).
 static bool isBlockPointer(const Val &v) {
-  return v.isRuntime() && v.getType().isBlockPointer;
+  return v.isRuntime() && v.getType().isBlockPointer &&
+         !v.getType().isDescriptor;
+}
+static bool isDescriptor(const Val &v) {
+  return v.isRuntime() && v.getType().isDescriptor;
+}
+/// The end of a message about a descriptor where a pointer was expected.
+static std::string descriptorAdvice(const Val &v) {
+  return isDescriptor(v) ? "; a tensor descriptor is read and written by "
+                           "desc.load(offsets) and desc.store(offsets, value)"
+                         : "";
 }
 
 /// A mask operand: a boolean scalar or block (constexpr bools allowed).
@@ -173,7 +189,8 @@ FailureOr<Val> Generator::builtinLoad(const CallArgs &args, llvm::SMLoc at) {
   if (!isPointer(ptr))
     return error(b->loc(0, at), "load() needs a pointer or a block of "
                                         "pointers, got " +
-                                            ptr.describe());
+                                            ptr.describe() +
+                                            descriptorAdvice(ptr));
   if (b->has(3) && !(*b)[3]->isTuple())
     return error(b->loc(3, at),
                          "boundary_check needs a block pointer (make_block_ptr)");
@@ -274,7 +291,8 @@ FailureOr<Val> Generator::builtinStore(const CallArgs &args, llvm::SMLoc at) {
   if (!isPointer(ptr))
     return error(b->loc(0, at), "store() needs a pointer or a block of "
                                         "pointers, got " +
-                                            ptr.describe());
+                                            ptr.describe() +
+                                            descriptorAdvice(ptr));
   if (b->has(3))
     return error(b->loc(3, at),
                          "boundary_check needs a block pointer (make_block_ptr)");
@@ -528,4 +546,185 @@ FailureOr<Val> Generator::builtinAdvance(const CallArgs &args, llvm::SMLoc at) {
                                             " offsets");
   auto op = tile::AdvanceOp::create(builder, loc(at), ptr.getValue(), *offsets);
   return Val::runtime(op.getResult(), ptr.getType());
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor descriptors
+//===----------------------------------------------------------------------===//
+
+FailureOr<Val> Generator::builtinMakeTensorDescriptor(const CallArgs &args,
+                                                      llvm::SMLoc at) {
+  FailureOr<BoundArgs> b = bind(
+      "make_tensor_descriptor",
+      {"base", "shape", "strides", "block_shape", "padding_option"}, 4, args,
+      at);
+  if (failed(b))
+    return failure();
+  const Val &base = *(*b)[0];
+  if (!isPointer(base) || !base.getType().isScalar())
+    return error(b->loc(0, at), "make_tensor_descriptor needs a scalar "
+                                "pointer base, got " +
+                                    base.describe());
+  if (!(*b)[1]->isTuple() || !(*b)[2]->isTuple())
+    return error(at, "make_tensor_descriptor: shape and strides must be "
+                     "lists of integers");
+  size_t rank = (*b)[1]->getElements().size();
+  if (rank < 1 || rank > 5)
+    return error(b->loc(1, at), "a tensor descriptor has 1 to 5 dimensions, "
+                                "got " +
+                                    std::to_string(rank));
+  FailureOr<SmallVector<int64_t, 4>> blockShape =
+      requireIntList((*b)[3], b->loc(3, at), "block_shape");
+  if (failed(blockShape))
+    return failure();
+  if ((*b)[2]->getElements().size() != rank || blockShape->size() != rank)
+    return error(at, "make_tensor_descriptor: shape, strides and block_shape "
+                     "must have the same length");
+  if (failed(checkBlockShape(*blockShape, b->loc(3, at))))
+    return failure();
+  ScalarType elem = base.getType().element;
+  int64_t elemBytes = std::max<int64_t>(1, getBitWidth(elem) / 8);
+  if (blockShape->back() * elemBytes < 16)
+    return error(b->loc(3, at),
+                 "a tensor descriptor's block needs at least 16 bytes in its "
+                 "last dimension, got " +
+                     std::to_string(blockShape->back()) + " x " +
+                     std::to_string(elemBytes) + " bytes");
+  const Val &lastStride = (*b)[2]->getElements().back();
+  if (lastStride.getKind() != Val::Kind::Int || lastStride.getInt() != 1)
+    return error(b->loc(2, at), "a tensor descriptor's last stride must be "
+                                "the constant 1, got " +
+                                    (lastStride.isConstexpr()
+                                         ? lastStride.repr()
+                                         : lastStride.describe()));
+  bool padWithNan = false;
+  if (b->has(4)) {
+    FailureOr<std::string> padding =
+        requireString((*b)[4], b->loc(4, at), "padding_option");
+    if (failed(padding))
+      return failure();
+    if (*padding == "nan") {
+      if (!isFloat(elem))
+        return error(b->loc(4, at), "padding_option 'nan' needs a "
+                                    "floating-point descriptor");
+      padWithNan = true;
+    } else if (*padding != "zero") {
+      return error(b->loc(4, at), "unknown padding_option '" + *padding +
+                                      "'; expected 'zero' or 'nan'");
+    }
+  }
+  FailureOr<SmallVector<mlir::Value>> shape =
+      intTuple(*this, (*b)[1], ScalarType::I64, b->loc(1, at), "shape");
+  FailureOr<SmallVector<mlir::Value>> strides =
+      intTuple(*this, (*b)[2], ScalarType::I64, b->loc(2, at), "strides");
+  if (failed(shape) || failed(strides))
+    return failure();
+  // Triton hands descriptors to the TMA unit, which needs a 16-byte aligned
+  // base and strides of whole 16-byte units; stating the same facts lets
+  // every row move in 16-byte accesses here too.
+  auto base16 = tile::HintOp::create(builder, loc(at), base.getValue());
+  base16.setMultipleOfAttr(builder.getDenseI32ArrayAttr({16}));
+  int32_t strideUnit = std::max<int64_t>(1, 16 / elemBytes);
+  for (size_t d = 0; d + 1 < rank; ++d) {
+    if ((*b)[2]->getElements()[d].isConstexpr())
+      continue;
+    auto hint = tile::HintOp::create(builder, loc(at), (*strides)[d]);
+    hint.setMultipleOfAttr(builder.getDenseI32ArrayAttr({strideUnit}));
+    (*strides)[d] = hint.getResult();
+  }
+  SmallVector<mlir::Value> offsets(
+      rank, intConstant(0, builder.getI32Type(), at));
+  SmallVector<int32_t> order;
+  for (size_t d = rank; d-- > 0;)
+    order.push_back(d);
+  TileType t;
+  t.element = elem;
+  t.isBlockPointer = true;
+  t.isDescriptor = true;
+  t.padWithNan = padWithNan;
+  t.shape = *blockShape;
+  auto op = tile::MakeBlockPtrOp::create(
+      builder, loc(at), mlirType(t), base16.getResult(), *shape, *strides,
+      offsets, builder.getDenseI32ArrayAttr(order));
+  return Val::runtime(op.getResult(), t);
+}
+
+/// The block pointer of `desc`'s block at `offsets`, and a boundary check of
+/// every dimension.
+static FailureOr<mlir::Value>
+descriptorBlock(Generator &gen, mlir::OpBuilder &builder, llvm::StringRef fn,
+                const BoundArgs &b, llvm::SMLoc at) {
+  const Val &desc = *b[0];
+  if (!isDescriptor(desc))
+    return gen.error(b.loc(0, at), fn + " needs a tensor descriptor "
+                                        "(make_tensor_descriptor), got " +
+                                        desc.describe());
+  FailureOr<SmallVector<mlir::Value>> offsets =
+      intTuple(gen, b[1], ScalarType::I32, b.loc(1, at), "offsets");
+  if (failed(offsets))
+    return failure();
+  size_t rank = desc.getType().shape.size();
+  if (offsets->size() != rank)
+    return gen.error(b.loc(1, at), fn + " needs " + std::to_string(rank) +
+                                       " offsets, got " +
+                                       std::to_string(offsets->size()));
+  return tile::AdvanceOp::create(builder, gen.loc(at), desc.getValue(),
+                                 *offsets)
+      .getResult();
+}
+
+static DenseI32ArrayAttr everyDimension(mlir::OpBuilder &builder,
+                                        size_t rank) {
+  SmallVector<int32_t> dims;
+  for (size_t d = 0; d < rank; ++d)
+    dims.push_back(d);
+  return builder.getDenseI32ArrayAttr(dims);
+}
+
+FailureOr<Val> Generator::builtinDescriptorLoad(const CallArgs &args,
+                                                llvm::SMLoc at) {
+  FailureOr<BoundArgs> b =
+      bind("load_tensor_descriptor", {"desc", "offsets"}, 2, args, at);
+  if (failed(b))
+    return failure();
+  FailureOr<mlir::Value> block =
+      descriptorBlock(*this, builder, "desc.load()", *b, at);
+  if (failed(block))
+    return failure();
+  TileType result = (*b)[0]->getType();
+  tile::PaddingOption pad = result.padWithNan ? tile::PaddingOption::nan
+                                              : tile::PaddingOption::zero;
+  result.isBlockPointer = result.isDescriptor = result.padWithNan = false;
+  auto op = tile::BlockLoadOp::create(
+      builder, loc(at), mlirType(result), *block,
+      everyDimension(builder, result.shape.size()), pad,
+      tile::CacheModifier::none, tile::EvictionPolicy::normal);
+  return Val::runtime(op.getResult(), result);
+}
+
+FailureOr<Val> Generator::builtinDescriptorStore(const CallArgs &args,
+                                                 llvm::SMLoc at) {
+  FailureOr<BoundArgs> b = bind("store_tensor_descriptor",
+                                {"desc", "offsets", "value"}, 3, args, at);
+  if (failed(b))
+    return failure();
+  FailureOr<mlir::Value> block =
+      descriptorBlock(*this, builder, "desc.store()", *b, at);
+  if (failed(block))
+    return failure();
+  const TileType &t = (*b)[0]->getType();
+  const Val &value = *(*b)[2];
+  if (!value.isRuntime() || value.getType().shape != t.shape)
+    return error(b->loc(2, at), "desc.store() needs a value of the "
+                                "descriptor's block shape " +
+                                    formatShape(t.shape) + ", got " +
+                                    value.describe());
+  FailureOr<Val> v = toElement(*this, value, t.element, b->loc(2, at), "value");
+  if (failed(v))
+    return failure();
+  tile::BlockStoreOp::create(builder, loc(at), *block, v->getValue(),
+                             everyDimension(builder, t.shape.size()),
+                             tile::CacheModifier::none,
+                             tile::EvictionPolicy::normal);
+  return Val::none();
 }

@@ -394,6 +394,16 @@ static std::optional<llvm::StringRef> methodBuiltin(llvm::StringRef name) {
   return std::nullopt;
 }
 
+/// Methods of tensor descriptors, mapped to the built-in they call with the
+/// descriptor as first argument.
+static std::optional<llvm::StringRef> descriptorMethod(llvm::StringRef name) {
+  if (name == "load")
+    return llvm::StringRef("load_tensor_descriptor");
+  if (name == "store")
+    return llvm::StringRef("store_tensor_descriptor");
+  return std::nullopt;
+}
+
 static std::vector<std::string> namespaceMembers() {
   std::vector<std::string> names = getBuiltinNames();
   for (const char *d : {"float16", "bfloat16", "float32", "float64", "int1",
@@ -435,6 +445,23 @@ FailureOr<Val> Generator::genAttribute(const AttributeExpr &expr) {
     if (!suggestion.empty())
       msg += "; did you mean '" + suggestion + "'?";
     return error(expr.attrLoc, msg);
+  }
+  if (base->isRuntime() && base->getType().isDescriptor) {
+    const TileType &t = base->getType();
+    if (attr == "block_shape") {
+      std::vector<Val> dims;
+      for (int64_t d : t.shape)
+        dims.push_back(Val::integer(d));
+      return Val::tuple(std::move(dims));
+    }
+    if (attr == "dtype")
+      return Val::dtype(t.element);
+    if (descriptorMethod(attr))
+      return error(expr.attrLoc, "method '" + attr + "' must be called");
+    return error(expr.attrLoc,
+                 base->describe() + " has no attribute '" + attr +
+                     "' here (a descriptor offers load, store, block_shape "
+                     "and dtype)");
   }
   if (base->isRuntime()) {
     const TileType &t = base->getType();
@@ -604,7 +631,14 @@ FailureOr<Val> Generator::genCall(const CallExpr &call) {
     if (failed(base))
       return failure();
     if (base->isRuntime() || base->isNumber()) {
-      std::optional<llvm::StringRef> builtin = methodBuiltin(attr->attr);
+      bool descriptor = base->isRuntime() && base->getType().isDescriptor;
+      std::optional<llvm::StringRef> builtin =
+          descriptor ? descriptorMethod(attr->attr) : methodBuiltin(attr->attr);
+      if (!builtin && descriptor)
+        return error(attr->attrLoc,
+                     base->describe() + " has no method '" + attr->attr +
+                         "' here (a descriptor offers load and store; its "
+                         "atomics, gather and scatter are not supported)");
       if (!builtin)
         return error(attr->attrLoc, base->describe() +
                                                 " has no method '" +

@@ -168,6 +168,12 @@ public:
   mlir::FailureOr<Val> builtinMakeBlockPtr(const CallArgs &args,
                                            llvm::SMLoc loc);
   mlir::FailureOr<Val> builtinAdvance(const CallArgs &args, llvm::SMLoc loc);
+  mlir::FailureOr<Val> builtinMakeTensorDescriptor(const CallArgs &args,
+                                                   llvm::SMLoc loc);
+  mlir::FailureOr<Val> builtinDescriptorLoad(const CallArgs &args,
+                                             llvm::SMLoc loc);
+  mlir::FailureOr<Val> builtinDescriptorStore(const CallArgs &args,
+                                              llvm::SMLoc loc);
 
   // Reductions and scans (GenBuiltinsReduce.cpp).
   mlir::FailureOr<Val> builtinReduce(llvm::StringRef name,

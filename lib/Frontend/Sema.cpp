@@ -433,6 +433,8 @@ static const char *const kBuiltinNames[] = {
     "program_id", "num_programs", "arange", "zeros", "zeros_like", "full",
     "full_like", "load", "store", "atomic_add", "atomic_max", "atomic_min",
     "atomic_xchg", "atomic_and", "atomic_or", "atomic_xor", "make_block_ptr",
+    "make_tensor_descriptor", "load_tensor_descriptor",
+    "store_tensor_descriptor",
     "advance", "dot", "trans", "permute", "broadcast_to", "expand_dims",
     "reshape", "view", "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "abs",
     "sin", "cos", "sigmoid", "erf", "floor", "ceil", "fma", "minimum",

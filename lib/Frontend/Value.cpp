@@ -11,6 +11,8 @@ using namespace tilec;
 
 std::string TileType::str() const {
   std::string elem = (isPointer ? "*" : "") + getName(element).str();
+  if (isDescriptor)
+    return "tensor_descriptor<" + formatShape(shape) + "x" + elem + ">";
   if (isBlockPointer)
     return "block_ptr<" + formatShape(shape) + "x" + elem + ">";
   if (shape.empty())

@@ -116,7 +116,7 @@ private:
           if (isa<LoopLikeOpInterface>(loop))
             last = std::max(last, lastInside[loop]);
         }
-        if (isa<MemDescIndexOp>(user))
+        if (isa<MemDescIndexOp, MemDescTransOp>(user))
           worklist.push_back(user->getResult(0));
       }
     }

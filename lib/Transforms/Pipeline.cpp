@@ -63,9 +63,19 @@ static tile::LoadOp pipelinableLoad(LocalAllocOp alloc, scf::ForOp loop) {
   unsigned bits = alloc.getType().getElementType().getIntOrFloatBitWidth();
   if (!vec || vec.getInt() * bits < 32)
     return {};
-  for (Operation *user : alloc->getUsers())
-    if (!isa<LocalLoadOp, WarpGroupDotOp>(user) || user->getBlock() != body)
+  for (Operation *user : alloc->getUsers()) {
+    if (user->getBlock() != body)
       return {};
+    if (isa<LocalLoadOp, WarpGroupDotOp>(user))
+      continue;
+    // A transposed view (tl.dot(a, b.T)) read the same ways.
+    if (!isa<MemDescTransOp>(user) ||
+        llvm::any_of(user->getUsers(), [&](Operation *reader) {
+          return !isa<LocalLoadOp, WarpGroupDotOp>(reader) ||
+                 reader->getBlock() != body;
+        }))
+      return {};
+  }
   return load;
 }
 
@@ -149,8 +159,14 @@ static WarpGroupDotOp asyncCandidate(scf::ForOp loop,
     if (!isa<scf::YieldOp>(use.getOwner()) ||
         use.getOperandNumber() + 1 != acc.getArgNumber())
       continue;
+    auto staged = [](Value operand) -> Value {
+      if (auto view = operand.getDefiningOp<MemDescTransOp>())
+        return view.getSrc();
+      return operand;
+    };
     bool readsRing = llvm::any_of(allocs, [&](LocalAllocOp alloc) {
-      return alloc.getResult() == dot.getA() || alloc.getResult() == dot.getB();
+      return alloc.getResult() == staged(dot.getA()) ||
+             alloc.getResult() == staged(dot.getB());
     });
     if (readsRing)
       return dot;

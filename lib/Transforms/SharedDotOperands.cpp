@@ -18,6 +18,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILEGPUSHAREDDOTOPERANDS
@@ -57,23 +58,72 @@ static LocalAllocOp stageOnce(Operation *dot, Value tensor,
                               IntegerAttr());
 }
 
-/// `stageOnce` in the swizzle ldmatrix reads without bank conflicts.
-static LocalAllocOp stageForLdmatrix(Operation *dot, Value tensor) {
+/// The shared layout a staged tile of `type` gets, from its shape, element
+/// width and the order of its blocked layout; null where none fits.
+using EncodingFor = llvm::function_ref<SharedEncodingAttr(RankedTensorType)>;
+
+static SmallVector<unsigned> blockedOrder(RankedTensorType type) {
+  if (auto blocked = dyn_cast<BlockedEncodingAttr>(type.getEncoding()))
+    return SmallVector<unsigned>(blocked.getOrder());
+  return {1, 0};
+}
+
+/// Stores `tensor` in shared memory once (see stageOnce). A transposed
+/// tile (`tl.dot(a, b.T)`) is stored as its source was computed and read
+/// through a permuted view of the same bytes, when that view has the
+/// layout the tile itself would get: then a loaded tile goes to shared
+/// memory straight from its load, which tilegpu-pipeline turns into
+/// asynchronous copies. The transposes bypassed are added to `bypassed`
+/// (erased once unused, so that the load has the store as its only use).
+static Value stage(Operation *dot, Value tensor, EncodingFor encodingFor,
+                   llvm::SetVector<Operation *> &bypassed) {
   if (!tensor)
     return {};
-  auto type = cast<RankedTensorType>(tensor.getType());
-  auto blocked = cast<BlockedEncodingAttr>(type.getEncoding());
-  return stageOnce(dot, tensor,
-                   SharedEncodingAttr::getSwizzled(
-                       dot->getContext(), type.getShape(),
-                       type.getElementType().getIntOrFloatBitWidth(),
-                       blocked.getOrder()));
+  SharedEncodingAttr enc =
+      encodingFor(cast<RankedTensorType>(tensor.getType()));
+  if (!enc)
+    return {};
+  if (auto trans = tensor.getDefiningOp<tile::TransOp>()) {
+    auto srcType = cast<RankedTensorType>(trans.getSrc().getType());
+    SharedEncodingAttr srcEnc = isa<BlockedEncodingAttr>(srcType.getEncoding())
+                                    ? encodingFor(srcType)
+                                    : SharedEncodingAttr();
+    if (srcEnc) {
+      MemDescType srcMem = MemDescType::get(
+          dot->getContext(), srcType.getShape(), srcType.getElementType(),
+          srcEnc);
+      MemDescType view =
+          MemDescTransOp::getTransposedType(srcMem, trans.getOrder());
+      if (view.getEncoding() == enc) {
+        LocalAllocOp alloc = stageOnce(dot, trans.getSrc(), srcEnc);
+        OpBuilder b(alloc->getBlock(), ++Block::iterator(alloc));
+        bypassed.insert(trans);
+        return MemDescTransOp::create(b, trans.getLoc(), view, alloc,
+                                      trans.getOrderAttr());
+      }
+    }
+  }
+  return stageOnce(dot, tensor, enc);
+}
+
+/// The swizzle ldmatrix reads without bank conflicts.
+static SharedEncodingAttr ldmatrixEncoding(RankedTensorType type) {
+  return SharedEncodingAttr::getSwizzled(
+      type.getContext(), type.getShape(),
+      type.getElementType().getIntOrFloatBitWidth(), blockedOrder(type));
+}
+
+/// The layout wgmma reads through a matrix descriptor.
+static SharedEncodingAttr wgmmaEncoding(RankedTensorType type) {
+  return SharedEncodingAttr::getForWgmma(
+      type.getContext(), type.getShape(),
+      type.getElementType().getIntOrFloatBitWidth(), blockedOrder(type));
 }
 
 /// The k-th slice of an operand: a window read from its buffer when it was
 /// staged, otherwise the registers that hold the window.
 static Value operandSlice(OpBuilder &b, Location loc, Value operand,
-                          LocalAllocOp staged, RankedTensorType sliceType,
+                          Value staged, RankedTensorType sliceType,
                           ArrayRef<int64_t> offsets) {
   auto offsetsAttr = b.getDenseI64ArrayAttr(offsets);
   if (staged)
@@ -97,7 +147,8 @@ static bool slicesInRegisters(Value operand, RankedTensorType sliceType,
   return true;
 }
 
-static void rewriteDot(tile::DotOp dot) {
+static void rewriteDot(tile::DotOp dot,
+                       llvm::SetVector<Operation *> &bypassed) {
   Value a = convertedFromBlocked(dot.getA());
   Value b = convertedFromBlocked(dot.getB());
   if (!a && !b)
@@ -115,8 +166,8 @@ static void rewriteDot(tile::DotOp dot) {
   if ((!a && !slicesInRegisters(dot.getA(), aSliceType, 1, kSlice)) ||
       (!b && !slicesInRegisters(dot.getB(), bSliceType, 0, kSlice)))
     return;
-  LocalAllocOp ma = stageForLdmatrix(dot, a);
-  LocalAllocOp mb = stageForLdmatrix(dot, b);
+  Value ma = stage(dot, a, ldmatrixEncoding, bypassed);
+  Value mb = stage(dot, b, ldmatrixEncoding, bypassed);
   OpBuilder builder(dot);
   Location loc = dot.getLoc();
   // Operands of slice s + 1 are read before the mma of slice s, so that
@@ -151,7 +202,8 @@ static void rewriteDot(tile::DotOp dot) {
 /// A wgmma dot reads B, and A when it is a loaded tile, from shared memory:
 /// each is stored once in wgmma's layout, in the order its producer's
 /// layout has, and the dot becomes warpgroup_dot.
-static LogicalResult rewriteWgmmaDot(tile::DotOp dot) {
+static LogicalResult rewriteWgmmaDot(tile::DotOp dot,
+                                     llvm::SetVector<Operation *> &bypassed) {
   SmallVector<Operation *> converts;
   auto stageForWgmma = [&](Value operand) -> Value {
     Value tensor = operand;
@@ -159,16 +211,7 @@ static LogicalResult rewriteWgmmaDot(tile::DotOp dot) {
       tensor = cvt.getSrc();
       converts.push_back(cvt);
     }
-    auto type = cast<RankedTensorType>(tensor.getType());
-    SmallVector<unsigned> order{1, 0};
-    if (auto blocked = dyn_cast<BlockedEncodingAttr>(type.getEncoding()))
-      order.assign(blocked.getOrder().begin(), blocked.getOrder().end());
-    auto enc = SharedEncodingAttr::getForWgmma(
-        dot.getContext(), type.getShape(),
-        type.getElementType().getIntOrFloatBitWidth(), order);
-    if (!enc)
-      return {};
-    return stageOnce(dot, tensor, enc);
+    return stage(dot, tensor, wgmmaEncoding, bypassed);
   };
   // An A that is not a loaded tile (the previous dot's result, narrowed:
   // attention's P) stays in registers in its #dot_op layout.
@@ -198,14 +241,18 @@ struct TileGPUSharedDotOperandsPass
       if (isa_and_nonnull<MmaEncodingAttr>(dot.getType().getEncoding()))
         dots.push_back(dot);
     });
+    llvm::SetVector<Operation *> bypassed;
     for (tile::DotOp dot : dots) {
       if (cast<MmaEncodingAttr>(dot.getType().getEncoding()).getVersion() == 3) {
-        if (failed(rewriteWgmmaDot(dot)))
+        if (failed(rewriteWgmmaDot(dot, bypassed)))
           return signalPassFailure();
         continue;
       }
-      rewriteDot(dot);
+      rewriteDot(dot, bypassed);
     }
+    for (Operation *trans : bypassed)
+      if (trans->use_empty())
+        trans->erase();
   }
 };
 

@@ -71,3 +71,33 @@ func.func @chain(%q: tensor<128x64x!tile.ptr<f16>>, %k: tensor<64x64x!tile.ptr<f
   tile.store %o, %r : tensor<128x64x!tile.ptr<f32>>
   return
 }
+
+// -----
+
+// An epilogue that splits the accumulator into two column halves (Triton's
+// EPILOGUE_SUBTILE: reshape to M x 2 x N/2, move the 2 last, split) moves
+// no data: the reshape and the transpose take linear layouts that keep
+// every element in its register, the split (a reduction over the size-2
+// dimension) stays within each thread, and only the stores convert.
+// CHECK-LABEL: func.func @subtiled_epilogue
+// CHECK: %[[D:.*]] = tile.dot {{.*}} -> tensor<128x128xf32, #tilegpu.mma<version = 3
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: %[[R:.*]] = tile.reshape %[[D]] : {{.*}} -> tensor<128x2x64xf32, #tilegpu.linear<rank = 3,
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: %[[T:.*]] = tile.trans %[[R]], [0, 2, 1] : {{.*}} -> tensor<128x64x2xf32, #tilegpu.linear<rank = 3,
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: tile.reduce %[[T]] {axis = 2 : i32} : (tensor<128x64x2xf32, #tilegpu.linear<rank = 3,
+// CHECK: tilegpu.convert_layout {{.*}} -> tensor<128x64xf32, #tilegpu.blocked
+// CHECK: tile.store
+func.func @subtiled_epilogue(%a: tensor<128x64xf16>, %b: tensor<64x128xf16>, %p: tensor<128x64x!tile.ptr<f32>>) attributes {tilegpu.num_warps = 8 : i32} {
+  %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+  %d = tile.dot %a, %b, %zero : tensor<128x64xf16> * tensor<64x128xf16> -> tensor<128x128xf32>
+  %r = tile.reshape %d : tensor<128x128xf32> -> tensor<128x2x64xf32>
+  %t = tile.trans %r, [0, 2, 1] : tensor<128x2x64xf32> -> tensor<128x64x2xf32>
+  %lo = tile.reduce %t {axis = 2 : i32} : (tensor<128x64x2xf32>) -> tensor<128x64xf32> {
+  ^bb0(%x: f32, %y: f32):
+    tile.reduce.return %x : f32
+  }
+  tile.store %p, %lo : tensor<128x64x!tile.ptr<f32>>
+  return
+}

@@ -149,6 +149,31 @@ func.func @cross_thread(%p: !tile.ptr<f32>) attributes {tilegpu.num_warps = 1 : 
   return
 }
 
+// A reshape takes the source's placement seen in the new shape (a linear
+// layout), so no element moves: the reduction over the split dimension
+// (a lane bit of the source) shuffles the loaded registers directly, and
+// shared memory is used only by the store's conversion afterwards.
+// LAYOUT-LABEL: func.func @register_reshape
+// LAYOUT: tile.reshape {{.*}} -> tensor<8x2x16xf32, #tilegpu.linear<rank = 3, regs = [1, 0, 0, 2, 0, 0, 4, 0, 0], lanes = [0, 0, 1, 0, 0, 2, 0, 0, 4, 0, 0, 8, 0, 1, 0], warps = []>>
+// CHECK-LABEL: gpu.func @register_reshape
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.shuffle  xor %{{.*}}, %c16_i32
+// CHECK-NOT: @tile_smem
+// CHECK: gpu.barrier
+func.func @register_reshape(%p: !tile.ptr<f32>, %q: !tile.ptr<f32>) attributes {tilegpu.num_warps = 1 : i32} {
+  %xs = tile.splat %p : tensor<8x32x!tile.ptr<f32>>
+  %x = tile.load %xs : tensor<8x32x!tile.ptr<f32>>
+  %r = tile.reshape %x : tensor<8x32xf32> -> tensor<8x2x16xf32>
+  %s = tile.reduce %r {axis = 1 : i32} : (tensor<8x2x16xf32>) -> tensor<8x16xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %c = arith.addf %a, %b : f32
+    tile.reduce.return %c : f32
+  }
+  %ys = tile.splat %q : tensor<8x16x!tile.ptr<f32>>
+  tile.store %ys, %s : tensor<8x16x!tile.ptr<f32>>
+  return
+}
+
 // Consecutive but unaligned addresses (a pointer without divisibility):
 // four scalar stores per thread, all from the first one's address register
 // with immediate byte offsets 0, 4, 8, 12.

@@ -286,3 +286,43 @@ func.func @wgmma_mbarriers(%pa: tensor<128x64x!tile.ptr<f16>, #bA8>, %pb: tensor
   }
   return %r#0 : tensor<128x64xf32, #mma8>
 }
+
+// -----
+
+// A tile read through a transposed view (tl.dot(a, b.T)) is pipelined like
+// any other: its load becomes a cp.async into the ring, and the view
+// applies to the ring's slot.
+#bAT = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#mmaT = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]>
+#sWT = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>
+#sWTt = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [0, 1], lineElems = 64>
+// CHECK-LABEL: func.func @transposed_view_loop
+// CHECK:     %[[RA:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<4x64x64xf16
+// CHECK:     %[[RB:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<4x64x64xf16
+// CHECK:     scf.for
+// CHECK:       tilegpu.async_copy
+// CHECK:       tilegpu.async_copy
+// CHECK:       tilegpu.memdesc_index %[[RA]]
+// CHECK:       %[[VB:.*]] = tilegpu.memdesc_index %[[RB]]
+// CHECK:       %[[T:.*]] = tilegpu.memdesc_trans %[[VB]], [1, 0]
+// CHECK:       tilegpu.warpgroup_dot %{{.*}}, %[[T]], %{{.*}} {isAsync}
+func.func @transposed_view_loop(%pa: tensor<64x64x!tile.ptr<f16>, #bAT>, %pb: tensor<64x64x!tile.ptr<f16>, #bAT>,
+                                %da: tensor<64x64xi32, #bAT>, %n: i32)
+    -> tensor<64x64xf32, #mmaT> attributes {tile.num_stages = 3 : i32, tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mmaT>
+  %r:3 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %a_ptrs = %pa, %b_ptrs = %pb)
+      -> (tensor<64x64xf32, #mmaT>, tensor<64x64x!tile.ptr<f16>, #bAT>, tensor<64x64x!tile.ptr<f16>, #bAT>) : i32 {
+    %a = tile.load %a_ptrs {tilegpu.vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #bAT>
+    %b = tile.load %b_ptrs {tilegpu.vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #bAT>
+    %ma = tilegpu.local_alloc %a : (tensor<64x64xf16, #bAT>) -> !tilegpu.memdesc<64x64xf16, #sWT>
+    %mb = tilegpu.local_alloc %b : (tensor<64x64xf16, #bAT>) -> !tilegpu.memdesc<64x64xf16, #sWT>
+    %tb = tilegpu.memdesc_trans %mb, [1, 0] : !tilegpu.memdesc<64x64xf16, #sWT> -> !tilegpu.memdesc<64x64xf16, #sWTt>
+    %d = tilegpu.warpgroup_dot %ma, %tb, %acc : !tilegpu.memdesc<64x64xf16, #sWT>, !tilegpu.memdesc<64x64xf16, #sWTt>, tensor<64x64xf32, #mmaT> -> tensor<64x64xf32, #mmaT>
+    %na = tile.addptr %a_ptrs, %da : tensor<64x64x!tile.ptr<f16>, #bAT>, tensor<64x64xi32, #bAT>
+    %nb = tile.addptr %b_ptrs, %da : tensor<64x64x!tile.ptr<f16>, #bAT>, tensor<64x64xi32, #bAT>
+    scf.yield %d, %na, %nb : tensor<64x64xf32, #mmaT>, tensor<64x64x!tile.ptr<f16>, #bAT>, tensor<64x64x!tile.ptr<f16>, #bAT>
+  }
+  return %r#0 : tensor<64x64xf32, #mmaT>
+}

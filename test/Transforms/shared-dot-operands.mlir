@@ -214,3 +214,30 @@ func.func @wgmma_register_a(%s: tensor<64x64xf16, #mmaP>, %v: tensor<64x64xf16, 
   %d = tile.dot %p, %cv, %c : tensor<64x64xf16, #dP> * tensor<64x64xf16, #dV> -> tensor<64x64xf32, #mmaP>
   return %d : tensor<64x64xf32, #mmaP>
 }
+
+// -----
+
+// B given transposed (tl.dot(a, b.T) of a loaded N x K tile): the tile is
+// stored as loaded (K contiguous) and wgmma reads it through a transposed
+// view of the same bytes, so its store still comes straight from the load
+// (which tilegpu-pipeline turns into cp.async); the transpose goes away.
+#bT = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#bTt = #tilegpu.blocked<sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]>
+#mmaT = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 128]>
+#dAT = #tilegpu.dot_op<opIdx = 0, parent = #mmaT, kWidth = 2>
+#dBT = #tilegpu.dot_op<opIdx = 1, parent = #mmaT, kWidth = 2>
+// CHECK-LABEL: func.func @wgmma_transposed_b
+// CHECK-SAME: (%[[A:.*]]: tensor<64x64xf16, {{.*}}>, %[[BNK:.*]]: tensor<128x64xf16, {{.*}}>, %[[C:.*]]: tensor<64x128xf32, {{.*}}>)
+// CHECK-NOT: tile.trans
+// CHECK: %[[MA:.*]] = tilegpu.local_alloc %[[A]]
+// CHECK: %[[MB:.*]] = tilegpu.local_alloc %[[BNK]] : ({{.*}}) -> !tilegpu.memdesc<128x64xf16, #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>>
+// CHECK: %[[VB:.*]] = tilegpu.memdesc_trans %[[MB]], [1, 0] : {{.*}} -> !tilegpu.memdesc<64x128xf16, #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [0, 1], lineElems = 64>>
+// CHECK: tilegpu.warpgroup_dot %[[MA]], %[[VB]], %[[C]]
+// CHECK-NOT: tile.trans
+func.func @wgmma_transposed_b(%a: tensor<64x64xf16, #bT>, %bnk: tensor<128x64xf16, #bT>, %c: tensor<64x128xf32, #mmaT>) -> tensor<64x128xf32, #mmaT> {
+  %b = tile.trans %bnk, [1, 0] : tensor<128x64xf16, #bT> -> tensor<64x128xf16, #bTt>
+  %ca = tilegpu.convert_layout %a : tensor<64x64xf16, #bT> -> tensor<64x64xf16, #dAT>
+  %cb = tilegpu.convert_layout %b : tensor<64x128xf16, #bTt> -> tensor<64x128xf16, #dBT>
+  %d = tile.dot %ca, %cb, %c : tensor<64x64xf16, #dAT> * tensor<64x128xf16, #dBT> -> tensor<64x128xf32, #mmaT>
+  return %d : tensor<64x128xf32, #mmaT>
+}

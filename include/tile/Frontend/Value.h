@@ -32,6 +32,11 @@ struct TileType {
   ScalarType element = ScalarType::I32; // the pointee for pointers
   bool isPointer = false;
   bool isBlockPointer = false; // a make_block_ptr value; shape = block shape
+  /// A tensor descriptor (tl.make_tensor_descriptor): a block pointer whose
+  /// accesses check every bound; isBlockPointer is set too, so it is never
+  /// an operand of arithmetic.
+  bool isDescriptor = false;
+  bool padWithNan = false; // a descriptor's padding_option="nan"
   llvm::SmallVector<int64_t, 4> shape; // empty for scalars
 
   bool isBlock() const { return !shape.empty() && !isBlockPointer; }
@@ -50,7 +55,9 @@ struct TileType {
   TileType scalar() const { return withShape({}); }
   bool operator==(const TileType &o) const {
     return element == o.element && isPointer == o.isPointer &&
-           isBlockPointer == o.isBlockPointer && shape == o.shape;
+           isBlockPointer == o.isBlockPointer &&
+           isDescriptor == o.isDescriptor && padWithNan == o.padWithNan &&
+           shape == o.shape;
   }
   bool operator!=(const TileType &o) const { return !(*this == o); }
   /// "fp16", "*fp32", "block<64x64xfp16>", "block_ptr<...>".

@@ -132,6 +132,19 @@ struct MemDescIndexLowering
   }
 };
 
+/// A permuted view keeps every byte where it is: the same base address.
+struct MemDescTransLowering
+    : public OpConversionPattern<tilegpu::MemDescTransOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tilegpu::MemDescTransOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithMultiple(
+        op, SmallVector<SmallVector<Value>>{{adaptor.getSrc().front()}});
+    return success();
+  }
+};
+
 /// Reads a 16-bit tensor-core operand with ldmatrix: per 16 x 16 (A) or
 /// 16 x 16 over two n-tiles (B) block, each lane supplies the address of
 /// one 8-element row of one 8 x 8 matrix; `.trans` when the tile is stored
@@ -527,7 +540,8 @@ struct AsyncCopyArriveLowering
 
 void mlir::tile::lowering::populateSharedMemoryPatterns(
     DistributedTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<LocalAllocLowering, MemDescIndexLowering, LocalLoadLowering,
+  patterns.add<LocalAllocLowering, MemDescIndexLowering, MemDescTransLowering,
+               LocalLoadLowering,
                AsyncCopyLowering, AsyncCommitGroupLowering, AsyncWaitLowering,
                MBarrierInitLowering, MBarrierInvalLowering, MBarrierWaitLowering,
                MBarrierArriveLowering, AsyncCopyArriveLowering>(

@@ -345,6 +345,21 @@ void LayoutPlan::collect(Region &region) {
   }
 }
 
+Attribute LayoutPlan::rearrangedLayout(Operation *op,
+                                       DistributedLayoutAttr src) const {
+  auto srcType = cast<RankedTensorType>(op->getOperand(0).getType());
+  auto dstType = cast<RankedTensorType>(op->getResult(0).getType());
+  if (auto trans = dyn_cast<TransOp>(op)) {
+    if (auto blocked = dyn_cast<BlockedEncodingAttr>(src))
+      return blocked.permute(trans.getOrder());
+    return LinearEncodingAttr::get(
+        ctx, src.toLinearLayout(srcType.getShape())
+                 .permuteDims(trans.getOrder()));
+  }
+  return LinearEncodingAttr::get(
+      ctx, src.toLinearLayout(srcType.getShape()).reshape(dstType.getShape()));
+}
+
 void LayoutPlan::derive(func::FuncOp func) {
   // Layouts flow through ops that change shapes, from classes that have
   // one to classes that do not, until nothing changes.
@@ -366,6 +381,13 @@ void LayoutPlan::derive(func::FuncOp func) {
           for (Value r : reduce.getResults())
             if (isTensor(r))
               setIfMissing(r, SliceEncodingAttr::get(ctx, reduce.getAxis(), l));
+      } else if (isa<ReshapeOp, TransOp>(op)) {
+        // The placement of the source seen in the new shape: no data
+        // moves (an epilogue's reshape, permute and split of a dot's
+        // accumulator stay in its registers).
+        if (auto l = dyn_cast_or_null<DistributedLayoutAttr>(
+                layoutOf(op->getOperand(0))))
+          setIfMissing(op->getResult(0), rearrangedLayout(op, l));
       } else if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
         unsigned axisIdx = expand.getAxisAttr().getInt();
         if (auto l = dyn_cast_or_null<DistributedLayoutAttr>(

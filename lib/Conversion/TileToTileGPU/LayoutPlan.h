@@ -52,6 +52,10 @@ private:
   void derive(func::FuncOp func);
 
   Attribute defaultLayout(ArrayRef<int64_t> shape) const;
+  /// The layout of a reshape's or transpose's result that keeps every
+  /// element where `src` has it.
+  Attribute rearrangedLayout(Operation *op,
+                             tilegpu::DistributedLayoutAttr src) const;
   Attribute coalescedLayout(Value ptr) const;
   tilegpu::MmaEncodingAttr chooseMma(DotOp dot) const;
   tilegpu::MmaEncodingAttr chooseWgmma(DotOp dot) const;

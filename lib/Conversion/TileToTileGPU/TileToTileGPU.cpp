@@ -216,28 +216,16 @@ private:
   }
 
   void processTrans(TransOp trans) {
+    // A blocked source is transposed in place (no data moves), whatever
+    // the plan says; other sources follow the plan.
     auto srcType = trans.getSrc().getType();
-    auto blocked = dyn_cast_or_null<BlockedEncodingAttr>(srcType.getEncoding());
-    if (!blocked) {
-      trans->getResult(0).setType(planned(trans.getResult()));
-      return;
-    }
-    // The transposed layout: dimension i of the result is dimension
-    // order[i] of the source, so no data moves.
-    ArrayRef<int32_t> order = trans.getOrder();
-    SmallVector<unsigned> spt, tpw, wpc, newOrder;
-    SmallVector<unsigned> inverse(order.size());
-    for (auto [i, d] : llvm::enumerate(order))
-      inverse[d] = i;
-    for (int32_t d : order) {
-      spt.push_back(blocked.getSizePerThread()[d]);
-      tpw.push_back(blocked.getThreadsPerWarp()[d]);
-      wpc.push_back(blocked.getWarpsPerCTA()[d]);
-    }
-    for (unsigned d : blocked.getOrder())
-      newOrder.push_back(inverse[d]);
-    auto layout = BlockedEncodingAttr::get(ctx, spt, tpw, wpc, newOrder);
-    trans.getResult().setType(withLayout(trans.getType(), layout));
+    if (auto blocked =
+            dyn_cast_or_null<BlockedEncodingAttr>(srcType.getEncoding()))
+      trans.getResult().setType(
+          withLayout(trans.getType(), blocked.permute(trans.getOrder())));
+    else
+      trans.getResult().setType(
+          cast<RankedTensorType>(planned(trans.getResult())));
   }
 
   void processDot(DotOp dot) {

@@ -132,6 +132,30 @@ LinearLayout LinearLayout::permuteDims(llvm::ArrayRef<int32_t> order) const {
   return result;
 }
 
+LinearLayout LinearLayout::reshape(llvm::ArrayRef<int64_t> newShape) const {
+  LinearLayout result(newShape);
+  // Power-of-two dimensions: a coordinate's bits are fields of its
+  // row-major position, so the map stays linear.
+  auto relabel = [&](const Coord &c) {
+    int64_t flat = 0;
+    for (auto [v, size] : llvm::zip(c, shape))
+      flat = flat * size + v;
+    Coord r(newShape.size(), 0);
+    for (int d = newShape.size() - 1; d >= 0; --d) {
+      r[d] = flat % newShape[d];
+      flat /= newShape[d];
+    }
+    return r;
+  };
+  for (const Coord &c : regBases)
+    result.regBases.push_back(relabel(c));
+  for (const Coord &c : laneBases)
+    result.laneBases.push_back(relabel(c));
+  for (const Coord &c : warpBases)
+    result.warpBases.push_back(relabel(c));
+  return result;
+}
+
 LinearLayout LinearLayout::insertDim(unsigned dim) const {
   llvm::SmallVector<int64_t> newShape(shape.begin(), shape.end());
   newShape.insert(newShape.begin() + dim, 1);

@@ -61,6 +61,9 @@ mlir::tilegpu::getRegisterRemap(Operation *op) {
       .Case<tile::TransOp>([&](tile::TransOp t) {
         return src.permuteDims(t.getOrder()).registerMapTo(dst);
       })
+      .Case<tile::ReshapeOp>([&](tile::ReshapeOp r) {
+        return src.reshape(dstType.getShape()).registerMapTo(dst);
+      })
       .Case<ExtractSliceOp>([&](ExtractSliceOp e) {
         return src.registerMapToWindow(dst, e.getOffsets());
       })
@@ -87,7 +90,7 @@ unsigned mlir::tilegpu::getScratchBytes(Operation *op) {
         return tensorBytes(o->getOperand(0));
       })
       .Case<tile::ReshapeOp>([&](tile::ReshapeOp r) -> unsigned {
-        if (!getLayout(r.getType()))
+        if (!getLayout(r.getType()) || getRegisterRemap(r))
           return 0;
         return tensorBytes(r.getSrc());
       })

@@ -170,6 +170,46 @@ LogicalResult MemDescIndexOp::verify() {
   return success();
 }
 
+MemDescType MemDescTransOp::getTransposedType(MemDescType src,
+                                              ArrayRef<int32_t> order) {
+  SharedEncodingAttr enc = src.getEncoding();
+  SmallVector<int64_t> shape;
+  SmallVector<unsigned> position(order.size());
+  for (auto [i, d] : llvm::enumerate(order)) {
+    shape.push_back(src.getShape()[d]);
+    position[d] = i;
+  }
+  SmallVector<unsigned> encOrder;
+  for (unsigned d : enc.getOrder())
+    encOrder.push_back(position[d]);
+  auto permuted = SharedEncodingAttr::get(
+      src.getContext(), enc.getVec(), enc.getPerPhase(), enc.getMaxPhase(),
+      encOrder, enc.getLineElems());
+  return MemDescType::get(src.getContext(), shape, src.getElementType(),
+                          permuted);
+}
+
+LogicalResult MemDescTransOp::verify() {
+  MemDescType src = getSrc().getType();
+  ArrayRef<int32_t> order = getOrder();
+  if (src.getRank() != static_cast<int64_t>(order.size()) ||
+      src.getRank() != static_cast<int64_t>(src.getEncoding().getOrder().size()))
+    return emitOpError("permutes a ")
+           << src.getRank() << "-d buffer with " << order.size()
+           << " dimensions; index the buffer first";
+  SmallVector<bool> seen(order.size(), false);
+  for (int32_t d : order) {
+    if (d < 0 || d >= static_cast<int32_t>(order.size()) || seen[d])
+      return emitOpError("order must be a permutation of the dimensions");
+    seen[d] = true;
+  }
+  if (getResult().getType() != getTransposedType(src, order))
+    return emitOpError("result must be the source seen through the "
+                       "permutation, expected ")
+           << getTransposedType(src, order);
+  return success();
+}
+
 SmallVector<int64_t> LocalLoadOp::getWindowOffsets() {
   if (auto offsets = getOffsets())
     return SmallVector<int64_t>(*offsets);

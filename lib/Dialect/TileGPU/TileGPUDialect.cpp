@@ -145,6 +145,20 @@ BlockedEncodingAttr BlockedEncodingAttr::get(MLIRContext *ctx,
   return BlockedEncodingAttr::get(ctx, sizePerThread, threads, warps, order);
 }
 
+BlockedEncodingAttr BlockedEncodingAttr::permute(ArrayRef<int32_t> dims) const {
+  SmallVector<unsigned> spt, tpw, wpc, order;
+  SmallVector<unsigned> position(dims.size());
+  for (auto [i, d] : llvm::enumerate(dims)) {
+    position[d] = i;
+    spt.push_back(getSizePerThread()[d]);
+    tpw.push_back(getThreadsPerWarp()[d]);
+    wpc.push_back(getWarpsPerCTA()[d]);
+  }
+  for (unsigned d : getOrder())
+    order.push_back(position[d]);
+  return BlockedEncodingAttr::get(getContext(), spt, tpw, wpc, order);
+}
+
 BlockedEncodingAttr BlockedEncodingAttr::getDefault(MLIRContext *ctx,
                                                     ArrayRef<int64_t> shape,
                                                     unsigned numWarps) {
@@ -153,6 +167,97 @@ BlockedEncodingAttr BlockedEncodingAttr::getDefault(MLIRContext *ctx,
   for (unsigned i = 0; i < rank; ++i)
     order.push_back(rank - 1 - i);
   return get(ctx, shape, sizePerThread, order, numWarps);
+}
+
+//===----------------------------------------------------------------------===//
+// LinearEncodingAttr
+//===----------------------------------------------------------------------===//
+
+static const char *const kLinearBasisNames[] = {"regs", "lanes", "warps"};
+
+LogicalResult
+LinearEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                           unsigned rank, ArrayRef<int32_t> regs,
+                           ArrayRef<int32_t> lanes, ArrayRef<int32_t> warps) {
+  if (rank == 0)
+    return emitError() << "a linear layout needs a rank";
+  for (ArrayRef<int32_t> bases : {regs, lanes, warps}) {
+    if (bases.size() % rank)
+      return emitError() << "bases must have " << rank << " coordinates each";
+    if (llvm::any_of(bases, [](int32_t v) { return v < 0; }))
+      return emitError() << "basis coordinates must not be negative";
+  }
+  if (lanes.size() / rank != 5)
+    return emitError() << "a linear layout needs 5 lane bases (32 lanes)";
+  return success();
+}
+
+Attribute LinearEncodingAttr::parse(AsmParser &parser, Type) {
+  unsigned rank = 0;
+  SmallVector<int32_t> lists[3];
+  if (parser.parseLess() || parser.parseKeyword("rank") ||
+      parser.parseEqual() || parser.parseInteger(rank))
+    return {};
+  for (auto [name, list] : llvm::zip(kLinearBasisNames, lists)) {
+    auto element = [&, &list = list]() -> ParseResult {
+      int32_t v;
+      if (parser.parseInteger(v))
+        return failure();
+      list.push_back(v);
+      return success();
+    };
+    if (parser.parseComma() || parser.parseKeyword(name) ||
+        parser.parseEqual() ||
+        parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, element))
+      return {};
+  }
+  if (parser.parseGreater())
+    return {};
+  return parser.getChecked<LinearEncodingAttr>(parser.getContext(), rank,
+                                               lists[0], lists[1], lists[2]);
+}
+
+void LinearEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<rank = " << getRank();
+  ArrayRef<int32_t> lists[] = {getRegs(), getLanes(), getWarps()};
+  for (auto [name, list] : llvm::zip(kLinearBasisNames, lists)) {
+    printer << ", " << name << " = [";
+    llvm::interleaveComma(list, printer);
+    printer << "]";
+  }
+  printer << ">";
+}
+
+LinearEncodingAttr LinearEncodingAttr::get(MLIRContext *ctx,
+                                           const LinearLayout &layout) {
+  auto flatten = [](ArrayRef<LinearLayout::Coord> bases) {
+    SmallVector<int32_t> flat;
+    for (const LinearLayout::Coord &c : bases)
+      flat.append(c.begin(), c.end());
+    return flat;
+  };
+  return get(ctx, layout.getRank(), flatten(layout.getRegBases()),
+             flatten(layout.getLaneBases()), flatten(layout.getWarpBases()));
+}
+
+unsigned LinearEncodingAttr::getNumWarps() const {
+  return 1u << (getWarps().size() / getRank());
+}
+
+LinearLayout LinearEncodingAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
+  unsigned rank = getRank();
+  assert(shape.size() == rank && "layout rank differs from the shape's");
+  LinearLayout layout(shape);
+  auto add = [&](ArrayRef<int32_t> flat, auto addBasis) {
+    for (size_t i = 0; i < flat.size(); i += rank)
+      addBasis(LinearLayout::Coord(flat.begin() + i, flat.begin() + i + rank));
+  };
+  add(getRegs(), [&](LinearLayout::Coord c) { layout.addRegBasis(c); });
+  add(getLanes(), [&](LinearLayout::Coord c) { layout.addLaneBasis(c); });
+  add(getWarps(), [&](LinearLayout::Coord c) { layout.addWarpBasis(c); });
+  // A slice asks for its parent with the sliced dimension of size 1.
+  layout.wrapToShape();
+  return layout;
 }
 
 //===----------------------------------------------------------------------===//

@@ -78,3 +78,17 @@ func.func @order_out_of_range(%x: tensor<32x32xf32, #tilegpu.blocked<sizePerThre
 func.func @slice_parent(%x: tensor<32xf32, #tilegpu.slice<dim = 1, parent = #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]>>>) {
   return
 }
+
+// -----
+
+// expected-error @+1 {{bases must have 2 coordinates each}}
+func.func @linear_ragged(%x: tensor<16x4xf32, #tilegpu.linear<rank = 2, regs = [0, 1, 8], lanes = [0, 2, 1, 0, 2, 0, 4, 0, 0, 0], warps = []>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{a linear layout needs 5 lane bases (32 lanes)}}
+func.func @linear_lanes(%x: tensor<16x4xf32, #tilegpu.linear<rank = 2, regs = [], lanes = [0, 2, 1, 0], warps = []>>) {
+  return
+}

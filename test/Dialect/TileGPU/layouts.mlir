@@ -83,3 +83,15 @@ func.func @rematerialize(%s: f32)
   return %1, %3 : tensor<64xf32, #tilegpu.slice<dim = 0, parent = #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]>>>,
                   tensor<64xi32, #tilegpu.slice<dim = 0, parent = #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]>>>
 }
+
+// A linear encoding lists its register, lane and warp bases, `rank`
+// coordinates each (here an mma accumulator's columns split in two halves:
+// the last register basis selects the half).
+// CHECK-LABEL: func.func @linear
+// CHECK-SAME: tensor<16x2x4xf32, #tilegpu.linear<rank = 3, regs = [0, 0, 1, 8, 0, 0, 0, 1, 0], lanes = [0, 0, 2, 1, 0, 0, 2, 0, 0, 4, 0, 0, 0, 0, 0], warps = [0, 0, 0]>>
+// CHECK-SAME: tensor<8xf32, #tilegpu.linear<rank = 1, regs = [], lanes = [0, 0, 1, 2, 4], warps = []>>
+func.func @linear(
+    %a: tensor<16x2x4xf32, #tilegpu.linear<rank = 3, regs = [0, 0, 1, 8, 0, 0, 0, 1, 0], lanes = [0, 0, 2, 1, 0, 0, 2, 0, 0, 4, 0, 0, 0, 0, 0], warps = [0, 0, 0]>>,
+    %b: tensor<8xf32, #tilegpu.linear<rank = 1, regs = [], lanes = [0, 0, 1, 2, 4], warps = []>>) {
+  return
+}

@@ -235,3 +235,30 @@ func.func @arrive_not_i64() attributes {tilegpu.num_warps = 4 : i32} {
   tilegpu.mbarrier_arrive %b per_warp : !tilegpu.memdesc<1xf64, #s1>
   return
 }
+
+// -----
+
+#s = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>
+func.func @trans_not_a_permutation(%m: !tilegpu.memdesc<128x64xf16, #s>) {
+  // expected-error @below {{order must be a permutation of the dimensions}}
+  %t = tilegpu.memdesc_trans %m, [1, 1] : !tilegpu.memdesc<128x64xf16, #s> -> !tilegpu.memdesc<64x128xf16, #s>
+  return
+}
+
+// -----
+
+#s = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>
+func.func @trans_wrong_encoding(%m: !tilegpu.memdesc<128x64xf16, #s>) {
+  // expected-error @below {{result must be the source seen through the permutation, expected '!tilegpu.memdesc<64x128xf16, #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [0, 1], lineElems = 64>>'}}
+  %t = tilegpu.memdesc_trans %m, [1, 0] : !tilegpu.memdesc<128x64xf16, #s> -> !tilegpu.memdesc<64x128xf16, #s>
+  return
+}
+
+// -----
+
+#s = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>
+func.func @trans_ring(%m: !tilegpu.memdesc<3x128x64xf16, #s>) {
+  // expected-error @below {{permutes a 3-d buffer with 3 dimensions; index the buffer first}}
+  %t = tilegpu.memdesc_trans %m, [0, 2, 1] : !tilegpu.memdesc<3x128x64xf16, #s> -> !tilegpu.memdesc<3x64x128xf16, #s>
+  return
+}

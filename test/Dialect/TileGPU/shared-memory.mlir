@@ -29,3 +29,14 @@ func.func @ops(%x: tensor<64x32xf16, #b>, %p: tensor<64x32x!tile.ptr<f16>, #b>, 
   %c = tilegpu.local_load %t : !tilegpu.memdesc<64x32xf16, #s> -> tensor<64x32xf16, #b>
   return
 }
+
+// A transposed view of a wgmma tile: the encoding's order follows the
+// dimensions it names.
+// CHECK-LABEL: func.func @transposed_view
+// CHECK: tilegpu.memdesc_trans %{{.*}}, [1, 0] : !tilegpu.memdesc<128x64xf16, #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>> -> !tilegpu.memdesc<64x128xf16, #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [0, 1], lineElems = 64>>
+#sw = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>
+#swt = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [0, 1], lineElems = 64>
+func.func @transposed_view(%m: !tilegpu.memdesc<128x64xf16, #sw>) -> !tilegpu.memdesc<64x128xf16, #swt> {
+  %t = tilegpu.memdesc_trans %m, [1, 0] : !tilegpu.memdesc<128x64xf16, #sw> -> !tilegpu.memdesc<64x128xf16, #swt>
+  return %t : !tilegpu.memdesc<64x128xf16, #swt>
+}

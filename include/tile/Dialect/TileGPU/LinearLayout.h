@@ -65,6 +65,9 @@ public:
   /// This layout with its tensor dimensions permuted: result dimension i is
   /// source dimension order[i].
   LinearLayout permuteDims(llvm::ArrayRef<int32_t> order) const;
+  /// The same placement of elements seen in `newShape` (as many elements):
+  /// each element keeps its row-major position.
+  LinearLayout reshape(llvm::ArrayRef<int64_t> newShape) const;
   /// This layout with a size-1 dimension inserted at `dim`, on which every
   /// basis is zero.
   LinearLayout insertDim(unsigned dim) const;

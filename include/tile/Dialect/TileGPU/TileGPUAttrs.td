@@ -55,12 +55,41 @@ def TileGPU_BlockedEncodingAttr : TileGPU_Attr<"BlockedEncoding", "blocked",
     static BlockedEncodingAttr getDefault(::mlir::MLIRContext *ctx,
                                           ::llvm::ArrayRef<int64_t> shape,
                                           unsigned numWarps);
+    /// This layout for the transposed tensor: result dimension i is
+    /// dimension `dims[i]` of this one.
+    BlockedEncodingAttr permute(::llvm::ArrayRef<int32_t> dims) const;
     /// A layout with `sizePerThread` elements per thread along `order`.
     static BlockedEncodingAttr get(::mlir::MLIRContext *ctx,
                                    ::llvm::ArrayRef<int64_t> shape,
                                    ::llvm::ArrayRef<unsigned> sizePerThread,
                                    ::llvm::ArrayRef<unsigned> order,
                                    unsigned numWarps);
+  }];
+}
+
+def TileGPU_LinearEncodingAttr : TileGPU_Attr<"LinearEncoding", "linear",
+    [DeclareAttrInterfaceMethods<TileGPU_DistributedLayout>]> {
+  let summary = "Any linear placement of a tensor's elements, basis by basis";
+  let description = [{
+    The (register, lane, warp) -> coordinates map given by its bases: the
+    coordinates of the element that register bit i (lane bit, warp bit) of
+    a thread selects, `rank` numbers each, one basis after another. An
+    element is found by XOR-ing the bases of the set bits. The layout of a
+    reshape or transpose of a tensor in any layout that moves no data (the
+    accumulator of a dot reshaped, permuted and split in an epilogue).
+  }];
+  let parameters = (ins "unsigned":$rank,
+                        OptionalArrayRefParameter<"int32_t">:$regs,
+                        OptionalArrayRefParameter<"int32_t">:$lanes,
+                        OptionalArrayRefParameter<"int32_t">:$warps);
+  // `<rank = 2, regs = [...], lanes = [...], warps = [...]>`; a list may be
+  // empty (one register per thread, one warp).
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The encoding of `layout` (for tensors of its shape).
+    static LinearEncodingAttr get(::mlir::MLIRContext *ctx,
+                                  const LinearLayout &layout);
   }];
 }
 

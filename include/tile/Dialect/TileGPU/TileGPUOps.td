@@ -80,6 +80,28 @@ def TileGPU_MemDescIndexOp : TileGPU_Op<"memdesc_index", [Pure]> {
   let hasVerifier = 1;
 }
 
+def TileGPU_MemDescTransOp : TileGPU_Op<"memdesc_trans", [Pure]> {
+  let summary = "The same shared-memory tile seen with its dimensions permuted";
+  let description = [{
+    Result dimension `i` is source dimension `order[i]`; the encoding's
+    order names the same source dimensions in the result's numbering, so
+    every element keeps its bytes and the view costs nothing. A tile loaded
+    and then transposed (`tl.dot(a, b.T)`) is stored as loaded and read
+    through this view.
+  }];
+  let arguments = (ins TileGPU_MemDesc:$src, DenseI32ArrayAttr:$order);
+  let results = (outs TileGPU_MemDesc:$result);
+  let assemblyFormat = [{
+    $src `,` $order attr-dict `:` qualified(type($src)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The type of `src` seen through the permutation `order`.
+    static MemDescType getTransposedType(MemDescType src,
+                                         ::llvm::ArrayRef<int32_t> order);
+  }];
+}
+
 def TileGPU_LocalLoadOp : TileGPU_Op<"local_load",
     [MemoryEffects<[MemRead<TileGPU_SharedMemory>]>]> {
   let summary = "Read a tensor (or a window of it) from shared memory";
