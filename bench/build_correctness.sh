@@ -46,6 +46,9 @@ done
 "$TILEC" test/Interpreter/Inputs/math_functions.tile -o "$OUT/math_functions.ptx"
 "$TILEC" bench/kernels/reductions.tile -o "$OUT/reductions.ptx"
 "$TILEC" bench/kernels/descriptor.tile -o "$OUT/descriptor.ptx"
+for bm in 32 64; do
+  "$TILEC" bench/kernels/dot_transposed.tile -D BM=$bm -o "$OUT/dot_transposed_$bm.ptx"
+done
 "$TILEC" examples/matmul_descriptor.tile --all-configs -o "$OUT/matmul_descriptor.ptx"
 for f in "$OUT"/*.ptx; do
   /usr/local/cuda/bin/ptxas -arch=sm_90a "$f" -o /dev/null

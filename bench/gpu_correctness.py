@@ -517,6 +517,20 @@ def check_descriptor():
                    rel_error(c, a.double() @ b.double().T), 2e-3)
 
 
+def check_dot_transposed():
+    """tl.dot(a, b.T) with B loaded as N x K rows, on mma.sync (32-row
+    blocks) and wgmma (64-row blocks), at sizes that cut blocks."""
+    for bm in [32, 64]:
+        for M, N, K in [(100, 72, 96), (256, 192, 512)]:
+            a = torch.randn(M, K, device="cuda", dtype=torch.float16)
+            b = torch.randn(N, K, device="cuda", dtype=torch.float16)
+            c = torch.full((M, N), float("nan"), device="cuda")
+            Kernel(f"dot_transposed_{bm}")(a, b, c, M, N, K)
+            torch.cuda.synchronize()
+            record(f"dot(a, b.T) BM={bm}", f"{M}x{N}x{K}",
+                   rel_error(c, a.double() @ b.double().T), 1e-5)
+
+
 def check_inline_asm():
     """tl.inline_asm_elementwise: tanh.approx per element, two results of
     one asm, and pack=4 int8 bytes in one register."""
@@ -692,7 +706,7 @@ for check in [check_vector_add, check_matmul, check_softmax, check_layernorm,
               check_layernorm_bwd, check_random, check_math_functions,
               check_custom_reduce, check_scan, check_histogram, check_sort,
               check_pointer_casts, check_gather, check_inline_asm,
-              check_descriptor,
+              check_descriptor, check_dot_transposed,
               check_cuda_helpers,
               check_join_split, check_propagate_nan,
               check_library_builtins, check_reductions]:

@@ -172,5 +172,26 @@ Kernel(CDIR, "library_builtins")(
     torch.randn(64, device="cuda"), torch.empty(64, device="cuda"),
     torch.empty(64, device="cuda"),
     *(torch.empty(64, device="cuda", dtype=torch.int32) for _ in range(2)))
+# Tensor descriptors: blocks across every edge, a persistent descriptor
+# matmul (more tiles than programs: 192 tiles of 128x128 over 132 programs,
+# both epilogues), and dot(a, b.T) on mma.sync and wgmma.
+x = torch.randn(50, 72, device="cuda")
+Kernel(CDIR, "descriptor", 0)(
+    x, torch.empty(53, 80, device="cuda", dtype=torch.float16), 50, 70, 72, 80)
+Kernel(CDIR, "descriptor", 1)(x, torch.empty(50, device="cuda"), 50, 70, 72)
+Kernel(CDIR, "descriptor", 2)(torch.randn(3, 5, 12, device="cuda"),
+                              torch.empty(2, 4, 8, device="cuda"),
+                              torch.empty(15, 12, device="cuda"), 3, 5, 12)
+for i in range(2):
+    a = torch.randn(2048, 136, device="cuda", dtype=torch.float16)
+    b = torch.randn(1536, 136, device="cuda", dtype=torch.float16)
+    Kernel(CDIR, "matmul_descriptor", i)(
+        a, b, torch.empty(2048, 1536, device="cuda", dtype=torch.float16),
+        2048, 1536, 136)
+for bm in [32, 64]:
+    a = torch.randn(100, 96, device="cuda", dtype=torch.float16)
+    b = torch.randn(72, 96, device="cuda", dtype=torch.float16)
+    Kernel(CDIR, f"dot_transposed_{bm}")(
+        a, b, torch.empty(100, 72, device="cuda"), 100, 72, 96)
 torch.cuda.synchronize()
 print("sanitize_examples: all launches done")
