@@ -198,6 +198,8 @@ bool CompilerSession::lowerToGPU() {
         pm.addPass(mlir::tile::createTileLowerBlockPointers());
         pm.addPass(mlir::createCanonicalizerPass());
         pm.addPass(mlir::createCSEPass());
+        if (options.fuseNestedLoops)
+          pm.addPass(mlir::tile::createTileFuseNestedLoops());
         pm.addPass(mlir::tile::createTileLoopPointerOffsets());
         pm.addPass(mlir::createCSEPass());
         if (options.versionArguments) {

@@ -788,15 +788,20 @@ LogicalResult Generator::genFor(const ForStmt &stmt) {
       pos.size() == 1 ? posLocs[0] : posLocs[1],
       pos.size() == 3 ? posLocs[2] : call->getLoc()};
   std::optional<int64_t> numStages;
+  bool flatten = false;
   for (auto [i, kw] : llvm::enumerate(args->keywords)) {
     llvm::SMLoc kwLoc = args->keywordLocs[i];
-    if (kw.first == "num_stages") {
+    if (kw.first == "flatten") {
+      if (!kw.second.isConstexpr())
+        return error(kwLoc, "flatten must be a constexpr bool");
+      flatten = kw.second.truthy();
+    } else if (kw.first == "num_stages") {
       if (kw.second.getKind() != Val::Kind::Int || kw.second.getInt() < 1)
         return error(kwLoc, "num_stages must be a positive constexpr integer");
       numStages = kw.second.getInt();
     } else if (kw.first != "loop_unroll_factor" &&
                kw.first != "disallow_acc_multi_buffer" &&
-               kw.first != "flatten" && kw.first != "warp_specialize") {
+               kw.first != "warp_specialize") {
       return error(kwLoc, "range() got an unexpected keyword argument '" +
                               kw.first + "'");
     }
@@ -869,6 +874,8 @@ LogicalResult Generator::genFor(const ForStmt &stmt) {
     auto forOp = scf::ForOp::create(builder, l, loopLb, loopUb, loopStep, *inits);
     if (numStages)
       forOp->setAttr(kNumStagesAttr, builder.getI32IntegerAttr(*numStages));
+    if (flatten)
+      forOp->setAttr(kFlattenAttr, builder.getUnitAttr());
     mlir::Block *body = forOp.getBody();
     dropTerminator(body);
     builder.setInsertionPointToEnd(body);

@@ -23,6 +23,8 @@
 
 #include "tile/Transforms/Passes.h"
 
+#include "tile/Dialect/TileGPU/Scratch.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -152,12 +154,21 @@ static WarpGroupDotOp asyncCandidate(scf::ForOp loop,
     if (!isa<MemDescType>(dot.getA().getType()))
       continue;
     auto acc = dyn_cast<BlockArgument>(dot.getC());
-    if (!acc || acc.getOwner() != body || !acc.hasOneUse() ||
-        !dot.getD().hasOneUse())
+    if (!acc || acc.getOwner() != body || !acc.hasOneUse())
       continue;
-    OpOperand &use = *dot.getD().use_begin();
-    if (!isa<scf::YieldOp>(use.getOwner()) ||
-        use.getOperandNumber() + 1 != acc.getArgNumber())
+    // Yielded as the accumulator, and otherwise read only in branches of
+    // the body (a fused loop's epilogue), which wait for it there.
+    unsigned yields = 0;
+    bool readsElsewhere = false;
+    for (OpOperand &use : dot.getD().getUses()) {
+      Operation *user = use.getOwner();
+      if (isa<scf::YieldOp>(user) && user->getBlock() == body)
+        yields += use.getOperandNumber() + 1 == acc.getArgNumber() ? 1 : 2;
+      else if (!isa<scf::IfOp>(body->findAncestorOpInBlock(*user)) ||
+               user->getBlock() == body)
+        readsElsewhere = true;
+    }
+    if (yields != 1 || readsElsewhere)
       continue;
     auto staged = [](Value operand) -> Value {
       if (auto view = operand.getDefiningOp<MemDescTransOp>())
@@ -382,8 +393,16 @@ static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
   uint64_t bytesPerStage = 0;
   for (LocalAllocOp alloc : allocs)
     bytesPerStage += alloc.getType().getSizeInBytes();
-  // As many stages as fit beside nothing else; the allocation pass reports
-  // what still does not fit.
+  // The ring lives through the loop beside the scratch of the body's
+  // layout changes (a fused persistent loop's epilogue converts its tile):
+  // the largest of those, as they are not live at once.
+  uint64_t scratch = 0;
+  loop.getBody()->walk([&](Operation *op) {
+    scratch = std::max<uint64_t>(scratch, getScratchBytes(op));
+  });
+  maxSharedBytes = scratch < maxSharedBytes ? maxSharedBytes - scratch : 0;
+  // As many stages as fit beside that; the allocation pass reports what
+  // still does not fit.
   if (bytesPerStage)
     stages = std::min<uint64_t>(stages, maxSharedBytes / bytesPerStage);
   if (stages < 2)
@@ -404,13 +423,28 @@ static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
   if (asyncDot) {
     // In flight until the next iteration's wait: at most this group.
     asyncDot.setIsAsync(true);
-    OpOperand &yielded = *asyncDot.getD().use_begin();
-    asyncResult = yielded.getOperandNumber();
+    OpOperand *yielded = nullptr;
+    SmallVector<OpOperand *> branchReads;
+    for (OpOperand &use : asyncDot.getD().getUses()) {
+      if (isa<scf::YieldOp>(use.getOwner()) &&
+          use.getOwner()->getBlock() == loop.getBody())
+        yielded = &use;
+      else
+        branchReads.push_back(&use);
+    }
+    asyncResult = yielded->getOperandNumber();
     OpBuilder b(asyncDot->getNextNode());
     auto inFlight = WarpGroupDotWaitOp::create(
         b, asyncDot.getLoc(), TypeRange{asyncDot.getType()},
         ValueRange{asyncDot.getD()}, 1);
-    yielded.set(inFlight.getResult(0));
+    yielded->set(inFlight.getResult(0));
+    for (OpOperand *read : branchReads) {
+      b.setInsertionPoint(read->getOwner());
+      read->set(WarpGroupDotWaitOp::create(b, asyncDot.getLoc(),
+                                           TypeRange{asyncDot.getType()},
+                                           ValueRange{asyncDot.getD()}, 0)
+                    .getResult(0));
+    }
     // With one warpgroup there is no lockstep to break, and the arrivals
     // cost: 0.84-0.97x measured on the 4-warp configs; 1.05x for
     // 128x256 on 8 warps at 4096^3 (bench/NOTES.md).

@@ -17,7 +17,9 @@
 #include "tile/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir::tile {
@@ -222,10 +224,27 @@ static LogicalResult rewriteWgmmaDot(tile::DotOp dot,
     return dot.emitError("internal error: a wgmma operand has rows shorter "
                          "than 32 bytes");
   OpBuilder builder(dot);
+  // An accumulator that restarts from zero under a condition (a fused
+  // persistent loop's first k-step of a tile: select(first, 0, acc)) is
+  // the carried one, not read where the condition holds.
+  Value c = dot.getC(), useC;
+  if (auto select = c.getDefiningOp<arith::SelectOp>())
+    if (select.getCondition().getType().isInteger(1) &&
+        (matchPattern(select.getTrueValue(), m_AnyZeroFloat()) ||
+         matchPattern(select.getTrueValue(), m_Zero()))) {
+      c = select.getFalseValue();
+      Value yes = arith::ConstantOp::create(builder, dot.getLoc(),
+                                            builder.getBoolAttr(true));
+      useC = arith::XOrIOp::create(builder, dot.getLoc(),
+                                   select.getCondition(), yes);
+    }
   auto wgmma = WarpGroupDotOp::create(builder, dot.getLoc(), dot.getType(), a,
-                                      b, dot.getC());
+                                      b, c, useC);
+  Operation *select = useC ? dot.getC().getDefiningOp() : nullptr;
   dot.replaceAllUsesWith(wgmma.getD());
   dot.erase();
+  if (select && select->use_empty())
+    select->erase();
   for (Operation *cvt : converts)
     if (cvt->use_empty())
       cvt->erase();

@@ -117,3 +117,26 @@ func.func @epilogue(%c: tensor<64x64xf16, #mma3>, %p: tensor<64x64x!tile.ptr<f16
   tile.store %p, %b : tensor<64x64x!tile.ptr<f16>, #bC>
   return
 }
+
+// -----
+
+#sW = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>
+#mma3 = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]>
+
+// With `useC`, the first k-step decides at run time whether it reads the
+// accumulator: inline PTX sets a predicate from the flag and passes it as
+// wgmma's scale-d (B is N-major here: transposed); the later k-steps
+// always accumulate.
+// CHECK-LABEL: gpu.func @restart
+// CHECK: %[[USE:.*]] = arith.extui %{{.*}} : i1 to i32
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: llvm.inline_asm {{.*}}setp.ne.b32 p, $66, 0;\0Awgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}}, $64, $65, p, 1, 1, 0, 1;{{.*}}%[[USE]]
+// CHECK-COUNT-3: nvvm.wgmma.mma_async {{.*}}D[<f32>, <one>]
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+func.func @restart(%c: tensor<64x64xf32, #mma3>, %use: i1, %p: tensor<64x64x!tile.ptr<f32>, #mma3>) attributes {tilegpu.num_warps = 4 : i32} {
+  %a = tilegpu.local_alloc {offset = 0 : i32} : () -> !tilegpu.memdesc<64x64xf16, #sW>
+  %b = tilegpu.local_alloc {offset = 8192 : i32} : () -> !tilegpu.memdesc<64x64xf16, #sW>
+  %d = tilegpu.warpgroup_dot %a, %b, %c useC %use : !tilegpu.memdesc<64x64xf16, #sW>, !tilegpu.memdesc<64x64xf16, #sW>, tensor<64x64xf32, #mma3> -> tensor<64x64xf32, #mma3>
+  tile.store %p, %d : tensor<64x64x!tile.ptr<f32>, #mma3>
+  return
+}

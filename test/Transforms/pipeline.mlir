@@ -326,3 +326,43 @@ func.func @transposed_view_loop(%pa: tensor<64x64x!tile.ptr<f16>, #bAT>, %pb: te
   }
   return %r#0 : tensor<64x64xf32, #mmaT>
 }
+
+// -----
+
+// A fused persistent loop: the wgmma restarts its accumulator (useC) and
+// the epilogue reads it in a branch. The dot still stays in flight across
+// iterations; the branch waits for it (pendings 0) before reading.
+#bF = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#mmaF = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]>
+#sF = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>
+// CHECK-LABEL: func.func @epilogue_in_loop
+// CHECK:     scf.for
+// CHECK:       %[[D:.*]] = tilegpu.warpgroup_dot %{{.*}}, %{{.*}}, %{{.*}} useC %{{.*}} {isAsync}
+// CHECK:       %[[W:.*]] = tilegpu.warpgroup_dot_wait %[[D]] {pendings = 1 : i32}
+// CHECK:       scf.if
+// CHECK:         %[[DONE:.*]] = tilegpu.warpgroup_dot_wait %[[D]] {pendings = 0 : i32}
+// CHECK:         tile.store %{{.*}}, %[[DONE]]
+// CHECK:       scf.yield %[[W]]
+func.func @epilogue_in_loop(%pa: tensor<64x64x!tile.ptr<f16>, #bF>, %pc: tensor<64x64x!tile.ptr<f32>, #mmaF>,
+                            %da: tensor<64x64xi32, #bF>, %n: i32, %k: i32)
+    attributes {tile.num_stages = 3 : i32, tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mmaF>
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %a_ptrs = %pa)
+      -> (tensor<64x64xf32, #mmaF>, tensor<64x64x!tile.ptr<f16>, #bF>) : i32 {
+    %kk = arith.remsi %i, %k : i32
+    %first = arith.cmpi eq, %kk, %c0 : i32
+    %use = arith.xori %first, %first : i1
+    %a = tile.load %a_ptrs {tilegpu.vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #bF>
+    %ma = tilegpu.local_alloc %a : (tensor<64x64xf16, #bF>) -> !tilegpu.memdesc<64x64xf16, #sF>
+    %d = tilegpu.warpgroup_dot %ma, %ma, %acc useC %use : !tilegpu.memdesc<64x64xf16, #sF>, !tilegpu.memdesc<64x64xf16, #sF>, tensor<64x64xf32, #mmaF> -> tensor<64x64xf32, #mmaF>
+    %last = arith.cmpi eq, %kk, %k : i32
+    scf.if %last {
+      tile.store %pc, %d : tensor<64x64x!tile.ptr<f32>, #mmaF>
+    }
+    %na = tile.addptr %a_ptrs, %da : tensor<64x64x!tile.ptr<f16>, #bF>, tensor<64x64xi32, #bF>
+    scf.yield %d, %na : tensor<64x64xf32, #mmaF>, tensor<64x64x!tile.ptr<f16>, #bF>
+  }
+  return
+}

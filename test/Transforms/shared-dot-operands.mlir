@@ -241,3 +241,26 @@ func.func @wgmma_transposed_b(%a: tensor<64x64xf16, #bT>, %bnk: tensor<128x64xf1
   %d = tile.dot %ca, %cb, %c : tensor<64x64xf16, #dAT> * tensor<64x128xf16, #dBT> -> tensor<64x128xf32, #mmaT>
   return %d : tensor<64x128xf32, #mmaT>
 }
+
+// -----
+
+// An accumulator that restarts from zero under a condition (a fused
+// persistent loop's first k-step of a tile: select(first, 0, acc)) becomes
+// the carried accumulator with `useC` false where the condition holds.
+#bU = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#mmaU = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]>
+#dAU = #tilegpu.dot_op<opIdx = 0, parent = #mmaU, kWidth = 2>
+#dBU = #tilegpu.dot_op<opIdx = 1, parent = #mmaU, kWidth = 2>
+// CHECK-LABEL: func.func @wgmma_restart
+// CHECK-SAME: %[[FIRST:[^:]*]]: i1
+// CHECK: %[[USE:.*]] = arith.xori %[[FIRST]], %true
+// CHECK: tilegpu.warpgroup_dot %{{.*}}, %{{.*}}, %[[ACC:[^ ]*]] useC %[[USE]]
+// CHECK-NOT: arith.select
+func.func @wgmma_restart(%a: tensor<64x64xf16, #bU>, %b: tensor<64x64xf16, #bU>, %acc: tensor<64x64xf32, #mmaU>, %first: i1) -> tensor<64x64xf32, #mmaU> {
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mmaU>
+  %c = arith.select %first, %zero, %acc : tensor<64x64xf32, #mmaU>
+  %ca = tilegpu.convert_layout %a : tensor<64x64xf16, #bU> -> tensor<64x64xf16, #dAU>
+  %cb = tilegpu.convert_layout %b : tensor<64x64xf16, #bU> -> tensor<64x64xf16, #dBU>
+  %d = tile.dot %ca, %cb, %c : tensor<64x64xf16, #dAU> * tensor<64x64xf16, #dBU> -> tensor<64x64xf32, #mmaU>
+  return %d : tensor<64x64xf32, #mmaU>
+}

@@ -88,6 +88,12 @@ cl::opt<bool> mbarriers(
     cl::desc("Synchronize the copy ring of an in-flight wgmma through "
              "per-slot mbarriers (=false: a barrier per iteration)"),
     cl::init(true), cl::cat(category));
+cl::opt<bool> fuseNestedLoops(
+    "fuse-nested-loops",
+    cl::desc("Fuse each tl.range(..., flatten=True) loop with the loop it "
+             "holds, so that the pipeliner runs across tiles (off: measured "
+             "slower; bench/NOTES.md)"),
+    cl::init(false), cl::cat(category));
 cl::opt<bool> registerBudget(
     "register-budget",
     cl::desc("State each kernel's occupancy register budget (.maxnreg: the "
@@ -167,6 +173,7 @@ static int run() {
   options.versionArguments = versionArguments;
   options.wgmma = wgmma;
   options.mbarriers = mbarriers;
+  options.fuseNestedLoops = fuseNestedLoops;
   options.registerBudget = registerBudget;
 
   CompilerSession session(options);

@@ -82,6 +82,10 @@ struct CompileOptions {
   /// Synchronize the copy ring of an in-flight wgmma through per-slot
   /// mbarriers (off: a barrier of the whole program per iteration).
   bool mbarriers = true;
+  /// Fuse a `tl.range(..., flatten=True)` loop with the loop it holds
+  /// (tile-fuse-nested-loops). Off by default: measured slower on the
+  /// H100 for the tutorial 09 persistent matmul (bench/NOTES.md).
+  bool fuseNestedLoops = false;
   /// State each kernel's occupancy register budget (`.maxnreg`: the most
   /// registers that keep the programs per SM of ptxas's own count), found
   /// by assembling once with ptxas; skipped when there is no ptxas.

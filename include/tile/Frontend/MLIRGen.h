@@ -39,6 +39,9 @@ struct KernelInstance {
 /// Attribute names MLIRGen puts on kernels and their arguments.
 constexpr llvm::StringLiteral kKernelAttr = "tile.kernel";
 constexpr llvm::StringLiteral kNumStagesAttr = "tile.num_stages";
+/// On an scf.for from `tl.range(..., flatten=True)`: tile-fuse-nested-loops
+/// may fuse it with the loop it holds.
+constexpr llvm::StringLiteral kFlattenAttr = "tile.flatten";
 constexpr llvm::StringLiteral kDivisibilityAttr = "tile.divisibility";
 /// On a kernel argument specialized for a value (`i32:1`).
 constexpr llvm::StringLiteral kValueAttr = "tile.value";

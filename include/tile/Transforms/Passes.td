@@ -65,6 +65,24 @@ def TileLoopPointerOffsets : Pass<"tile-loop-pointer-offsets", "ModuleOp"> {
                            "scf::SCFDialect"];
 }
 
+def TileFuseNestedLoops : Pass<"tile-fuse-nested-loops", "ModuleOp"> {
+  let summary = "One loop for a flattened loop and the loop it holds";
+  let description = [{
+    A loop marked `tile.flatten` (Triton's `tl.range(..., flatten=True)`: a
+    persistent kernel walking its tiles) whose body is side-effect free code
+    (P), one inner loop with bounds fixed outside, and then any code (E)
+    becomes one loop over every (outer, inner) iteration pair: P is
+    recomputed each iteration, the inner loop's carried values restart from
+    their initial values where the inner index is 0 (`arith.select`), and E
+    runs in an `scf.if` where it is the last. The pipeliner then keeps
+    copies for the next tile in flight while the current one finishes and
+    its results are stored. Guarded by the inner loop running at least once
+    (otherwise the original loops run).
+  }];
+  let dependentDialects = ["arith::ArithDialect", "scf::SCFDialect",
+                           "tile::TileDialect"];
+}
+
 def TileSinkPastLoops : Pass<"tile-sink-past-loops", "ModuleOp"> {
   let summary = "Compute tensors after the loops and branches they are not used in";
   let description = [{

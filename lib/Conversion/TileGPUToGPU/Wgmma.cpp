@@ -78,37 +78,57 @@ static Value packHalves(OpBuilder &b, Location loc, Value lo, Value hi) {
                                  packVector(b, loc, {lo, hi}));
 }
 
-/// One wgmma with A from registers (the NVVM op only takes descriptors):
-/// `acc` in and out, four packed A registers, B's descriptor.
-static Value wgmmaRegisterA(OpBuilder &b, Location loc, Type structType,
-                            Value acc, ArrayRef<Value> aRegs, Value descB,
-                            int64_t n, StringRef type, bool transB,
-                            bool readsD) {
+/// One wgmma as inline PTX, for what the NVVM op cannot express: A from
+/// registers (`aRegs`; otherwise `descA`), or whether D is read decided at
+/// run time (`readsD`, an i32: 0 for d = a * b). `acc` in and out.
+static Value wgmmaInlineAsm(OpBuilder &b, Location loc, Type structType,
+                            Value acc, ArrayRef<Value> aRegs, Value descA,
+                            Value descB, Value readsD, int64_t n,
+                            StringRef type, bool transA, bool transB) {
   unsigned numAcc = n / 2;
-  std::string text =
-      "{\n.reg .pred p;\nsetp.ne.b32 p, $" + std::to_string(2 * numAcc + 5) +
-      ", 0;\nwgmma.mma_async.sync.aligned.m64n" + std::to_string(n) +
-      "k16.f32." + type.str() + "." + type.str() + " {";
+  unsigned numA = aRegs.empty() ? 1 : aRegs.size();
+  unsigned predicate = 2 * numAcc + numA + 1;
+  std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $" +
+                     std::to_string(predicate) +
+                     ", 0;\nwgmma.mma_async.sync.aligned.m64n" +
+                     std::to_string(n) + "k16.f32." + type.str() + "." +
+                     type.str() + " {";
   std::string constraints;
   for (unsigned i = 0; i < numAcc; ++i) {
     text += "$" + std::to_string(i) + (i + 1 < numAcc ? ", " : "");
     constraints += "=f,";
   }
-  text += "}, {";
-  for (unsigned i = 0; i < 4; ++i)
-    text += "$" + std::to_string(2 * numAcc + i) + (i < 3 ? ", " : "");
-  text += "}, $" + std::to_string(2 * numAcc + 4) + ", p, 1, 1, " +
-          (transB ? "1" : "0") + ";\n}";
+  text += "}, ";
+  if (aRegs.empty()) {
+    text += "$" + std::to_string(2 * numAcc);
+  } else {
+    text += "{";
+    for (unsigned i = 0; i < numA; ++i)
+      text += "$" + std::to_string(2 * numAcc + i) + (i + 1 < numA ? ", " : "");
+    text += "}";
+  }
+  text += ", $" + std::to_string(2 * numAcc + numA) + ", p, 1, 1, ";
+  // The register form has no transpose of A.
+  if (aRegs.empty())
+    text += std::string(transA ? "1" : "0") + ", ";
+  text += std::string(transB ? "1" : "0") + ";\n}";
   SmallVector<Value> operands;
   for (unsigned i = 0; i < numAcc; ++i) {
     operands.push_back(
         LLVM::ExtractValueOp::create(b, loc, acc, ArrayRef<int64_t>{i}));
     constraints += std::to_string(i) + ",";
   }
-  operands.append(aRegs.begin(), aRegs.end());
+  if (aRegs.empty()) {
+    operands.push_back(descA);
+    constraints += "l,";
+  } else {
+    operands.append(aRegs.begin(), aRegs.end());
+    for (unsigned i = 0; i < numA; ++i)
+      constraints += "r,";
+  }
   operands.push_back(descB);
-  operands.push_back(i32Constant(b, loc, readsD ? 1 : 0));
-  constraints += "r,r,r,r,l,r";
+  operands.push_back(readsD);
+  constraints += "l,r";
   return createInlineAsm(b, loc, structType, operands, text, constraints)
       .getResult(0);
 }
@@ -244,8 +264,13 @@ struct WarpGroupDotLowering
       }
     }
 
-    // A zero accumulator is not read: the first k-step computes D = A * B.
+    // A zero accumulator is not read: the first k-step computes D = A * B;
+    // with `useC`, whether it is read is decided at run time.
     bool zeroInit = matchPattern(op.getC(), m_AnyZeroFloat());
+    Value useC;
+    if (op.getUseC())
+      useC = arith::ExtUIOp::create(rewriter, loc, rewriter.getI32Type(),
+                                    adaptor.getUseC().front());
     SmallVector<Value> acc(adaptor.getC().begin(), adaptor.getC().end());
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
     for (Block &block : blocks) {
@@ -256,11 +281,15 @@ struct WarpGroupDotLowering
                                                ArrayRef<int64_t>{(int64_t)i});
       for (auto [k, step] : llvm::enumerate(block.steps)) {
         bool readsD = !(zeroInit && k == 0);
-        if (!a) {
-          packed = wgmmaRegisterA(rewriter, loc, structType, packed, step.regsA,
-                                  step.descB, instrN,
-                                  NVVM::stringifyWGMMATypes(wgmmaType),
-                                  layoutB == NVVM::MMALayout::row, readsD);
+        Value readsAtRunTime = k == 0 ? useC : Value();
+        if (!a || readsAtRunTime) {
+          if (!readsAtRunTime)
+            readsAtRunTime = i32Constant(rewriter, loc, readsD ? 1 : 0);
+          packed = wgmmaInlineAsm(
+              rewriter, loc, structType, packed, step.regsA, step.descA,
+              step.descB, readsAtRunTime, instrN,
+              NVVM::stringifyWGMMATypes(wgmmaType),
+              layoutA == NVVM::MMALayout::col, layoutB == NVVM::MMALayout::row);
           continue;
         }
         packed = NVVM::WgmmaMmaAsyncOp::create(

@@ -174,6 +174,8 @@ def TileGPU_WarpGroupDotOp : TileGPU_Op<"warpgroup_dot", [
     issued); with it, `d` may still be in flight: only another
     warpgroup_dot's accumulator or a `warpgroup_dot_wait` may use it, and
     the buffers must not be written until a wait says the op is done.
+    With `useC` false, `c` is not read: `d = a @ b` (a fused persistent
+    loop's first k-step of each tile, which restarts the accumulator).
 
     ```mlir
     %d = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<128x64xf16, #sa>,
@@ -182,11 +184,12 @@ def TileGPU_WarpGroupDotOp : TileGPU_Op<"warpgroup_dot", [
     ```
   }];
   let arguments = (ins AnyTypeOf<[TileGPU_MemDesc, Tile_Tensor]>:$a,
-                       TileGPU_MemDesc:$b, Tile_Tensor:$c, UnitAttr:$isAsync);
+                       TileGPU_MemDesc:$b, Tile_Tensor:$c,
+                       Optional<I1>:$useC, UnitAttr:$isAsync);
   let results = (outs Tile_Tensor:$d);
   let assemblyFormat = [{
-    $a `,` $b `,` $c attr-dict `:` qualified(type($a)) `,` qualified(type($b))
-    `,` type($c) `->` type($d)
+    $a `,` $b `,` $c (`useC` $useC^)? attr-dict `:` qualified(type($a)) `,`
+    qualified(type($b)) `,` type($c) `->` type($d)
   }];
   let hasVerifier = 1;
 }
