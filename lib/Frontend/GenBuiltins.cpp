@@ -291,6 +291,11 @@ FailureOr<Val> Generator::callBuiltin(llvm::StringRef name,
   if (name == "float" || name == "int" || name == "bool" || name == "len" ||
       name == "constexpr")
     return builtinPython(name, args, at);
+  if (name == "isinstance")
+    return builtinIsInstance(args, at);
+  if (name == "tensor_descriptor" || name == "tensor" || name == "tuple" ||
+      name == "dtype")
+    return error(at, "'" + name + "' is a type here; use it in isinstance()");
   bool isMath = llvm::StringSwitch<bool>(name)
                     .Cases({"exp", "exp2", "log", "log2", "sqrt", "rsqrt"}, true)
                     .Cases({"abs", "sin", "cos", "sigmoid", "erf", "floor"}, true)
@@ -794,6 +799,47 @@ FailureOr<Val> Generator::builtinDebug(llvm::StringRef name,
                         builder.getStringAttr(args.positional[0].getString()),
                         values);
   return Val::none();
+}
+
+/// Python's isinstance on the kinds of values a kernel has: what a helper
+/// written for both pointers and descriptors tests (tutorial 06's
+/// `_maybe_make_tensor_desc`). Folds to a constexpr bool.
+FailureOr<Val> Generator::builtinIsInstance(const CallArgs &args,
+                                            llvm::SMLoc at) {
+  FailureOr<BoundArgs> b = bind("isinstance", {"obj", "classinfo"}, 2, args, at);
+  if (failed(b))
+    return failure();
+  const Val &v = *(*b)[0];
+  std::vector<Val> types;
+  if ((*b)[1]->isTuple())
+    llvm::append_range(types, (*b)[1]->getElements());
+  else
+    types.push_back(*(*b)[1]);
+  bool result = false;
+  for (const Val &t : types) {
+    llvm::StringRef type =
+        t.getKind() == Val::Kind::Builtin ? llvm::StringRef(t.getName()) : "";
+    bool runtime = v.isRuntime();
+    bool descriptor = runtime && v.getType().isDescriptor;
+    auto match = llvm::StringSwitch<std::optional<bool>>(type)
+                     .Case("tensor_descriptor", descriptor)
+                     .Case("tensor", runtime && !v.getType().isBlockPointer)
+                     .Case("constexpr", v.isConstexpr())
+                     .Case("int", v.getKind() == Val::Kind::Int ||
+                                      v.getKind() == Val::Kind::Bool)
+                     .Case("float", v.getKind() == Val::Kind::Float)
+                     .Case("bool", v.getKind() == Val::Kind::Bool)
+                     .Case("tuple", v.isTuple())
+                     .Case("dtype", v.getKind() == Val::Kind::DType)
+                     .Default(std::nullopt);
+    if (!match)
+      return error(b->loc(1, at),
+                   "isinstance() can test for tl.tensor, tl.tensor_descriptor, "
+                   "tl.constexpr, tl.dtype, int, float, bool and tuple, got " +
+                       t.describe());
+    result |= *match;
+  }
+  return Val::boolean(result);
 }
 
 FailureOr<Val> Generator::builtinPython(llvm::StringRef name,

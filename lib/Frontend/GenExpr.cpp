@@ -749,10 +749,9 @@ FailureOr<Val> Generator::callHelper(const FunctionDef &fn,
         return failure();
       bound[i] = *def;
     }
-    if (param.isConstexpr() && !bound[i]->isConstexpr())
-      return error(at, "argument '" + param.name + "' of '" +
-                                   fn.name + "' must be a constexpr, got " +
-                                   bound[i]->describe());
+    // As in Triton, a helper's constexpr annotation does not stop a
+    // run-time value (tutorial 06 passes its offs_m block to one): the
+    // helper is inlined for whatever it receives.
     if (param.name == "tl" || param.name == "triton")
       return error(param.loc, "parameter '" + param.name +
                                           "' shadows the module; choose "

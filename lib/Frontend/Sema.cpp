@@ -442,6 +442,7 @@ static const char *const kBuiltinNames[] = {
     "multiple_of", "max_contiguous", "device_print", "static_print",
     "device_assert", "static_assert", "range", "static_range", "float",
     "int", "bool", "len", "constexpr", "cast", "print", "umulhi", "tanh",
+    "isinstance", "tensor_descriptor", "tensor", "tuple", "dtype",
     "pointer_type", "gather", "ravel", "broadcast", "assume", "max_constancy",
     "inline_asm_elementwise", "globaltimer", "smid", "num_threads",
     "num_warps",
