@@ -50,6 +50,9 @@ for bm in 32 64; do
   "$TILEC" bench/kernels/dot_transposed.tile -D BM=$bm -o "$OUT/dot_transposed_$bm.ptx"
 done
 "$TILEC" examples/matmul_descriptor.tile --all-configs -o "$OUT/matmul_descriptor.ptx"
+"$TILEC" examples/grouped_matmul_tma.tile --all-configs -o "$OUT/grouped_matmul_tma.ptx"
+"$TILEC" examples/attention_tutorial06.tile -D HEAD_DIM=64 -D BLOCK_M=128 \
+  -D BLOCK_N=64 -D STAGE=3 --num-warps 8 -o "$OUT/attention_tutorial06.ptx"
 for f in "$OUT"/*.ptx; do
   /usr/local/cuda/bin/ptxas -arch=sm_90a "$f" -o /dev/null
 done

@@ -193,5 +193,19 @@ for bm in [32, 64]:
     b = torch.randn(72, 96, device="cuda", dtype=torch.float16)
     Kernel(CDIR, f"dot_transposed_{bm}")(
         a, b, torch.empty(100, 72, device="cuda"), 100, 72, 96)
+# Tutorial 08's grouped GEMM (K = 100: partial cp.async copies) and
+# tutorial 06's attention (causal, descriptors, K transposed).
+sizes, lds = [(200, 136, 100), (64, 64, 8)], [(104, 104, 136), (8, 8, 64)]
+A = [torch.randn(m, l[0], device="cuda", dtype=torch.float16) for (m, n, k), l in zip(sizes, lds)]
+B = [torch.randn(n, l[1], device="cuda", dtype=torch.float16) for (m, n, k), l in zip(sizes, lds)]
+C = [torch.empty(m, l[2], device="cuda", dtype=torch.float16) for (m, n, k), l in zip(sizes, lds)]
+for i in range(2):
+    Kernel(CDIR, "grouped_matmul_tma", i)(
+        *(torch.tensor([t.data_ptr() for t in ts], device="cuda") for ts in (A, B, C)),
+        torch.tensor(sizes, device="cuda", dtype=torch.int32),
+        torch.tensor(lds, device="cuda", dtype=torch.int32), len(sizes))
+q, k, v = (torch.randn(1, 2, 256, 64, device="cuda", dtype=torch.float16) for _ in range(3))
+Kernel(CDIR, "attention_tutorial06")(
+    0.125, torch.empty(2, 256, device="cuda"), 1, 2, q, k, v, torch.empty_like(q), 256)
 torch.cuda.synchronize()
 print("sanitize_examples: all launches done")

@@ -332,6 +332,44 @@ MemoryAccess mlir::tile::getMemoryAccess(Operation *op) {
   return {};
 }
 
+bool AxisInfoAnalysis::isPrefixMask(Value mask, unsigned dim,
+                                    unsigned width) const {
+  if (get(mask).constancy[dim] >= width)
+    return true;
+  Operation *def = mask.getDefiningOp();
+  if (!def)
+    return false;
+  if (auto andOp = dyn_cast<arith::AndIOp>(def))
+    return isPrefixMask(andOp.getLhs(), dim, width) &&
+           isPrefixMask(andOp.getRhs(), dim, width);
+  auto cmp = dyn_cast<arith::CmpIOp>(def);
+  if (!cmp)
+    return false;
+  // x < bound, x rising by one along `dim` through each group and the
+  // bound the same across it: true up to some element, false after.
+  Value x = cmp.getLhs(), bound = cmp.getRhs();
+  switch (cmp.getPredicate()) {
+  case arith::CmpIPredicate::slt:
+  case arith::CmpIPredicate::ult:
+    break;
+  case arith::CmpIPredicate::sgt:
+  case arith::CmpIPredicate::ugt:
+    std::swap(x, bound);
+    break;
+  default:
+    return false;
+  }
+  return get(x).contiguity[dim] >= width && get(bound).constancy[dim] >= width;
+}
+
+unsigned AxisInfoAnalysis::getPrefixCopyWidth(Value ptr, Value mask,
+                                              unsigned dim) const {
+  unsigned width = getVectorWidth(ptr, Value(), dim);
+  while (mask && width > 1 && !isPrefixMask(mask, dim, width))
+    width /= 2;
+  return width;
+}
+
 unsigned AxisInfoAnalysis::getVectorWidth(Value ptr, Value mask,
                                           unsigned dim) const {
   auto type = dyn_cast<RankedTensorType>(ptr.getType());

@@ -46,6 +46,18 @@ namespace {
 constexpr llvm::StringLiteral kNumStagesAttr = "tile.num_stages";
 constexpr llvm::StringLiteral kVecAttr = "tilegpu.vec";
 
+/// Elements per cp.async for `load`: its vector width, or wider where its
+/// mask only cuts runs at their ends (a source size then copies the
+/// prefix and zero-fills the rest).
+static unsigned copyWidth(tile::LoadOp load) {
+  unsigned width = 1;
+  if (auto vec = load->getAttrOfType<IntegerAttr>(kVecAttr))
+    width = vec.getInt();
+  if (auto prefix = load->getAttrOfType<IntegerAttr>(kPrefixVecAttrName))
+    width = std::max<unsigned>(width, prefix.getInt());
+  return width;
+}
+
 /// The load a local_alloc stores, if the pair can become an async copy in
 /// `loop`: the load is in the loop body, used only by the alloc, reads zero
 /// where masked off, and copies at least 4 bytes per piece; the alloc is
@@ -61,9 +73,8 @@ static tile::LoadOp pipelinableLoad(LocalAllocOp alloc, scf::ForOp loop) {
   if (Value other = load.getOther())
     if (!matchPattern(other, m_AnyZeroFloat()) && !matchPattern(other, m_Zero()))
       return {};
-  auto vec = load->getAttrOfType<IntegerAttr>(kVecAttr);
   unsigned bits = alloc.getType().getElementType().getIntOrFloatBitWidth();
-  if (!vec || vec.getInt() * bits < 32)
+  if (copyWidth(load) * bits < 32)
     return {};
   for (Operation *user : alloc->getUsers()) {
     if (user->getBlock() != body)
@@ -212,7 +223,11 @@ introduceAsyncCopies(scf::ForOp loop, ArrayRef<LocalAllocOp> allocs,
     Value dst = MemDescIndexOp::create(b, load.getLoc(), tile, ring, slot);
     auto copy = AsyncCopyOp::create(b, load.getLoc(), load.getPtr(), dst,
                                     load.getMask());
-    copy->setAttr(kVecAttr, load->getAttr(kVecAttr));
+    unsigned width = copyWidth(load);
+    copy->setAttr(kVecAttr, b.getI32IntegerAttr(width));
+    auto vec = load->getAttrOfType<IntegerAttr>(kVecAttr);
+    if (!vec || unsigned(vec.getInt()) < width)
+      copy->setAttr(kPrefixMaskAttrName, b.getUnitAttr());
     stage0.insert(copy);
     if (!lastCopy || lastCopy->isBeforeInBlock(copy))
       lastCopy = copy;

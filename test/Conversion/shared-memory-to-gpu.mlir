@@ -126,3 +126,23 @@ func.func @mbarriers(%phase: i32, %pred: i1) attributes {tilegpu.num_warps = 8 :
   tilegpu.mbarrier_inval %b : !tilegpu.memdesc<2x1xi64, #s1>
   return
 }
+
+// -----
+
+// A copy whose mask only cuts runs at their ends (tilegpu.prefix_mask: a
+// row's last K block with K not a multiple of 8) gives each 16-byte copy
+// the size of its true prefix: 2 bytes per true mask element, summed.
+#bP = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#sP = #tilegpu.shared<vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]>
+// CHECK-LABEL: gpu.func @prefix_copy
+// CHECK:     arith.select %{{.*}}, %c2_i32{{.*}}, %c0_i32
+// CHECK-COUNT-7: arith.select %{{.*}}, %c2_i32{{.*}}, %c0_i32
+// CHECK:     %[[SIZE:.*]] = arith.addi
+// CHECK:     nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg, %[[SIZE]] :
+// CHECK:     nvvm.cp.async.shared.global
+// CHECK-NOT: nvvm.cp.async.shared.global
+func.func @prefix_copy(%p: tensor<64x32x!tile.ptr<f16>, #bP>, %mask: tensor<64x32xi1, #bP>) attributes {tilegpu.num_warps = 4 : i32} {
+  %m = tilegpu.local_alloc {offset = 0 : i32} : () -> !tilegpu.memdesc<64x32xf16, #sP>
+  tilegpu.async_copy %p, %m mask %mask {tilegpu.vec = 8 : i32, tilegpu.prefix_mask} : tensor<64x32x!tile.ptr<f16>, #bP>, !tilegpu.memdesc<64x32xf16, #sP>, tensor<64x32xi1, #bP>
+  return
+}

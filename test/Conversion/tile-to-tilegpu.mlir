@@ -341,3 +341,38 @@ func.func @index_shared_across_loop(%q: !tile.ptr<f16>, %k: tensor<64x64x!tile.p
   tile.store %o, %acc : tensor<64x64x!tile.ptr<f32>>
   return
 }
+
+// A 2-D fp16 tile under `col < k` with k unknown: no 16-byte vector load
+// (the mask may change within 8 columns), but the mask only cuts each
+// thread's run of 8 at its end, so a cp.async with a source size can copy
+// 8 at once (tilegpu.prefix_vec); `col >= k` cuts at the start and gets no
+// such width.
+// CHECK-LABEL: func.func @prefix_masks
+// CHECK: tile.load {{.*}}tilegpu.prefix_vec = 8 : i32
+// CHECK-NOT: tilegpu.vec =
+// CHECK: tile.load
+// CHECK-NOT: tilegpu.prefix_vec
+// CHECK: return
+func.func @prefix_masks(%p: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %k: i32, %q: !tile.ptr<f16>) attributes {tilegpu.num_warps = 4 : i32} {
+  %cols = tile.make_range 0 to 64 : tensor<64xi32>
+  %rows = tile.make_range 0 to 32 : tensor<32xi32>
+  %c64 = arith.constant dense<64> : tensor<32xi32>
+  %r64 = arith.muli %rows, %c64 : tensor<32xi32>
+  %re = tile.expand_dims %r64 {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+  %rb = tile.broadcast %re : tensor<32x1xi32> -> tensor<32x64xi32>
+  %ce = tile.expand_dims %cols {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %cb = tile.broadcast %ce : tensor<1x64xi32> -> tensor<32x64xi32>
+  %off = arith.addi %rb, %cb : tensor<32x64xi32>
+  %ps = tile.splat %p : tensor<32x64x!tile.ptr<f16>>
+  %ptrs = tile.addptr %ps, %off : tensor<32x64x!tile.ptr<f16>>, tensor<32x64xi32>
+  %ks = tile.splat %k : tensor<32x64xi32>
+  %below = arith.cmpi slt, %cb, %ks : tensor<32x64xi32>
+  %x = tile.load %ptrs, %below : tensor<32x64x!tile.ptr<f16>>
+  %above = arith.cmpi sge, %cb, %ks : tensor<32x64xi32>
+  %y = tile.load %ptrs, %above : tensor<32x64x!tile.ptr<f16>>
+  %qs = tile.splat %q : tensor<32x64x!tile.ptr<f16>>
+  %qp = tile.addptr %qs, %off : tensor<32x64x!tile.ptr<f16>>, tensor<32x64xi32>
+  %s = arith.addf %x, %y : tensor<32x64xf16>
+  tile.store %qp, %s : tensor<32x64x!tile.ptr<f16>>
+  return
+}

@@ -68,6 +68,14 @@ public:
   /// block of pointers `ptr` (under `mask`, if any) along dimension `dim`:
   /// bounded by contiguity, alignment, mask constancy and 16 bytes.
   unsigned getVectorWidth(Value ptr, Value mask, unsigned dim) const;
+  /// The same, but a mask need only be a prefix mask over each aligned
+  /// group of the width along `dim` (the true elements first: `col < K`
+  /// where K is not a multiple of the width): what one `cp.async` with a
+  /// source size can copy, zero-filling the rest.
+  unsigned getPrefixCopyWidth(Value ptr, Value mask, unsigned dim) const;
+  /// Whether within every aligned group of `width` elements along `dim`
+  /// the true elements of `mask` come first.
+  bool isPrefixMask(Value mask, unsigned dim, unsigned width) const;
 
 private:
   void visitRegion(Region &region);

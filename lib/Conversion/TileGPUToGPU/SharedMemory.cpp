@@ -367,6 +367,7 @@ struct AsyncCopyLowering : public OpConversionPattern<tilegpu::AsyncCopyOp> {
     Value base = adaptor.getDst().front();
     ValueRange ptrs = adaptor.getPtr();
     ValueRange masks = adaptor.getMask();
+    bool prefixMask = op->hasAttr(tilegpu::kPrefixMaskAttrName);
     auto coords = emitCoordinates(rewriter, loc, layout);
     auto globalPtr = LLVM::LLVMPointerType::get(rewriter.getContext(), 1);
     auto cache = copyBytes == 16 ? NVVM::LoadCacheModifierKind::CG
@@ -375,10 +376,20 @@ struct AsyncCopyLowering : public OpConversionPattern<tilegpu::AsyncCopyOp> {
       Value dst = elementAddress(rewriter, loc, base, coords[r], memType);
       Value src = LLVM::IntToPtrOp::create(rewriter, loc, globalPtr, ptrs[r]);
       Value size;
-      if (!masks.empty())
+      if (!masks.empty() && prefixMask) {
+        // The true elements come first: the source size counts them.
+        for (unsigned i = 0; i < width; ++i) {
+          Value part = arith::SelectOp::create(
+              rewriter, loc, masks[r + i], i32Constant(rewriter, loc, bytes),
+              i32Constant(rewriter, loc, 0));
+          size = size ? arith::AddIOp::create(rewriter, loc, size, part)
+                      : part;
+        }
+      } else if (!masks.empty()) {
         size = arith::SelectOp::create(rewriter, loc, masks[r],
                                        i32Constant(rewriter, loc, copyBytes),
                                        i32Constant(rewriter, loc, 0));
+      }
       NVVM::CpAsyncOp::create(
           rewriter, loc, dst, src, rewriter.getI32IntegerAttr(copyBytes),
           NVVM::LoadCacheModifierKindAttr::get(rewriter.getContext(), cache),

@@ -272,6 +272,15 @@ static void annotateVectorWidths(func::FuncOp func,
     auto i32 = IntegerType::get(op->getContext(), 32);
     if (vec > 1)
       op->setAttr("tilegpu.vec", IntegerAttr::get(i32, vec));
+    // A load whose mask cuts a vector only at its end (a row's last,
+    // partial vector) can still be copied whole into shared memory by
+    // cp.async with a source size; the pipeliner uses this width.
+    if (isa<LoadOp>(op) && mask) {
+      unsigned prefix = layout.getContiguousRegisters(
+          dim, axis.getPrefixCopyWidth(ptr, mask, dim));
+      if (prefix > vec)
+        op->setAttr(kPrefixVecAttrName, IntegerAttr::get(i32, prefix));
+    }
     // Runs of registers whose addresses are consecutive, however aligned
     // or masked: one address serves the run, the rest are immediate
     // offsets from it.

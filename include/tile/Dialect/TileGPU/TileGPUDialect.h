@@ -52,6 +52,14 @@ inline constexpr llvm::StringLiteral kVersionedAttrName = "tile.versioned";
 /// On an elementwise op: aligned runs of this many consecutive registers of
 /// a thread hold equal results, so the lowering computes one per run.
 inline constexpr llvm::StringLiteral kConstancyAttrName = "tilegpu.constancy";
+/// On a masked load: the elements per thread a cp.async with a source size
+/// can copy at once, where the mask ends each such run with its false
+/// elements (wider than tilegpu.vec, which needs the mask constant).
+inline constexpr llvm::StringLiteral kPrefixVecAttrName = "tilegpu.prefix_vec";
+/// On an async_copy: its mask ends each copied run with the false elements
+/// (a prefix mask); each copy's source size counts the true ones.
+inline constexpr llvm::StringLiteral kPrefixMaskAttrName =
+    "tilegpu.prefix_mask";
 
 /// On the per-thread global load and store a tile access lowers to: which
 /// elements of which tile it touches, `[key, first, count]`, where `key`

@@ -1,0 +1,53 @@
+import sys
+from harness import *
+
+# examples/grouped_matmul_tma.tile (tutorial 08's descriptor kernel) in the
+# CPU mode: three GEMMs of different sizes, K not a multiple of the block
+# (nor of 8), padded leading dimensions, fewer programs than tiles. The
+# kernel loads int64 addresses: in the CPU mode the address of byte o of
+# the pointer argument numbered b is ((b + 1) << 40) + o (docs/interpreter.md),
+# so each address array carries its matrices after the addresses.
+examples = sys.argv[1]
+r = rng(12)
+sizes = [(40, 24, 20), (16, 56, 36), (33, 16, 8)]
+lds = [(24, 40, 32), (40, 40, 56), (8, 8, 16)]
+
+
+def pack(buffer_index, mats):
+    """An int64 array: the matrices' addresses, then their fp16 data."""
+    head = 8 * len(mats)
+    data, addrs, offset = [], [], head
+    for m in mats:
+        addrs.append(((buffer_index + 1) << 40) + offset)
+        data.append(m.ravel().view(np.uint8))
+        offset += m.nbytes
+    raw = np.concatenate([np.array(addrs, np.int64).view(np.uint8)] + data)
+    raw = np.concatenate([raw, np.zeros(-len(raw) % 8, np.uint8)])
+    return raw.view(np.int64), head
+
+
+A = [r.standard_normal((m, lda)).astype(np.float16)
+     for (m, n, k), (lda, ldb, ldc) in zip(sizes, lds)]
+B = [r.standard_normal((n, ldb)).astype(np.float16)
+     for (m, n, k), (lda, ldb, ldc) in zip(sizes, lds)]
+C = [np.full((m, ldc), np.nan, np.float16)
+     for (m, n, k), (lda, ldb, ldc) in zip(sizes, lds)]
+a_buf, _ = pack(0, A)
+b_buf, _ = pack(1, B)
+c_buf, c_head = pack(2, C)
+out = run(f"{examples}/grouped_matmul_tma.tile",
+          {"group_a_ptrs": a_buf, "group_b_ptrs": b_buf, "group_c_ptrs": c_buf,
+           "group_gemm_sizes": np.array(sizes, np.int32).ravel(),
+           "g_lds": np.array(lds, np.int32).ravel(), "group_size": len(sizes)},
+          defines=["NUM_SM=3", "BLOCK_SIZE_M=16", "BLOCK_SIZE_N=16",
+                   "BLOCK_SIZE_K=16", "FP8=False"])
+raw = out["group_c_ptrs"].view(np.uint8)[c_head:]
+offset = 0
+for i, ((m, n, k), (lda, ldb, ldc)) in enumerate(zip(sizes, lds)):
+    got = raw[offset:offset + m * ldc * 2].view(np.float16).reshape(m, ldc)
+    offset += m * ldc * 2
+    ref = A[i][:, :k].astype(np.float64) @ B[i][:, :k].astype(np.float64).T
+    check(f"grouped GEMM {i}: {m}x{n}x{k}", got[:, :n], ref, 2e-3)
+    check_true(f"grouped GEMM {i}: padding untouched",
+               np.isnan(got[:, n:]).all())
+finish()
