@@ -366,3 +366,33 @@ func.func @epilogue_in_loop(%pa: tensor<64x64x!tile.ptr<f16>, #bF>, %pc: tensor<
   }
   return
 }
+
+// -----
+
+// A load whose mask only cuts runs at their ends (tilegpu.prefix_vec: a
+// row's last K block with K not a multiple of 8) is pipelined with copies
+// of that width marked tilegpu.prefix_mask (each copy's source size is its
+// true prefix), though it has no tilegpu.vec.
+#bQ = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#mmaQ = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]>
+#sQ = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>
+// CHECK-LABEL: func.func @prefix_loop
+// CHECK:     scf.for
+// CHECK:       tilegpu.async_copy %{{.*}} {tilegpu.prefix_mask, tilegpu.vec = 8 : i32}
+func.func @prefix_loop(%pa: tensor<64x64x!tile.ptr<f16>, #bQ>, %m: tensor<64x64xi1, #bQ>,
+                       %da: tensor<64x64xi32, #bQ>, %n: i32)
+    -> tensor<64x64xf32, #mmaQ> attributes {tile.num_stages = 3 : i32, tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mmaQ>
+  %zf = arith.constant dense<0.0> : tensor<64x64xf16, #bQ>
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %a_ptrs = %pa)
+      -> (tensor<64x64xf32, #mmaQ>, tensor<64x64x!tile.ptr<f16>, #bQ>) : i32 {
+    %a = tile.load %a_ptrs, %m, %zf {tilegpu.prefix_vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #bQ>
+    %ma = tilegpu.local_alloc %a : (tensor<64x64xf16, #bQ>) -> !tilegpu.memdesc<64x64xf16, #sQ>
+    %d = tilegpu.warpgroup_dot %ma, %ma, %acc : !tilegpu.memdesc<64x64xf16, #sQ>, !tilegpu.memdesc<64x64xf16, #sQ>, tensor<64x64xf32, #mmaQ> -> tensor<64x64xf32, #mmaQ>
+    %na = tile.addptr %a_ptrs, %da : tensor<64x64x!tile.ptr<f16>, #bQ>, tensor<64x64xi32, #bQ>
+    scf.yield %d, %na : tensor<64x64xf32, #mmaQ>, tensor<64x64x!tile.ptr<f16>, #bQ>
+  }
+  return %r#0 : tensor<64x64xf32, #mmaQ>
+}
