@@ -19,17 +19,11 @@ import torch.nn.functional as F
 import triton
 import triton.language as tl
 
-from tilelaunch import Kernel, graph_ms, rel_error
+from tilelaunch import Kernel, graph_ms, rel_error, logger
 
 DIR = sys.argv[1]
-LOG = open(sys.argv[2], "w") if len(sys.argv) > 2 else None
+log = logger(sys.argv[2] if len(sys.argv) > 2 else None)
 
-
-def log(msg):
-    print(msg, flush=True)
-    if LOG:
-        LOG.write(msg + "\n")
-        LOG.flush()
 
 
 CONFIGS = [triton.Config({"BLOCK_M": m, "BLOCK_N": n}, num_stages=3, num_warps=w)

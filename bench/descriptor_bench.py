@@ -19,7 +19,7 @@ import torch
 import triton
 import triton.language as tl
 
-from tilelaunch import Kernel, graph_ms, rel_error
+from tilelaunch import Kernel, graph_ms, rel_error, logger
 
 parser = argparse.ArgumentParser()
 parser.add_argument("dir")
@@ -28,15 +28,9 @@ parser.add_argument("--sizes", default="4096x4096x4096,8192x8192x8192,"
                     "2048x3072x768,1000x1000x1000,4096x4096x4104")
 parser.add_argument("--rounds", type=int, default=5)
 args = parser.parse_args()
-LOG = open(args.log, "w") if args.log else None
+log = logger(args.log)
 NUM_SMS = torch.cuda.get_device_properties("cuda").multi_processor_count
 
-
-def log(msg):
-    print(msg, flush=True)
-    if LOG:
-        LOG.write(msg + "\n")
-        LOG.flush()
 
 
 # --- Triton's tutorial 09 kernel, as published --------------------------

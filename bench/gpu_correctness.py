@@ -16,10 +16,10 @@ import torch
 import triton
 import triton.language as tl
 
-from tilelaunch import Kernel as _Kernel, median_ms, rel_error
+from tilelaunch import Kernel as _Kernel, median_ms, rel_error, logger
 
 DIR = sys.argv[1]
-LOG = open(sys.argv[2], "w") if len(sys.argv) > 2 else None
+log = logger(sys.argv[2] if len(sys.argv) > 2 else None)
 torch.manual_seed(0)
 rows = []
 
@@ -27,12 +27,6 @@ rows = []
 def Kernel(name, index=None):
     return _Kernel(DIR, name, index)
 
-
-def log(msg):
-    print(msg, flush=True)
-    if LOG:
-        LOG.write(msg + "\n")
-        LOG.flush()
 
 
 def record(test, shape, err, tol, ms=None, extra=""):

@@ -16,18 +16,12 @@ import torch
 import triton
 import triton.language as tl
 
-from tilelaunch import Kernel, graph_ms, rel_error
+from tilelaunch import Kernel, graph_ms, rel_error, logger
 
 DIR = sys.argv[1]
-LOG = open(sys.argv[2], "w") if len(sys.argv) > 2 else None
+log = logger(sys.argv[2] if len(sys.argv) > 2 else None)
 NUM_SM = torch.cuda.get_device_properties("cuda").multi_processor_count
 
-
-def log(msg):
-    print(msg, flush=True)
-    if LOG:
-        LOG.write(msg + "\n")
-        LOG.flush()
 
 
 CONFIGS = [

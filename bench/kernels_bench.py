@@ -20,7 +20,7 @@ import torch
 import triton
 import triton.language as tl
 
-from tilelaunch import Kernel, graph_ms, median_ms, rel_error
+from tilelaunch import Kernel, graph_ms, median_ms, rel_error, logger
 
 parser = argparse.ArgumentParser()
 parser.add_argument("dir")
@@ -29,17 +29,11 @@ parser.add_argument("--rounds", type=int, default=5)
 parser.add_argument("--only", default="softmax,layernorm,matmul,attention",
                     help="comma-separated benchmarks to run")
 args = parser.parse_args()
-LOG = open(args.log, "w") if args.log else None
+log = logger(args.log)
 torch.manual_seed(0)
 failures = []
 table = []
 
-
-def log(msg):
-    print(msg, flush=True)
-    if LOG:
-        LOG.write(msg + "\n")
-        LOG.flush()
 
 
 def check(name, err, tol):

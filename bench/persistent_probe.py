@@ -13,16 +13,11 @@ import sys
 
 import torch
 
-from tilelaunch import Kernel, graph_ms, rel_error
+from tilelaunch import Kernel, graph_ms, rel_error, logger
 
 DIR = sys.argv[1]
-LOG = open(sys.argv[2], "w") if len(sys.argv) > 2 else None
+log = logger(sys.argv[2] if len(sys.argv) > 2 else None)
 
-
-def log(msg):
-    print(msg, flush=True)
-    if LOG:
-        LOG.write(msg + "\n")
 
 
 for n in [4096, 8192]:

@@ -130,3 +130,15 @@ def rel_error(out, ref):
         return float("nan")
     denom = ref.norm().item()
     return (out - ref).norm().item() / (denom if denom else 1.0)
+
+
+def logger(path=None):
+    """A log(msg) that prints and, with a path, also appends to that file."""
+    out = open(path, "w") if path else None
+
+    def log(msg):
+        print(msg, flush=True)
+        if out:
+            out.write(msg + "\n")
+            out.flush()
+    return log

@@ -87,3 +87,19 @@ def finish():
 
 def rng(seed=0):
     return np.random.default_rng(seed)
+
+
+def attention_reference(q, k, v, scale, causal):
+    """softmax(q k^T * scale) v in float64 over (Z, H, N, D) arrays, and each
+    row's log-sum-exp in base 2 (what attention kernels store in M)."""
+    s = np.einsum("zhmd,zhnd->zhmn", q.astype(np.float64),
+                  k.astype(np.float64)) * scale
+    if causal:
+        n = s.shape[-1]
+        s = np.where(np.tril(np.ones((n, n), dtype=bool)), s, -np.inf)
+    m = s.max(axis=-1, keepdims=True)
+    p = np.exp(s - m)
+    out = np.einsum("zhmn,zhnd->zhmd", p / p.sum(axis=-1, keepdims=True),
+                    v.astype(np.float64))
+    lse = (m[..., 0] + np.log(p.sum(axis=-1))) / np.log(2)
+    return out, lse
