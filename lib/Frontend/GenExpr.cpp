@@ -456,12 +456,32 @@ FailureOr<Val> Generator::genAttribute(const AttributeExpr &expr) {
     }
     if (attr == "dtype")
       return Val::dtype(t.element);
+    if (attr == "shape" || attr == "strides") {
+      // The tensor's sizes (i32, as Triton's) and strides (i64) as made.
+      auto made = base->getValue().getDefiningOp<tile::MakeBlockPtrOp>();
+      if (!made)
+        return error(expr.attrLoc,
+                     "desc." + attr + " is only available where the "
+                     "descriptor was made, not for one carried through a "
+                     "loop or a branch");
+      std::vector<Val> values;
+      bool shape = attr == "shape";
+      for (mlir::Value v : shape ? made.getShape() : made.getStrides()) {
+        TileType scalar;
+        scalar.element = shape ? ScalarType::I32 : ScalarType::I64;
+        if (shape)
+          v = arith::TruncIOp::create(builder, loc(expr.attrLoc),
+                                      builder.getI32Type(), v);
+        values.push_back(Val::runtime(v, scalar));
+      }
+      return Val::tuple(std::move(values));
+    }
     if (descriptorMethod(attr))
       return error(expr.attrLoc, "method '" + attr + "' must be called");
     return error(expr.attrLoc,
                  base->describe() + " has no attribute '" + attr +
-                     "' here (a descriptor offers load, store, block_shape "
-                     "and dtype)");
+                     "' here (a descriptor offers load, store, shape, "
+                     "strides, block_shape and dtype)");
   }
   if (base->isRuntime()) {
     const TileType &t = base->getType();
