@@ -2,6 +2,9 @@
 
 #include "Utility.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -48,7 +51,33 @@ Value mlir::tile::lowering::i64Constant(OpBuilder &b, Location loc,
   return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(value));
 }
 
+/// Whether code at `b`'s insertion point runs once per iteration of a loop
+/// that holds another loop (a persistent kernel's tile loop, outside its K
+/// loop: the epilogue and the tile's set-up).
+static bool inTileLoopBody(OpBuilder &b) {
+  Block *block = b.getInsertionBlock();
+  Operation *loop = block ? block->getParentOp() : nullptr;
+  while (loop && !isa<scf::ForOp, scf::WhileOp>(loop))
+    loop = loop->getParentOp();
+  if (!loop)
+    return false;
+  return loop
+      ->walk([&](Operation *op) {
+        return op != loop && isa<LoopLikeOpInterface>(op)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 Value mlir::tile::lowering::getThreadId(OpBuilder &b, Location loc) {
+  // In a tile loop's body, a read LLVM may not hoist: what derives from it
+  // there (the epilogue's addresses) is then computed per tile after the K
+  // loop, instead of at the kernel's start and live through every loop.
+  if (inTileLoopBody(b))
+    return createInlineAsm(b, loc, b.getI32Type(), {}, "mov.u32 $0, %tid.x;",
+                           "=r", /*hasSideEffects=*/true)
+        .getResult(0);
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   return arith::IndexCastOp::create(b, loc, b.getI32Type(), tid);
 }
