@@ -806,7 +806,8 @@ FailureOr<Val> Generator::builtinDebug(llvm::StringRef name,
 /// `_maybe_make_tensor_desc`). Folds to a constexpr bool.
 FailureOr<Val> Generator::builtinIsInstance(const CallArgs &args,
                                             llvm::SMLoc at) {
-  FailureOr<BoundArgs> b = bind("isinstance", {"obj", "classinfo"}, 2, args, at);
+  FailureOr<BoundArgs> b =
+      bind("isinstance", {"obj", "classinfo"}, 2, args, at);
   if (failed(b))
     return failure();
   const Val &v = *(*b)[0];

@@ -188,9 +188,8 @@ FailureOr<Val> Generator::builtinLoad(const CallArgs &args, llvm::SMLoc at) {
   }
   if (!isPointer(ptr))
     return error(b->loc(0, at), "load() needs a pointer or a block of "
-                                        "pointers, got " +
-                                            ptr.describe() +
-                                            descriptorAdvice(ptr));
+                                "pointers, got " +
+                                    ptr.describe() + descriptorAdvice(ptr));
   if (b->has(3) && !(*b)[3]->isTuple())
     return error(b->loc(3, at),
                          "boundary_check needs a block pointer (make_block_ptr)");
@@ -290,9 +289,8 @@ FailureOr<Val> Generator::builtinStore(const CallArgs &args, llvm::SMLoc at) {
   }
   if (!isPointer(ptr))
     return error(b->loc(0, at), "store() needs a pointer or a block of "
-                                        "pointers, got " +
-                                            ptr.describe() +
-                                            descriptorAdvice(ptr));
+                                "pointers, got " +
+                                    ptr.describe() + descriptorAdvice(ptr));
   if (b->has(3))
     return error(b->loc(3, at),
                          "boundary_check needs a block pointer (make_block_ptr)");
@@ -554,10 +552,10 @@ FailureOr<Val> Generator::builtinAdvance(const CallArgs &args, llvm::SMLoc at) {
 
 FailureOr<Val> Generator::builtinMakeTensorDescriptor(const CallArgs &args,
                                                       llvm::SMLoc at) {
-  FailureOr<BoundArgs> b = bind(
-      "make_tensor_descriptor",
-      {"base", "shape", "strides", "block_shape", "padding_option"}, 4, args,
-      at);
+  FailureOr<BoundArgs> b =
+      bind("make_tensor_descriptor",
+           {"base", "shape", "strides", "block_shape", "padding_option"}, 4,
+           args, at);
   if (failed(b))
     return failure();
   const Val &base = *(*b)[0];
@@ -592,11 +590,11 @@ FailureOr<Val> Generator::builtinMakeTensorDescriptor(const CallArgs &args,
                      std::to_string(elemBytes) + " bytes");
   const Val &lastStride = (*b)[2]->getElements().back();
   if (lastStride.getKind() != Val::Kind::Int || lastStride.getInt() != 1)
-    return error(b->loc(2, at), "a tensor descriptor's last stride must be "
-                                "the constant 1, got " +
-                                    (lastStride.isConstexpr()
-                                         ? lastStride.repr()
-                                         : lastStride.describe()));
+    return error(b->loc(2, at),
+                 "a tensor descriptor's last stride must be "
+                 "the constant 1, got " +
+                     (lastStride.isConstexpr() ? lastStride.repr()
+                                               : lastStride.describe()));
   bool padWithNan = false;
   if (b->has(4)) {
     FailureOr<std::string> padding =
@@ -632,8 +630,8 @@ FailureOr<Val> Generator::builtinMakeTensorDescriptor(const CallArgs &args,
     hint.setMultipleOfAttr(builder.getDenseI32ArrayAttr({strideUnit}));
     (*strides)[d] = hint.getResult();
   }
-  SmallVector<mlir::Value> offsets(
-      rank, intConstant(0, builder.getI32Type(), at));
+  SmallVector<mlir::Value> offsets(rank,
+                                   intConstant(0, builder.getI32Type(), at));
   SmallVector<int32_t> order;
   for (size_t d = rank; d-- > 0;)
     order.push_back(d);
@@ -656,9 +654,10 @@ descriptorBlock(Generator &gen, mlir::OpBuilder &builder, llvm::StringRef fn,
                 const BoundArgs &b, llvm::SMLoc at) {
   const Val &desc = *b[0];
   if (!isDescriptor(desc))
-    return gen.error(b.loc(0, at), fn + " needs a tensor descriptor "
-                                        "(make_tensor_descriptor), got " +
-                                        desc.describe());
+    return gen.error(b.loc(0, at), fn +
+                                       " needs a tensor descriptor "
+                                       "(make_tensor_descriptor), got " +
+                                       desc.describe());
   FailureOr<SmallVector<mlir::Value>> offsets =
       intTuple(gen, b[1], ScalarType::I32, b.loc(1, at), "offsets");
   if (failed(offsets))
@@ -673,8 +672,7 @@ descriptorBlock(Generator &gen, mlir::OpBuilder &builder, llvm::StringRef fn,
       .getResult();
 }
 
-static DenseI32ArrayAttr everyDimension(mlir::OpBuilder &builder,
-                                        size_t rank) {
+static DenseI32ArrayAttr everyDimension(mlir::OpBuilder &builder, size_t rank) {
   SmallVector<int32_t> dims;
   for (size_t d = 0; d < rank; ++d)
     dims.push_back(d);
@@ -692,8 +690,8 @@ FailureOr<Val> Generator::builtinDescriptorLoad(const CallArgs &args,
   if (failed(block))
     return failure();
   TileType result = (*b)[0]->getType();
-  tile::PaddingOption pad = result.padWithNan ? tile::PaddingOption::nan
-                                              : tile::PaddingOption::zero;
+  tile::PaddingOption pad =
+      result.padWithNan ? tile::PaddingOption::nan : tile::PaddingOption::zero;
   result.isBlockPointer = result.isDescriptor = result.padWithNan = false;
   auto op = tile::BlockLoadOp::create(
       builder, loc(at), mlirType(result), *block,

@@ -461,9 +461,10 @@ FailureOr<Val> Generator::genAttribute(const AttributeExpr &expr) {
       auto made = base->getValue().getDefiningOp<tile::MakeBlockPtrOp>();
       if (!made)
         return error(expr.attrLoc,
-                     "desc." + attr + " is only available where the "
-                     "descriptor was made, not for one carried through a "
-                     "loop or a branch");
+                     "desc." + attr +
+                         " is only available where the "
+                         "descriptor was made, not for one carried through a "
+                         "loop or a branch");
       std::vector<Val> values;
       bool shape = attr == "shape";
       for (mlir::Value v : shape ? made.getShape() : made.getStrides()) {

@@ -152,8 +152,7 @@ public:
                                    llvm::SMLoc loc);
   mlir::FailureOr<Val> builtinDebug(llvm::StringRef name, const CallArgs &args,
                                     llvm::SMLoc loc);
-  mlir::FailureOr<Val> builtinIsInstance(const CallArgs &args,
-                                         llvm::SMLoc loc);
+  mlir::FailureOr<Val> builtinIsInstance(const CallArgs &args, llvm::SMLoc loc);
   mlir::FailureOr<Val> builtinPython(llvm::StringRef name,
                                      const CallArgs &args, llvm::SMLoc loc);
   mlir::FailureOr<Val> expandDims(const Val &v, int64_t axis, llvm::SMLoc loc);

@@ -181,18 +181,18 @@ static LogicalResult fuse(scf::ForOp outer) {
           arith::AddIOp::create(
               b, loc, outer.getLowerBound(),
               arith::MulIOp::create(b, loc, tileIndex, outer.getStep())));
-  map.map(inner.getInductionVar(),
-          arith::AddIOp::create(
-              b, loc, inner.getLowerBound(),
-              arith::MulIOp::create(b, loc, k, inner.getStep())));
+  map.map(
+      inner.getInductionVar(),
+      arith::AddIOp::create(b, loc, inner.getLowerBound(),
+                            arith::MulIOp::create(b, loc, k, inner.getStep())));
   Value first =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, k, zero);
   for (Operation *op : prologue)
     if (op->hasTrait<OpTrait::ConstantLike>())
       b.clone(*op, map);
   // P where a tile starts.
-  auto start = scf::IfOp::create(b, loc, ValueRange(carriedP).getTypes(),
-                                 first, /*withElseRegion=*/true);
+  auto start = scf::IfOp::create(b, loc, ValueRange(carriedP).getTypes(), first,
+                                 /*withElseRegion=*/true);
   {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(start.thenBlock());
@@ -209,8 +209,8 @@ static LogicalResult fuse(scf::ForOp outer) {
   }
   map.map(carriedP, start.getResults());
   // The inner iteration, starting from the initial values at k = 0.
-  for (auto [arg, init, carried] : llvm::zip(
-           inner.getRegionIterArgs(), inner.getInitArgs(), innerCarried))
+  for (auto [arg, init, carried] :
+       llvm::zip(inner.getRegionIterArgs(), inner.getInitArgs(), innerCarried))
     map.map(arg, arith::SelectOp::create(b, loc, first,
                                          map.lookupOrDefault(init), carried)
                      .getResult());
@@ -221,9 +221,9 @@ static LogicalResult fuse(scf::ForOp outer) {
     innerNext.push_back(map.lookupOrDefault(v));
   map.map(inner.getResults(), innerNext);
   // E, where the inner loop ends.
-  Value last = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::eq, k,
-      arith::SubIOp::create(b, loc, innerTrips, one));
+  Value last =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, k,
+                            arith::SubIOp::create(b, loc, innerTrips, one));
   auto epilogue = scf::IfOp::create(b, loc, outer.getResultTypes(), last,
                                     /*withElseRegion=*/true);
   b.setInsertionPointToStart(epilogue.thenBlock());

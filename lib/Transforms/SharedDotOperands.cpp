@@ -16,8 +16,8 @@
 
 #include "tile/Transforms/Passes.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/SetVector.h"
@@ -91,9 +91,9 @@ static Value stage(Operation *dot, Value tensor, EncodingFor encodingFor,
                                     ? encodingFor(srcType)
                                     : SharedEncodingAttr();
     if (srcEnc) {
-      MemDescType srcMem = MemDescType::get(
-          dot->getContext(), srcType.getShape(), srcType.getElementType(),
-          srcEnc);
+      MemDescType srcMem =
+          MemDescType::get(dot->getContext(), srcType.getShape(),
+                           srcType.getElementType(), srcEnc);
       MemDescType view =
           MemDescTransOp::getTransposedType(srcMem, trans.getOrder());
       if (view.getEncoding() == enc) {
@@ -235,8 +235,8 @@ static LogicalResult rewriteWgmmaDot(tile::DotOp dot,
       c = select.getFalseValue();
       Value yes = arith::ConstantOp::create(builder, dot.getLoc(),
                                             builder.getBoolAttr(true));
-      useC = arith::XOrIOp::create(builder, dot.getLoc(),
-                                   select.getCondition(), yes);
+      useC = arith::XOrIOp::create(builder, dot.getLoc(), select.getCondition(),
+                                   yes);
     }
   auto wgmma = WarpGroupDotOp::create(builder, dot.getLoc(), dot.getType(), a,
                                       b, c, useC);

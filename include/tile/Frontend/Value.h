@@ -36,7 +36,7 @@ struct TileType {
   /// accesses check every bound; isBlockPointer is set too, so it is never
   /// an operand of arithmetic.
   bool isDescriptor = false;
-  bool padWithNan = false; // a descriptor's padding_option="nan"
+  bool padWithNan = false;             // a descriptor's padding_option="nan"
   llvm::SmallVector<int64_t, 4> shape; // empty for scalars
 
   bool isBlock() const { return !shape.empty() && !isBlockPointer; }

@@ -382,8 +382,7 @@ struct AsyncCopyLowering : public OpConversionPattern<tilegpu::AsyncCopyOp> {
           Value part = arith::SelectOp::create(
               rewriter, loc, masks[r + i], i32Constant(rewriter, loc, bytes),
               i32Constant(rewriter, loc, 0));
-          size = size ? arith::AddIOp::create(rewriter, loc, size, part)
-                      : part;
+          size = size ? arith::AddIOp::create(rewriter, loc, size, part) : part;
         }
       } else if (!masks.empty()) {
         size = arith::SelectOp::create(rewriter, loc, masks[r],
@@ -552,11 +551,10 @@ struct AsyncCopyArriveLowering
 void mlir::tile::lowering::populateSharedMemoryPatterns(
     DistributedTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<LocalAllocLowering, MemDescIndexLowering, MemDescTransLowering,
-               LocalLoadLowering,
-               AsyncCopyLowering, AsyncCommitGroupLowering, AsyncWaitLowering,
-               MBarrierInitLowering, MBarrierInvalLowering, MBarrierWaitLowering,
-               MBarrierArriveLowering, AsyncCopyArriveLowering>(
-      converter, patterns.getContext());
+               LocalLoadLowering, AsyncCopyLowering, AsyncCommitGroupLowering,
+               AsyncWaitLowering, MBarrierInitLowering, MBarrierInvalLowering,
+               MBarrierWaitLowering, MBarrierArriveLowering,
+               AsyncCopyArriveLowering>(converter, patterns.getContext());
 }
 
 Value mlir::tile::lowering::elementAddress(OpBuilder &b, Location loc,

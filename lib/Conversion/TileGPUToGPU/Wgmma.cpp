@@ -88,11 +88,10 @@ static Value wgmmaInlineAsm(OpBuilder &b, Location loc, Type structType,
   unsigned numAcc = n / 2;
   unsigned numA = aRegs.empty() ? 1 : aRegs.size();
   unsigned predicate = 2 * numAcc + numA + 1;
-  std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $" +
-                     std::to_string(predicate) +
-                     ", 0;\nwgmma.mma_async.sync.aligned.m64n" +
-                     std::to_string(n) + "k16.f32." + type.str() + "." +
-                     type.str() + " {";
+  std::string text =
+      "{\n.reg .pred p;\nsetp.ne.b32 p, $" + std::to_string(predicate) +
+      ", 0;\nwgmma.mma_async.sync.aligned.m64n" + std::to_string(n) +
+      "k16.f32." + type.str() + "." + type.str() + " {";
   std::string constraints;
   for (unsigned i = 0; i < numAcc; ++i) {
     text += "$" + std::to_string(i) + (i + 1 < numAcc ? ", " : "");
@@ -285,11 +284,11 @@ struct WarpGroupDotLowering
         if (!a || readsAtRunTime) {
           if (!readsAtRunTime)
             readsAtRunTime = i32Constant(rewriter, loc, readsD ? 1 : 0);
-          packed = wgmmaInlineAsm(
-              rewriter, loc, structType, packed, step.regsA, step.descA,
-              step.descB, readsAtRunTime, instrN,
-              NVVM::stringifyWGMMATypes(wgmmaType),
-              layoutA == NVVM::MMALayout::col, layoutB == NVVM::MMALayout::row);
+          packed = wgmmaInlineAsm(rewriter, loc, structType, packed, step.regsA,
+                                  step.descA, step.descB, readsAtRunTime,
+                                  instrN, NVVM::stringifyWGMMATypes(wgmmaType),
+                                  layoutA == NVVM::MMALayout::col,
+                                  layoutB == NVVM::MMALayout::row);
           continue;
         }
         packed = NVVM::WgmmaMmaAsyncOp::create(

@@ -353,8 +353,8 @@ Attribute LayoutPlan::rearrangedLayout(Operation *op,
     if (auto blocked = dyn_cast<BlockedEncodingAttr>(src))
       return blocked.permute(trans.getOrder());
     return LinearEncodingAttr::get(
-        ctx, src.toLinearLayout(srcType.getShape())
-                 .permuteDims(trans.getOrder()));
+        ctx,
+        src.toLinearLayout(srcType.getShape()).permuteDims(trans.getOrder()));
   }
   return LinearEncodingAttr::get(
       ctx, src.toLinearLayout(srcType.getShape()).reshape(dstType.getShape()));

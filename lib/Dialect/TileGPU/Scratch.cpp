@@ -46,8 +46,7 @@ mlir::tilegpu::getRegisterRemap(Operation *op) {
   LinearLayout src = getLinearLayout(srcType);
   LinearLayout dst = getLinearLayout(dstType);
   return llvm::TypeSwitch<Operation *, std::optional<SmallVector<unsigned>>>(op)
-      .Case<ConvertLayoutOp>(
-          [&](auto) { return src.registerMapTo(dst); })
+      .Case<ConvertLayoutOp>([&](auto) { return src.registerMapTo(dst); })
       .Case<tile::ExpandDimsOp>([&](tile::ExpandDimsOp e) {
         return src.insertDim(e.getAxis()).registerMapTo(dst);
       })

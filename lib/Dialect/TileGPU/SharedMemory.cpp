@@ -182,9 +182,9 @@ MemDescType MemDescTransOp::getTransposedType(MemDescType src,
   SmallVector<unsigned> encOrder;
   for (unsigned d : enc.getOrder())
     encOrder.push_back(position[d]);
-  auto permuted = SharedEncodingAttr::get(
-      src.getContext(), enc.getVec(), enc.getPerPhase(), enc.getMaxPhase(),
-      encOrder, enc.getLineElems());
+  auto permuted =
+      SharedEncodingAttr::get(src.getContext(), enc.getVec(), enc.getPerPhase(),
+                              enc.getMaxPhase(), encOrder, enc.getLineElems());
   return MemDescType::get(src.getContext(), shape, src.getElementType(),
                           permuted);
 }
@@ -193,7 +193,8 @@ LogicalResult MemDescTransOp::verify() {
   MemDescType src = getSrc().getType();
   ArrayRef<int32_t> order = getOrder();
   if (src.getRank() != static_cast<int64_t>(order.size()) ||
-      src.getRank() != static_cast<int64_t>(src.getEncoding().getOrder().size()))
+      src.getRank() !=
+          static_cast<int64_t>(src.getEncoding().getOrder().size()))
     return emitOpError("permutes a ")
            << src.getRank() << "-d buffer with " << order.size()
            << " dimensions; index the buffer first";
