@@ -196,6 +196,62 @@ static WarpGroupDotOp asyncCandidate(scf::ForOp loop,
   return {};
 }
 
+/// A prefix mask `rest & (x < bound)` (x rising along each copied run,
+/// `rest` constant over it) as `rest` and the run length `bound - x`, so
+/// that a copy's source size is one subtraction and a clamp per run rather
+/// than a compare and a select per element. {mask, null} when the mask has
+/// no such single cut.
+static std::pair<Value, Value> splitPrefixMask(OpBuilder &b, Value mask,
+                                               unsigned width) {
+  SmallVector<Value> terms, work{mask};
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (auto andOp = v.getDefiningOp<arith::AndIOp>()) {
+      work.push_back(andOp.getLhs());
+      work.push_back(andOp.getRhs());
+      continue;
+    }
+    terms.push_back(v);
+  }
+  Value runLength, rest;
+  for (Value term : terms) {
+    auto cmp = term.getDefiningOp<arith::CmpIOp>();
+    Value x, bound;
+    if (cmp && cmp.getPredicate() == arith::CmpIPredicate::slt) {
+      x = cmp.getLhs();
+      bound = cmp.getRhs();
+    } else if (cmp && cmp.getPredicate() == arith::CmpIPredicate::sgt) {
+      x = cmp.getRhs();
+      bound = cmp.getLhs();
+    }
+    // The cut is the compare that changes within a run (its constancy
+    // annotation, if any, shorter than the run).
+    auto constancy =
+        term.getDefiningOp()
+            ? term.getDefiningOp()->getAttrOfType<IntegerAttr>(
+                  tilegpu::kConstancyAttrName)
+            : IntegerAttr();
+    bool constant = constancy && constancy.getInt() >= width;
+    bool cut = x && !constant;
+    if (cut && !runLength) {
+      runLength = arith::SubIOp::create(b, cmp.getLoc(), bound, x);
+      continue;
+    }
+    if (cut || !constant)
+      return {mask, Value()};
+    if (!rest) {
+      rest = term;
+      continue;
+    }
+    auto both = arith::AndIOp::create(b, term.getLoc(), rest, term);
+    both->setAttr(tilegpu::kConstancyAttrName, constancy);
+    rest = both;
+  }
+  if (!runLength)
+    return {mask, Value()};
+  return {rest, runLength};
+}
+
 /// Rewrites the loads into async copies, issued `distance` iterations
 /// ahead into a ring of `slots` buffers; returns the ops of stage 0 and
 /// sets `wait` to the readers' wait.
@@ -221,12 +277,16 @@ introduceAsyncCopies(scf::ForOp loop, ArrayRef<LocalAllocOp> allocs,
     b.setInsertionPoint(load);
     Value slot = ringSlot(b, load.getLoc(), loop, slots);
     Value dst = MemDescIndexOp::create(b, load.getLoc(), tile, ring, slot);
-    auto copy = AsyncCopyOp::create(b, load.getLoc(), load.getPtr(), dst,
-                                    load.getMask());
     unsigned width = copyWidth(load);
-    copy->setAttr(kVecAttr, b.getI32IntegerAttr(width));
     auto vec = load->getAttrOfType<IntegerAttr>(kVecAttr);
-    if (!vec || unsigned(vec.getInt()) < width)
+    bool prefix = !vec || unsigned(vec.getInt()) < width;
+    Value mask = load.getMask(), runLength;
+    if (prefix)
+      std::tie(mask, runLength) = splitPrefixMask(b, load.getMask(), width);
+    auto copy = AsyncCopyOp::create(b, load.getLoc(), load.getPtr(), dst,
+                                    mask, runLength);
+    copy->setAttr(kVecAttr, b.getI32IntegerAttr(width));
+    if (prefix && !runLength)
       copy->setAttr(kPrefixMaskAttrName, b.getUnitAttr());
     stage0.insert(copy);
     if (!lastCopy || lastCopy->isBeforeInBlock(copy))

@@ -146,3 +146,24 @@ func.func @prefix_copy(%p: tensor<64x32x!tile.ptr<f16>, #bP>, %mask: tensor<64x3
   tilegpu.async_copy %p, %m mask %mask {tilegpu.vec = 8 : i32, tilegpu.prefix_mask} : tensor<64x32x!tile.ptr<f16>, #bP>, !tilegpu.memdesc<64x32xf16, #sP>, tensor<64x32xi1, #bP>
   return
 }
+
+// -----
+
+// With a run length, each 16-byte copy moves clamp(length, 0, 8) halves of
+// its run (2 bytes each), as the run's first element gives it, and the mask
+// says whether the run is copied at all.
+#bL = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#sL = #tilegpu.shared<vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]>
+// CHECK-LABEL: gpu.func @run_length_copy
+// CHECK:     %[[LO:.*]] = arith.maxsi %{{.*}}, %c0_i32
+// CHECK:     %[[N:.*]] = arith.minsi %[[LO]], %c8_i32
+// CHECK:     %[[BYTES:.*]] = arith.muli %[[N]], %c2_i32
+// CHECK:     %[[SIZE:.*]] = arith.select %{{.*}}, %[[BYTES]], %c0_i32
+// CHECK:     nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg, %[[SIZE]] :
+// CHECK:     nvvm.cp.async.shared.global
+// CHECK-NOT: nvvm.cp.async.shared.global
+func.func @run_length_copy(%p: tensor<64x32x!tile.ptr<f16>, #bL>, %mask: tensor<64x32xi1, #bL>, %len: tensor<64x32xi32, #bL>) attributes {tilegpu.num_warps = 4 : i32} {
+  %m = tilegpu.local_alloc {offset = 0 : i32} : () -> !tilegpu.memdesc<64x32xf16, #sL>
+  tilegpu.async_copy %p, %m mask %mask run_length %len {tilegpu.vec = 8 : i32} : tensor<64x32x!tile.ptr<f16>, #bL>, !tilegpu.memdesc<64x32xf16, #sL>, tensor<64x32xi1, #bL>, tensor<64x32xi32, #bL>
+  return
+}

@@ -396,3 +396,39 @@ func.func @prefix_loop(%pa: tensor<64x64x!tile.ptr<f16>, #bQ>, %m: tensor<64x64x
   }
   return %r#0 : tensor<64x64xf32, #mmaQ>
 }
+
+// -----
+
+// The prefix mask as computed (a row check constant over each run, and the
+// column check `col < k` that cuts a run): the copy keeps the row check as
+// its mask and takes `k - col` as its run length, so the lowering needs one
+// subtraction and a clamp per run instead of a compare per element.
+#bR = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#mmaR = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]>
+#sR = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>
+// CHECK-LABEL: func.func @run_length_loop
+// CHECK:     scf.for
+// CHECK:       %[[LEN:.*]] = arith.subi %{{.*}}, %[[COL:[^ ]*]] : tensor<64x64xi32
+// CHECK:       tilegpu.async_copy %{{.*}}, %{{.*}} mask %[[ROW:[^ ]*]] run_length %[[LEN]] {tilegpu.vec = 8 : i32}
+// CHECK-NOT:   tilegpu.prefix_mask
+func.func @run_length_loop(%pa: tensor<64x64x!tile.ptr<f16>, #bR>, %rows: tensor<64x64xi32, #bR>,
+                           %m: tensor<64x64xi32, #bR>, %cols: tensor<64x64xi32, #bR>,
+                           %k: tensor<64x64xi32, #bR>, %da: tensor<64x64xi32, #bR>, %n: i32)
+    -> tensor<64x64xf32, #mmaR> attributes {tile.num_stages = 3 : i32, tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mmaR>
+  %zf = arith.constant dense<0.0> : tensor<64x64xf16, #bR>
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %a_ptrs = %pa)
+      -> (tensor<64x64xf32, #mmaR>, tensor<64x64x!tile.ptr<f16>, #bR>) : i32 {
+    %row = arith.cmpi slt, %rows, %m {tilegpu.constancy = 8 : i32} : tensor<64x64xi32, #bR>
+    %col = arith.cmpi slt, %cols, %k : tensor<64x64xi32, #bR>
+    %mask = arith.andi %row, %col : tensor<64x64xi1, #bR>
+    %a = tile.load %a_ptrs, %mask, %zf {tilegpu.prefix_vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #bR>
+    %ma = tilegpu.local_alloc %a : (tensor<64x64xf16, #bR>) -> !tilegpu.memdesc<64x64xf16, #sR>
+    %d = tilegpu.warpgroup_dot %ma, %ma, %acc : !tilegpu.memdesc<64x64xf16, #sR>, !tilegpu.memdesc<64x64xf16, #sR>, tensor<64x64xf32, #mmaR> -> tensor<64x64xf32, #mmaR>
+    %na = tile.addptr %a_ptrs, %da : tensor<64x64x!tile.ptr<f16>, #bR>, tensor<64x64xi32, #bR>
+    scf.yield %d, %na : tensor<64x64xf32, #mmaR>, tensor<64x64x!tile.ptr<f16>, #bR>
+  }
+  return %r#0 : tensor<64x64xf32, #mmaR>
+}

@@ -367,6 +367,7 @@ struct AsyncCopyLowering : public OpConversionPattern<tilegpu::AsyncCopyOp> {
     Value base = adaptor.getDst().front();
     ValueRange ptrs = adaptor.getPtr();
     ValueRange masks = adaptor.getMask();
+    ValueRange runLengths = adaptor.getRunLength();
     bool prefixMask = op->hasAttr(tilegpu::kPrefixMaskAttrName);
     auto coords = emitCoordinates(rewriter, loc, layout);
     auto globalPtr = LLVM::LLVMPointerType::get(rewriter.getContext(), 1);
@@ -376,7 +377,25 @@ struct AsyncCopyLowering : public OpConversionPattern<tilegpu::AsyncCopyOp> {
       Value dst = elementAddress(rewriter, loc, base, coords[r], memType);
       Value src = LLVM::IntToPtrOp::create(rewriter, loc, globalPtr, ptrs[r]);
       Value size;
-      if (!masks.empty() && prefixMask) {
+      if (!runLengths.empty()) {
+        // The run's in-bounds elements: clamp(length, 0, width) of them.
+        Value n = runLengths[r];
+        Type t = n.getType();
+        n = arith::MaxSIOp::create(
+            rewriter, loc, n,
+            arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(t)));
+        n = arith::MinSIOp::create(
+            rewriter, loc, n,
+            arith::ConstantOp::create(rewriter, loc,
+                                      rewriter.getIntegerAttr(t, width)));
+        if (!t.isInteger(32))
+          n = arith::TruncIOp::create(rewriter, loc, rewriter.getI32Type(), n);
+        size = arith::MulIOp::create(rewriter, loc, n,
+                                     i32Constant(rewriter, loc, bytes));
+        if (!masks.empty())
+          size = arith::SelectOp::create(rewriter, loc, masks[r], size,
+                                         i32Constant(rewriter, loc, 0));
+      } else if (!masks.empty() && prefixMask) {
         // The true elements come first: the source size counts them.
         for (unsigned i = 0; i < width; ++i) {
           Value part = arith::SelectOp::create(

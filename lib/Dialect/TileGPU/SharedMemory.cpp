@@ -246,6 +246,12 @@ LogicalResult AsyncCopyOp::verify() {
   if (Value mask = getMask())
     if (cast<RankedTensorType>(mask.getType()).getShape() != ptrType.getShape())
       return emitOpError("mask shape differs from the pointers'");
+  if (Value length = getRunLength()) {
+    auto type = cast<RankedTensorType>(length.getType());
+    if (type.getShape() != ptrType.getShape() ||
+        !type.getElementType().isSignlessInteger())
+      return emitOpError("run_length must be integers of the pointers' shape");
+  }
   return success();
 }
 

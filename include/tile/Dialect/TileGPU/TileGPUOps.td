@@ -124,19 +124,27 @@ def TileGPU_LocalLoadOp : TileGPU_Op<"local_load",
 }
 
 def TileGPU_AsyncCopyOp : TileGPU_Op<"async_copy", [
+    AttrSizedOperandSegments,
     MemoryEffects<[MemRead, MemWrite<TileGPU_SharedMemory>]>]> {
   let summary = "Start copying a tensor of global addresses into shared memory";
   let description = [{
     Every thread starts `cp.async` copies of its elements of `ptr` into
     `dst`; elements whose `mask` is false are filled with zeros and read
-    nothing. The copies complete asynchronously: `async_commit_group` closes
-    a group of them and `async_wait` waits for all but the newest groups.
+    nothing. With `run_length` (the elements in bounds from each element
+    on: `bound - column`), each copied run of consecutive elements moves
+    only its first `clamp(run_length, 0, run)` elements, as the run's first
+    element says, and zero-fills the rest (a row's last, partial vector);
+    `mask` then says whether the run is copied at all. The copies complete
+    asynchronously: `async_commit_group` closes a group of them and
+    `async_wait` waits for all but the newest groups.
   }];
   let arguments = (ins Tile_PtrTensor:$ptr, TileGPU_MemDesc:$dst,
-                       Optional<Tile_BoolTensor>:$mask);
+                       Optional<Tile_BoolTensor>:$mask,
+                       Optional<Tile_IntTensor>:$runLength);
   let assemblyFormat = [{
-    $ptr `,` $dst (`mask` $mask^)? attr-dict `:` type($ptr) `,` qualified(type($dst))
-    (`,` type($mask)^)?
+    $ptr `,` $dst (`mask` $mask^)? (`run_length` $runLength^)? attr-dict `:`
+    type($ptr) `,` qualified(type($dst)) (`,` type($mask)^)?
+    (`,` type($runLength)^)?
   }];
   let hasVerifier = 1;
 }
