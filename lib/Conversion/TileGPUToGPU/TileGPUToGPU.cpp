@@ -96,6 +96,7 @@ struct ConvertTileGPUToGPUPass
     MLIRContext *ctx = &getContext();
     if (failed(outlineKernels(module)))
       return signalPassFailure();
+    markTileLoops(module);
 
     DistributedTypeConverter converter(ctx);
     RewritePatternSet patterns(ctx);

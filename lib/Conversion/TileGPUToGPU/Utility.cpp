@@ -51,23 +51,27 @@ Value mlir::tile::lowering::i64Constant(OpBuilder &b, Location loc,
   return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(value));
 }
 
-/// Whether code at `b`'s insertion point runs once per iteration of a loop
-/// that holds another loop (a persistent kernel's tile loop, outside its K
-/// loop: the epilogue and the tile's set-up).
+void mlir::tile::lowering::markTileLoops(Operation *root) {
+  root->walk([](LoopLikeOpInterface loop) {
+    bool holdsLoop = loop->walk([&](LoopLikeOpInterface inner) {
+                           return inner == loop ? WalkResult::advance()
+                                                : WalkResult::interrupt();
+                         })
+                         .wasInterrupted();
+    if (holdsLoop)
+      loop->setAttr(kTileLoopAttrName, UnitAttr::get(loop->getContext()));
+  });
+}
+
+/// Whether code at `b`'s insertion point runs once per iteration of a tile
+/// loop (markTileLoops), outside its inner loops: the epilogue and the
+/// tile's set-up.
 static bool inTileLoopBody(OpBuilder &b) {
   Block *block = b.getInsertionBlock();
   Operation *loop = block ? block->getParentOp() : nullptr;
-  while (loop && !isa<scf::ForOp, scf::WhileOp>(loop))
+  while (loop && !isa<LoopLikeOpInterface>(loop))
     loop = loop->getParentOp();
-  if (!loop)
-    return false;
-  return loop
-      ->walk([&](Operation *op) {
-        return op != loop && isa<LoopLikeOpInterface>(op)
-                   ? WalkResult::interrupt()
-                   : WalkResult::advance();
-      })
-      .wasInterrupted();
+  return loop && loop->hasAttr(kTileLoopAttrName);
 }
 
 Value mlir::tile::lowering::getThreadId(OpBuilder &b, Location loc) {

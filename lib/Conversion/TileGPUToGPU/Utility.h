@@ -37,7 +37,9 @@ tilegpu::LinearLayout layoutOf(Type tensorType);
 Value i32Constant(OpBuilder &b, Location loc, int64_t value);
 Value i64Constant(OpBuilder &b, Location loc, int64_t value);
 
-/// threadIdx.x, the lane and the warp, as i32.
+/// threadIdx.x, the lane and the warp, as i32. In the body of a tile loop
+/// (markTileLoops) outside its inner loops, threadIdx.x is read by a
+/// volatile mov that LLVM may not hoist.
 Value getThreadId(OpBuilder &b, Location loc);
 Value getLaneId(OpBuilder &b, Location loc);
 Value getWarpId(OpBuilder &b, Location loc);
@@ -77,6 +79,12 @@ registersByCoordinate(const tilegpu::LinearLayout &layout);
 /// Make this thread's earlier shared-memory writes visible to the async
 /// proxy (wgmma reads through it); a barrier must follow before readers.
 void fenceAsyncProxy(OpBuilder &b, Location loc);
+
+/// On a loop that holds another loop (a persistent kernel's tile loop).
+constexpr llvm::StringLiteral kTileLoopAttrName = "tilegpu.tile_loop";
+/// Marks every such loop under `root`, once before the lowering, so that
+/// getThreadId knows its place without walking loop bodies.
+void markTileLoops(Operation *root);
 
 /// Inline PTX `text` on `operands` under `constraints`, with `result` (a
 /// struct for several outputs, null for none).
