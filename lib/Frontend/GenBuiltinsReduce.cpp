@@ -18,29 +18,35 @@ using namespace mlir;
 // Reductions
 //===----------------------------------------------------------------------===//
 
-/// A reduce or scan's combine_fn: a helper (def).
-static FailureOr<const FunctionDef *>
-combineFunction(Generator &gen, const Val &fn, llvm::SMLoc at,
-                llvm::StringRef name) {
-  if (fn.getKind() != Val::Kind::Function)
-    return gen.error(at, name + "'s combine_fn must be a function (a def), "
-                                "got " + fn.describe());
-  return fn.getFunction();
-}
-
-/// The blocks a reduce or scan combines: `input`, or a tuple's elements.
-static FailureOr<SmallVector<Val>> combinedBlocks(Generator &gen,
-                                                  const Val &input,
-                                                  llvm::SMLoc at,
-                                                  llvm::StringRef name) {
+/// What a reduce or scan combines: its blocks (argument 0: a block, or a
+/// tuple's elements) and, unless the combination is built in (`sum`,
+/// `xor_sum`, ...), its combine_fn (argument 2: a helper).
+struct CombineOperands {
+  const FunctionDef *combine = nullptr;
   SmallVector<Val> blocks;
+};
+
+static FailureOr<CombineOperands>
+combineOperands(Generator &gen, const BoundArgs &b, bool withCombineFn,
+                llvm::StringRef name, llvm::SMLoc at) {
+  CombineOperands operands;
+  if (withCombineFn) {
+    const Val &fn = *b[2];
+    if (fn.getKind() != Val::Kind::Function)
+      return gen.error(b.loc(2, at), name +
+                                         "'s combine_fn must be a function "
+                                         "(a def), got " +
+                                         fn.describe());
+    operands.combine = fn.getFunction();
+  }
+  const Val &input = *b[0];
   if (input.isTuple())
-    llvm::append_range(blocks, input.getElements());
+    llvm::append_range(operands.blocks, input.getElements());
   else
-    blocks.push_back(input);
-  if (blocks.empty())
-    return gen.error(at, name + " needs at least one block");
-  return blocks;
+    operands.blocks.push_back(input);
+  if (operands.blocks.empty())
+    return gen.error(b.loc(0, at), name + " needs at least one block");
+  return operands;
 }
 
 FailureOr<int64_t> Generator::reductionAxis(const std::optional<Val> &axisArg,
@@ -274,19 +280,12 @@ FailureOr<Val> Generator::builtinReduceWith(llvm::StringRef name,
     return failure();
   size_t keepIndex = xorSum ? 2 : 3;
   bool keepDims = b->has(keepIndex) && (*b)[keepIndex]->truthy();
-  const FunctionDef *combine = nullptr;
-  if (!xorSum) {
-    FailureOr<const FunctionDef *> fn =
-        combineFunction(*this, *(*b)[2], b->loc(2, at), name);
-    if (failed(fn))
-      return failure();
-    combine = *fn;
-  }
-  FailureOr<SmallVector<Val>> blocks =
-      combinedBlocks(*this, *(*b)[0], b->loc(0, at), name);
-  if (failed(blocks))
+  FailureOr<CombineOperands> combined =
+      combineOperands(*this, *b, !xorSum, name, at);
+  if (failed(combined))
     return failure();
-  SmallVector<Val> inputs = std::move(*blocks);
+  const FunctionDef *combine = combined->combine;
+  SmallVector<Val> inputs = std::move(combined->blocks);
   for (Val &v : inputs) {
     if (!v.isRuntime() || !v.getType().isBlock() || v.getType().isPointer)
       return error(b->loc(0, at), name + " reduces blocks, got " +
@@ -404,19 +403,12 @@ FailureOr<Val> Generator::builtinScan(llvm::StringRef name,
     return failure();
   size_t reverseIndex = isSum || isProd ? 2 : 3;
   bool reverse = b->has(reverseIndex) && (*b)[reverseIndex]->truthy();
-  const FunctionDef *combine = nullptr;
-  if (!isSum && !isProd) {
-    FailureOr<const FunctionDef *> fn =
-        combineFunction(*this, *(*b)[2], b->loc(2, at), name);
-    if (failed(fn))
-      return failure();
-    combine = *fn;
-  }
-  FailureOr<SmallVector<Val>> blocks =
-      combinedBlocks(*this, *(*b)[0], b->loc(0, at), name);
-  if (failed(blocks))
+  FailureOr<CombineOperands> combined =
+      combineOperands(*this, *b, !isSum && !isProd, name, at);
+  if (failed(combined))
     return failure();
-  SmallVector<Val> inputs = std::move(*blocks);
+  const FunctionDef *combine = combined->combine;
+  SmallVector<Val> inputs = std::move(combined->blocks);
   for (Val &v : inputs) {
     FailureOr<Val> x = requireNumeric(v, b->loc(0, at), name);
     if (failed(x))
