@@ -342,24 +342,36 @@ bool AxisInfoAnalysis::isPrefixMask(Value mask, unsigned dim,
   if (auto andOp = dyn_cast<arith::AndIOp>(def))
     return isPrefixMask(andOp.getLhs(), dim, width) &&
            isPrefixMask(andOp.getRhs(), dim, width);
-  auto cmp = dyn_cast<arith::CmpIOp>(def);
-  if (!cmp)
-    return false;
   // x < bound, x rising by one along `dim` through each group and the
   // bound the same across it: true up to some element, false after.
-  Value x = cmp.getLhs(), bound = cmp.getRhs();
-  switch (cmp.getPredicate()) {
-  case arith::CmpIPredicate::slt:
-  case arith::CmpIPredicate::ult:
-    break;
-  case arith::CmpIPredicate::sgt:
-  case arith::CmpIPredicate::ugt:
-    std::swap(x, bound);
-    break;
-  default:
+  auto below = matchBelowBound(def, /*unsignedToo=*/true);
+  if (!below)
     return false;
-  }
+  auto [x, bound] = *below;
   return get(x).contiguity[dim] >= width && get(bound).constancy[dim] >= width;
+}
+
+std::optional<std::pair<Value, Value>>
+mlir::tile::matchBelowBound(Operation *op, bool unsignedToo) {
+  auto cmp = dyn_cast_or_null<arith::CmpIOp>(op);
+  if (!cmp)
+    return std::nullopt;
+  switch (cmp.getPredicate()) {
+  case arith::CmpIPredicate::ult:
+    if (!unsignedToo)
+      return std::nullopt;
+    [[fallthrough]];
+  case arith::CmpIPredicate::slt:
+    return std::make_pair(cmp.getLhs(), cmp.getRhs());
+  case arith::CmpIPredicate::ugt:
+    if (!unsignedToo)
+      return std::nullopt;
+    [[fallthrough]];
+  case arith::CmpIPredicate::sgt:
+    return std::make_pair(cmp.getRhs(), cmp.getLhs());
+  default:
+    return std::nullopt;
+  }
 }
 
 unsigned AxisInfoAnalysis::getPrefixCopyWidth(Value ptr, Value mask,

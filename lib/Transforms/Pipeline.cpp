@@ -23,6 +23,7 @@
 
 #include "tile/Transforms/Passes.h"
 
+#include "tile/Analysis/AxisInfo.h"
 #include "tile/Dialect/TileGPU/Scratch.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -215,15 +216,9 @@ static std::pair<Value, Value> splitPrefixMask(OpBuilder &b, Value mask,
   }
   Value runLength, rest;
   for (Value term : terms) {
-    auto cmp = term.getDefiningOp<arith::CmpIOp>();
-    Value x, bound;
-    if (cmp && cmp.getPredicate() == arith::CmpIPredicate::slt) {
-      x = cmp.getLhs();
-      bound = cmp.getRhs();
-    } else if (cmp && cmp.getPredicate() == arith::CmpIPredicate::sgt) {
-      x = cmp.getRhs();
-      bound = cmp.getLhs();
-    }
+    // Signed only: an unsigned compare's `bound - x` is no element count.
+    auto below =
+        tile::matchBelowBound(term.getDefiningOp(), /*unsignedToo=*/false);
     // The cut is the compare that changes within a run (its constancy
     // annotation, if any, shorter than the run).
     auto constancy =
@@ -232,9 +227,10 @@ static std::pair<Value, Value> splitPrefixMask(OpBuilder &b, Value mask,
                   tilegpu::kConstancyAttrName)
             : IntegerAttr();
     bool constant = constancy && constancy.getInt() >= width;
-    bool cut = x && !constant;
+    bool cut = below && !constant;
     if (cut && !runLength) {
-      runLength = arith::SubIOp::create(b, cmp.getLoc(), bound, x);
+      runLength =
+          arith::SubIOp::create(b, term.getLoc(), below->second, below->first);
       continue;
     }
     if (cut || !constant)

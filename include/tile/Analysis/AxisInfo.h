@@ -56,6 +56,11 @@ MemoryAccess getMemoryAccess(Operation *op);
 /// Largest power of two dividing `v` (kMaxDivisibility for 0).
 int64_t powerOfTwoDivisor(int64_t v);
 
+/// `x < bound` (or `bound > x`) as the pair {x, bound}; unsigned predicates
+/// too when `unsignedToo`. None for other compares.
+std::optional<std::pair<Value, Value>> matchBelowBound(Operation *cmp,
+                                                       bool unsignedToo);
+
 class AxisInfoAnalysis {
 public:
   /// Analyze every function in `root`.
