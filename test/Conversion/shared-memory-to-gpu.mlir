@@ -164,6 +164,6 @@ func.func @prefix_copy(%p: tensor<64x32x!tile.ptr<f16>, #bP>, %mask: tensor<64x3
 // CHECK-NOT: nvvm.cp.async.shared.global
 func.func @run_length_copy(%p: tensor<64x32x!tile.ptr<f16>, #bL>, %mask: tensor<64x32xi1, #bL>, %len: tensor<64x32xi32, #bL>) attributes {tilegpu.num_warps = 4 : i32} {
   %m = tilegpu.local_alloc {offset = 0 : i32} : () -> !tilegpu.memdesc<64x32xf16, #sL>
-  tilegpu.async_copy %p, %m mask %mask run_length %len {tilegpu.vec = 8 : i32} : tensor<64x32x!tile.ptr<f16>, #bL>, !tilegpu.memdesc<64x32xf16, #sL>, tensor<64x32xi1, #bL>, tensor<64x32xi32, #bL>
+  tilegpu.async_copy %p, %m mask %mask run_length(%len : tensor<64x32xi32, #bL>) {tilegpu.vec = 8 : i32} : tensor<64x32x!tile.ptr<f16>, #bL>, !tilegpu.memdesc<64x32xf16, #sL>, tensor<64x32xi1, #bL>
   return
 }

@@ -409,7 +409,7 @@ func.func @prefix_loop(%pa: tensor<64x64x!tile.ptr<f16>, #bQ>, %m: tensor<64x64x
 // CHECK-LABEL: func.func @run_length_loop
 // CHECK:     scf.for
 // CHECK:       %[[LEN:.*]] = arith.subi %{{.*}}, %[[COL:[^ ]*]] : tensor<64x64xi32
-// CHECK:       tilegpu.async_copy %{{.*}}, %{{.*}} mask %[[ROW:[^ ]*]] run_length %[[LEN]] {tilegpu.vec = 8 : i32}
+// CHECK:       tilegpu.async_copy %{{.*}}, %{{.*}} mask %[[ROW:[^ ]*]] run_length(%[[LEN]] : tensor<64x64xi32, {{.*}}) {tilegpu.vec = 8 : i32}
 // CHECK-NOT:   tilegpu.prefix_mask
 func.func @run_length_loop(%pa: tensor<64x64x!tile.ptr<f16>, #bR>, %rows: tensor<64x64xi32, #bR>,
                            %m: tensor<64x64xi32, #bR>, %cols: tensor<64x64xi32, #bR>,

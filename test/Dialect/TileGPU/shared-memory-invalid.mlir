@@ -262,3 +262,14 @@ func.func @trans_ring(%m: !tilegpu.memdesc<3x128x64xf16, #s>) {
   %t = tilegpu.memdesc_trans %m, [0, 2, 1] : !tilegpu.memdesc<3x128x64xf16, #s> -> !tilegpu.memdesc<3x64x128xf16, #s>
   return
 }
+
+// -----
+
+#b = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#s = #tilegpu.shared<vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]>
+func.func @run_length_shape(%p: tensor<64x32x!tile.ptr<f16>, #b>, %len: tensor<32x32xi32, #b>) {
+  %m = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x32xf16, #s>
+  // expected-error @below {{run_length must be integers of the pointers' shape}}
+  tilegpu.async_copy %p, %m run_length(%len : tensor<32x32xi32, #b>) : tensor<64x32x!tile.ptr<f16>, #b>, !tilegpu.memdesc<64x32xf16, #s>
+  return
+}

@@ -40,3 +40,15 @@ func.func @transposed_view(%m: !tilegpu.memdesc<128x64xf16, #sw>) -> !tilegpu.me
   %t = tilegpu.memdesc_trans %m, [1, 0] : !tilegpu.memdesc<128x64xf16, #sw> -> !tilegpu.memdesc<64x128xf16, #swt>
   return %t : !tilegpu.memdesc<64x128xf16, #swt>
 }
+
+// A copy with a run length and no mask prints and parses back (its type
+// stands beside it, so it is never taken for the mask's).
+// CHECK-LABEL: func.func @run_length_only
+// CHECK: tilegpu.async_copy %{{.*}}, %{{.*}} run_length(%{{.*}} : tensor<64x32xi32, {{.*}}>) : tensor<64x32x!tile.ptr<f16>, {{.*}}>, !tilegpu.memdesc<64x32xf16, {{.*}}>
+#bRL = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#sRL = #tilegpu.shared<vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]>
+func.func @run_length_only(%p: tensor<64x32x!tile.ptr<f16>, #bRL>, %len: tensor<64x32xi32, #bRL>) {
+  %m = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x32xf16, #sRL>
+  tilegpu.async_copy %p, %m run_length(%len : tensor<64x32xi32, #bRL>) : tensor<64x32x!tile.ptr<f16>, #bRL>, !tilegpu.memdesc<64x32xf16, #sRL>
+  return
+}

@@ -142,9 +142,9 @@ def TileGPU_AsyncCopyOp : TileGPU_Op<"async_copy", [
                        Optional<Tile_BoolTensor>:$mask,
                        Optional<Tile_IntTensor>:$runLength);
   let assemblyFormat = [{
-    $ptr `,` $dst (`mask` $mask^)? (`run_length` $runLength^)? attr-dict `:`
+    $ptr `,` $dst (`mask` $mask^)?
+    (`run_length` `(` $runLength^ `:` type($runLength) `)`)? attr-dict `:`
     type($ptr) `,` qualified(type($dst)) (`,` type($mask)^)?
-    (`,` type($runLength)^)?
   }];
   let hasVerifier = 1;
 }
