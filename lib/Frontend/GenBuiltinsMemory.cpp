@@ -697,6 +697,7 @@ FailureOr<Val> Generator::builtinDescriptorLoad(const CallArgs &args,
       builder, loc(at), mlirType(result), *block,
       everyDimension(builder, result.shape.size()), pad,
       tile::CacheModifier::none, tile::EvictionPolicy::normal);
+  op.setDescriptor(true);
   return Val::runtime(op.getResult(), result);
 }
 

@@ -10,6 +10,7 @@
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "mlir/Transforms/Passes.h"
+#include "tile/Conversion/TensorMaps.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -78,7 +79,8 @@ void tilec::addLowerToLLVMPasses(mlir::PassManager &pm) {
 }
 
 static std::unique_ptr<llvm::TargetMachine>
-createTargetMachine(const TargetInfo &target, std::string &error) {
+createTargetMachine(const TargetInfo &target, std::string &error,
+                    llvm::StringRef features = "") {
   static bool initialized = [] {
     LLVMInitializeNVPTXTargetInfo();
     LLVMInitializeNVPTXTarget();
@@ -95,8 +97,9 @@ createTargetMachine(const TargetInfo &target, std::string &error) {
   options.AllowFPOpFusion =
       target.fpFusion ? llvm::FPOpFusion::Fast : llvm::FPOpFusion::Standard;
   return std::unique_ptr<llvm::TargetMachine>(t->createTargetMachine(
-      triple, target.arch, target.features(), options, std::nullopt,
-      std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+      triple, target.arch,
+      features.empty() ? target.features() : features.str(), options,
+      std::nullopt, std::nullopt, llvm::CodeGenOptLevel::Aggressive));
 }
 
 std::string tilec::findCudaToolkit() {
@@ -256,7 +259,12 @@ private:
 llvm::Expected<std::string> tilec::emitPTX(llvm::Module &module,
                                            const TargetInfo &target) {
   std::string error;
-  std::unique_ptr<llvm::TargetMachine> tm = createTargetMachine(target, error);
+  // Kernels that build TMA tensor maps need PTX ISA 8.6 (tensormap.replace
+  // taking global strides in bytes; earlier ISAs read them otherwise).
+  llvm::StringRef features =
+      module.getNamedGlobal(mlir::tile::kTensorMapPoolName) ? "+ptx86" : "";
+  std::unique_ptr<llvm::TargetMachine> tm =
+      createTargetMachine(target, error, features);
   if (!tm)
     return llvm::createStringError("NVPTX target unavailable: " + error);
   llvm::SmallString<0> ptx;

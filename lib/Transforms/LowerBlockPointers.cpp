@@ -163,6 +163,52 @@ static Value buildMask(OpBuilder &b, Location loc, const BlockPointerParts &p,
   return mask;
 }
 
+/// The earliest point after which all of `values` are defined: after the
+/// last of their definitions in the innermost block that defines one.
+static void setInsertionPointAfterAll(OpBuilder &b, ArrayRef<Value> values) {
+  Block *block = nullptr;
+  Operation *last = nullptr;
+  for (Value v : values) {
+    Block *def = v.getParentBlock();
+    if (!block || block->getParentOp()->isProperAncestor(def->getParentOp()))
+      block = def, last = nullptr;
+    if (def != block)
+      continue;
+    if (Operation *op = v.getDefiningOp())
+      if (!last || last->isBeforeInBlock(op))
+        last = op;
+  }
+  if (last)
+    b.setInsertionPointAfter(last);
+  else
+    b.setInsertionPointToStart(block);
+}
+
+/// A tensor descriptor's 2-D block of a type the TMA unit copies gets the
+/// descriptor's tensor map, made once where its parts are known (outside
+/// the loops that load through it), so that the pipeliner may copy the
+/// block with TMA.
+static Value tensorMapFor(OpBuilder &b, BlockLoadOp op,
+                          const BlockPointerParts &p) {
+  RankedTensorType block = op.getType();
+  Type elem = block.getElementType();
+  bool copyable =
+      elem.isF16() || elem.isBF16() || elem.isF32() || elem.isInteger(8);
+  // NaN padding would need the map's float element types; zero padding
+  // copies any type as unsigned integers of its width.
+  if (!op.getDescriptor() || block.getRank() != 2 || !copyable ||
+      op.getBoundaryCheck().size() != 2 || block.getDimSize(0) > 256 ||
+      op.getPadding() != PaddingOption::zero)
+    return {};
+  OpBuilder::InsertionGuard guard(b);
+  SmallVector<Value> parts{p.base};
+  parts.append(p.shape);
+  parts.append(p.strides);
+  setInsertionPointAfterAll(b, parts);
+  return MakeTensorMapOp::create(b, op.getLoc(), p.base, p.shape, p.strides,
+                                 block.getShape(), op.getPadding());
+}
+
 struct BlockLoadLowering : public OpConversionPattern<BlockLoadOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -189,7 +235,10 @@ struct BlockLoadLowering : public OpConversionPattern<BlockLoadOp> {
       other = arith::ConstantOp::create(rewriter, loc,
                                         SplatElementsAttr::get(block, pad));
     }
-    rewriter.replaceOpWithNewOp<LoadOp>(op, block, ptrs, mask, other,
+    Value map = tensorMapFor(rewriter, op, p);
+    rewriter.replaceOpWithNewOp<LoadOp>(op, block, ptrs, mask, other, map,
+                                        map ? ValueRange(p.offsets)
+                                            : ValueRange(),
                                         op.getCache(), op.getEvict(), false);
     return success();
   }

@@ -59,6 +59,19 @@ static unsigned copyWidth(tile::LoadOp load) {
   return width;
 }
 
+/// Whether the TMA unit can copy `load`'s block into `alloc`'s buffer: the
+/// load carries its descriptor's tensor map and the buffer has the swizzle
+/// of a TMA box (rows along the last dimension, at most 256 of them).
+static bool tmaCopyable(tile::LoadOp load, LocalAllocOp alloc) {
+  MemDescType type = alloc.getType();
+  if (!load.getTensorMap() || type.getRank() != 2 || type.getShape()[0] > 256)
+    return false;
+  return type.getEncoding() ==
+         SharedEncodingAttr::getForWgmma(
+             alloc.getContext(), type.getShape(),
+             type.getElementType().getIntOrFloatBitWidth(), {1, 0});
+}
+
 /// The load a local_alloc stores, if the pair can become an async copy in
 /// `loop`: the load is in the loop body, used only by the alloc, reads zero
 /// where masked off, and copies at least 4 bytes per piece; the alloc is
@@ -122,14 +135,21 @@ static Value ringSlot(OpBuilder &b, Location loc, scf::ForOp loop,
 /// run ahead in stage 0. Fails when one of them has side effects, as it
 /// could not be predicated.
 static FailureOr<llvm::SetVector<Operation *>>
-addressComputation(scf::ForOp loop, ArrayRef<LocalAllocOp> allocs) {
+addressComputation(scf::ForOp loop, ArrayRef<LocalAllocOp> allocs,
+                   ArrayRef<bool> viaTMA) {
   Block *body = loop.getBody();
   auto yield = cast<scf::YieldOp>(body->getTerminator());
   llvm::SetVector<Operation *> ops;
   llvm::DenseSet<Value> visited;
   SmallVector<Value> worklist;
-  for (LocalAllocOp alloc : allocs) {
+  for (auto [i, constAlloc] : llvm::enumerate(allocs)) {
+    LocalAllocOp alloc = constAlloc;
     auto load = alloc.getSrc().getDefiningOp<tile::LoadOp>();
+    if (viaTMA[i]) {
+      worklist.push_back(load.getTensorMap());
+      worklist.append(load.getTmaCoords().begin(), load.getTmaCoords().end());
+      continue;
+    }
     worklist.push_back(load.getPtr());
     if (load.getMask())
       worklist.push_back(load.getMask());
@@ -248,17 +268,46 @@ static std::pair<Value, Value> splitPrefixMask(OpBuilder &b, Value mask,
   return {rest, runLength};
 }
 
+/// The mbarrier of `slot` in a ring of them.
+static Value barrierSlot(OpBuilder &b, Location loc, Value ring, Value slot) {
+  auto ringType = cast<MemDescType>(ring.getType());
+  auto one = MemDescType::get(b.getContext(), {1}, ringType.getElementType(),
+                              ringType.getEncoding());
+  return MemDescIndexOp::create(b, loc, one, ring, slot);
+}
+
+/// A ring of `slots` mbarriers before `loop`, each expecting `count`
+/// arrivals per phase.
+static Value allocateBarrierRing(scf::ForOp loop, unsigned slots,
+                                 unsigned count) {
+  MLIRContext *ctx = loop.getContext();
+  OpBuilder b(loop);
+  auto encoding = SharedEncodingAttr::get(ctx, 1, 1, 1, {0});
+  auto ringType =
+      MemDescType::get(ctx, {int64_t(slots), 1}, b.getI64Type(), encoding);
+  Value ring =
+      LocalAllocOp::create(b, loop.getLoc(), ringType, Value(), IntegerAttr());
+  MBarrierInitOp::create(b, loop.getLoc(), ring, count);
+  return ring;
+}
+
 /// Rewrites the loads into async copies, issued `distance` iterations
 /// ahead into a ring of `slots` buffers; returns the ops of stage 0 and
-/// sets `wait` to the readers' wait.
+/// sets `wait` to the readers' wait. Loads marked in `viaTMA` are copied
+/// by the TMA unit, signalling the slot's barrier in `full`.
 static llvm::SetVector<Operation *>
 introduceAsyncCopies(scf::ForOp loop, ArrayRef<LocalAllocOp> allocs,
-                     unsigned distance, unsigned slots,
-                     llvm::SetVector<Operation *> stage0, AsyncWaitOp &wait) {
+                     ArrayRef<bool> viaTMA, Value full, unsigned distance,
+                     unsigned slots, llvm::SetVector<Operation *> stage0,
+                     AsyncWaitOp &wait) {
   OpBuilder b(loop);
   Operation *lastCopy = nullptr, *firstRead = nullptr;
+  MBarrierExpectTxOp expectTx;
+  int64_t tmaBytes = 0;
   SmallVector<std::pair<LocalAllocOp, Value>> rings;
-  for (LocalAllocOp alloc : allocs) {
+  for (auto [i, constAlloc] : llvm::enumerate(allocs)) {
+    LocalAllocOp alloc = constAlloc;
+    bool tma = viaTMA[i];
     MemDescType tile = alloc.getType();
     SmallVector<int64_t> shape{slots};
     shape.append(tile.getShape().begin(), tile.getShape().end());
@@ -273,6 +322,23 @@ introduceAsyncCopies(scf::ForOp loop, ArrayRef<LocalAllocOp> allocs,
     b.setInsertionPoint(load);
     Value slot = ringSlot(b, load.getLoc(), loop, slots);
     Value dst = MemDescIndexOp::create(b, load.getLoc(), tile, ring, slot);
+    for (Operation *user : alloc->getUsers())
+      if (!firstRead || user->isBeforeInBlock(firstRead))
+        firstRead = user;
+    if (tma) {
+      Value barrier = barrierSlot(b, load.getLoc(), full, slot);
+      if (!expectTx) {
+        expectTx =
+            MBarrierExpectTxOp::create(b, load.getLoc(), barrier, 0, Value());
+        stage0.insert(expectTx);
+      }
+      auto copy =
+          AsyncTMACopyOp::create(b, load.getLoc(), load.getTensorMap(),
+                                 load.getTmaCoords(), dst, barrier, Value());
+      tmaBytes += copy.getBytes();
+      stage0.insert(copy);
+      continue;
+    }
     unsigned width = copyWidth(load);
     auto vec = load->getAttrOfType<IntegerAttr>(kVecAttr);
     bool prefix = !vec || unsigned(vec.getInt()) < width;
@@ -287,12 +353,13 @@ introduceAsyncCopies(scf::ForOp loop, ArrayRef<LocalAllocOp> allocs,
     stage0.insert(copy);
     if (!lastCopy || lastCopy->isBeforeInBlock(copy))
       lastCopy = copy;
-    for (Operation *user : alloc->getUsers())
-      if (!firstRead || user->isBeforeInBlock(firstRead))
-        firstRead = user;
   }
-  b.setInsertionPointAfter(lastCopy);
-  stage0.insert(AsyncCommitGroupOp::create(b, lastCopy->getLoc()));
+  if (expectTx)
+    expectTx.setBytes(tmaBytes);
+  if (lastCopy) {
+    b.setInsertionPointAfter(lastCopy);
+    stage0.insert(AsyncCommitGroupOp::create(b, lastCopy->getLoc()));
+  }
 
   // The readers wait for this iteration's copies, then read its slot.
   b.setInsertionPoint(firstRead);
@@ -326,48 +393,33 @@ introduceAsyncCopies(scf::ForOp loop, ArrayRef<LocalAllocOp> allocs,
 
 /// With a wgmma dot in flight across iterations, the ring synchronizes
 /// through mbarriers instead of a barrier of the whole program per
-/// iteration: slot s has a `full` barrier, on which every thread arrives
-/// when its copies into s have landed (cp.async.mbarrier.arrive), and an
-/// `empty` one, on which lane 0 of every warp arrives once its
-/// warpgroup's wgmma reading s has completed (after the next iteration's
-/// wait for all but one wgmma group). Copies into a slot first wait for it to be empty
-/// (parity of the slot's previous use: at once on its first use), the
-/// readers for it to be full; the warpgroups no longer run in lockstep.
-/// Returns the two rings of barriers (full, empty) and replaces `wait` by
-/// the readers' wait.
-static SmallVector<Value> synchronizeThroughMBarriers(scf::ForOp loop,
-                                         llvm::SetVector<Operation *> &stage0,
-                                         Operation *&wait, unsigned slots,
-                                         WarpGroupDotWaitOp inFlight,
-                                         unsigned numThreads) {
-  MLIRContext *ctx = loop.getContext();
+/// iteration: slot s has a `full` barrier, which completes a phase when
+/// the copies into s have landed (every thread's cp.async arrives on it,
+/// cp.async.mbarrier.arrive; TMA copies deliver their bytes to it, thread 0
+/// announcing them), and an `empty` one, on which lane 0 of every warp
+/// arrives once its warpgroup's wgmma reading s has completed (after the
+/// next iteration's wait for all but one wgmma group). Copies into a slot
+/// first wait for it to be empty (parity of the slot's previous use: at
+/// once on its first use), the readers for it to be full; the warpgroups
+/// no longer run in lockstep. Replaces `wait` by the readers' wait.
+static void synchronizeThroughMBarriers(scf::ForOp loop,
+                                        llvm::SetVector<Operation *> &stage0,
+                                        Operation *&wait, unsigned slots,
+                                        WarpGroupDotWaitOp inFlight, Value full,
+                                        Value empty) {
   OpBuilder b(loop);
-  Location loc = loop.getLoc();
-  auto encoding = SharedEncodingAttr::get(ctx, 1, 1, 1, {0});
-  auto i64 = b.getI64Type();
-  auto one = MemDescType::get(ctx, {1}, i64, encoding);
-  auto ringType = MemDescType::get(ctx, {int64_t(slots), 1}, i64, encoding);
-  // Every thread's copies arrive on `full`; one lane per warp on `empty`.
-  Value full = LocalAllocOp::create(b, loc, ringType, Value(), IntegerAttr());
-  Value empty = LocalAllocOp::create(b, loc, ringType, Value(), IntegerAttr());
-  MBarrierInitOp::create(b, loc, full, numThreads);
-  MBarrierInitOp::create(b, loc, empty, numThreads / 32);
-  auto barrierAt = [&](OpBuilder &b, Location loc, Value slot, bool isEmpty) {
-    return MemDescIndexOp::create(b, loc, one, isEmpty ? empty : full, slot)
-        .getResult();
-  };
   auto use = [&](OpBuilder &b, Location loc) {
     return arith::DivUIOp::create(b, loc, iterationIndex(b, loc, loop),
                                   i32Value(b, loc, slots))
         .getResult();
   };
 
-  // The copies wait for their slot's previous readers, and arrive on its
-  // full barrier when they land.
+  // The copies wait for their slot's previous readers; cp.async copies
+  // arrive on its full barrier when they land.
   Block *body = loop.getBody();
   Operation *firstCopy = nullptr, *commit = nullptr;
   for (Operation &op : *body) {
-    if (isa<AsyncCopyOp>(op) && !firstCopy)
+    if (isa<AsyncCopyOp, AsyncTMACopyOp, MBarrierExpectTxOp>(op) && !firstCopy)
       firstCopy = &op;
     if (isa<AsyncCommitGroupOp>(op))
       commit = &op;
@@ -387,19 +439,21 @@ static SmallVector<Value> synchronizeThroughMBarriers(scf::ForOp loop,
     Value slot = ringSlot(rb, at, loop, slots);
     Value previousUse =
         arith::AddIOp::create(rb, at, use(rb, at), i32Value(rb, at, 1));
-    MBarrierWaitOp::create(rb, at, barrierAt(rb, at, slot, true), previousUse,
-                           false);
-    rb.setInsertionPointAfter(commit);
-    AsyncCopyArriveOp::create(rb, at, barrierAt(rb, at, slot, false));
+    MBarrierWaitOp::create(rb, at, barrierSlot(rb, at, empty, slot),
+                           previousUse, false);
+    if (commit) {
+      rb.setInsertionPointAfter(commit);
+      AsyncCopyArriveOp::create(rb, at, barrierSlot(rb, at, full, slot));
+    }
   }
 
   // The readers wait for their slot to be full.
   b.setInsertionPoint(wait);
   Location at = wait->getLoc();
   Value slot = ringSlot(b, at, loop, slots);
-  auto waitFull = MBarrierWaitOp::create(
-      b, at, barrierAt(b, at, slot, false), use(b, at),
-      cast<AsyncWaitOp>(wait).getFenceAsyncProxy());
+  auto waitFull =
+      MBarrierWaitOp::create(b, at, barrierSlot(b, at, full, slot), use(b, at),
+                             cast<AsyncWaitOp>(wait).getFenceAsyncProxy());
   wait->erase();
   wait = waitFull;
 
@@ -413,9 +467,14 @@ static SmallVector<Value> synchronizeThroughMBarriers(scf::ForOp loop,
       i32Value(b, at, slots));
   Value notFirst = arith::CmpIOp::create(b, at, arith::CmpIPredicate::ne, j,
                                          i32Value(b, at, 0));
-  MBarrierArriveOp::create(b, at, barrierAt(b, at, previous, true), notFirst,
+  MBarrierArriveOp::create(b, at, barrierSlot(b, at, empty, previous), notFirst,
                            /*perWarp=*/true);
-  return {full, empty};
+}
+
+/// `pred`, and `current` when there is one.
+static Value conjoin(RewriterBase &rewriter, Location loc, Value current,
+                     Value pred) {
+  return current ? arith::AndIOp::create(rewriter, loc, current, pred) : pred;
 }
 
 /// Predication of stage-0 ops in the iterations past the end.
@@ -436,6 +495,19 @@ static Operation *predicate(RewriterBase &rewriter, Operation *op,
     rewriter.modifyOpInPlace(copy, [&] { copy.getMaskMutable().assign(mask); });
     return copy;
   }
+  // Past the end TMA copies are not issued and thread 0 arrives expecting
+  // no bytes.
+  auto predicateWith = [&](auto tmaOp) {
+    rewriter.setInsertionPoint(tmaOp);
+    Value both = conjoin(rewriter, tmaOp.getLoc(), tmaOp.getPred(), pred);
+    rewriter.modifyOpInPlace(tmaOp,
+                             [&] { tmaOp.getPredMutable().assign(both); });
+    return tmaOp.getOperation();
+  };
+  if (auto copy = dyn_cast<AsyncTMACopyOp>(op))
+    return predicateWith(copy);
+  if (auto expect = dyn_cast<MBarrierExpectTxOp>(op))
+    return predicateWith(expect);
   // Past the end the copies write zeros into slots no one reads, and
   // still wait for and arrive on their slot's barriers, which keeps the
   // phases counting.
@@ -481,16 +553,36 @@ static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
   if (asyncDot && (stages + 1) * bytesPerStage > maxSharedBytes)
     asyncDot = {};
   unsigned slots = asyncDot ? stages + 1 : stages, distance = stages - 1;
+  // A tensor descriptor's tile is copied by the TMA unit (one thread per
+  // tile instead of every thread computing addresses and masks) where the
+  // ring synchronizes through mbarriers, which TMA copies signal. With one
+  // warpgroup, cp.async arrivals cost more than the barrier of the whole
+  // program they replace (0.84-0.97x measured on the 4-warp configs; 1.05x
+  // for 128x256 on 8 warps at 4096^3, bench/NOTES.md); TMA arrives once.
+  unsigned warps = getNumWarps(loop->getParentOfType<func::FuncOp>());
+  SmallVector<bool> viaTMA;
+  for (LocalAllocOp alloc : allocs)
+    viaTMA.push_back(
+        asyncDot && useMBarriers &&
+        tmaCopyable(alloc.getSrc().getDefiningOp<tile::LoadOp>(), alloc));
+  bool anyTMA = llvm::is_contained(viaTMA, true);
+  bool anyCpAsync = llvm::is_contained(viaTMA, false);
+  bool mbarrierRing = asyncDot && useMBarriers && (warps >= 8 || anyTMA);
   FailureOr<llvm::SetVector<Operation *>> addresses =
-      addressComputation(loop, allocs);
+      addressComputation(loop, allocs, viaTMA);
   if (failed(addresses))
     return success(); // left unpipelined
+  Value full, empty;
+  if (mbarrierRing) {
+    full = allocateBarrierRing(
+        loop, slots, (anyCpAsync ? warps * 32 : 0) + (anyTMA ? 1 : 0));
+    empty = allocateBarrierRing(loop, slots, warps);
+  }
   AsyncWaitOp asyncWait;
   llvm::SetVector<Operation *> stage0 = introduceAsyncCopies(
-      loop, allocs, distance, slots, *addresses, asyncWait);
+      loop, allocs, viaTMA, full, distance, slots, *addresses, asyncWait);
   Operation *wait = asyncWait;
   std::optional<unsigned> asyncResult;
-  SmallVector<Value> barriers;
   if (asyncDot) {
     // In flight until the next iteration's wait: at most this group.
     asyncDot.setIsAsync(true);
@@ -516,13 +608,9 @@ static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
                                            ValueRange{asyncDot.getD()}, 0)
                     .getResult(0));
     }
-    // With one warpgroup there is no lockstep to break, and the arrivals
-    // cost: 0.84-0.97x measured on the 4-warp configs; 1.05x for
-    // 128x256 on 8 warps at 4096^3 (bench/NOTES.md).
-    unsigned warps = getNumWarps(loop->getParentOfType<func::FuncOp>());
-    if (useMBarriers && warps >= 8)
-      barriers = synchronizeThroughMBarriers(loop, stage0, wait, slots,
-                                             inFlight, warps * 32);
+    if (mbarrierRing)
+      synchronizeThroughMBarriers(loop, stage0, wait, slots, inFlight, full,
+                                  empty);
   }
 
   scf::PipeliningOption options;
@@ -564,8 +652,10 @@ static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
   // Outstanding (zero-filled) copies must land before the memory is reused.
   rewriter.setInsertionPointAfter(*pipelined);
   AsyncWaitOp::create(rewriter, pipelined->getLoc(), 0);
-  for (Value ring : barriers)
-    MBarrierInvalOp::create(rewriter, pipelined->getLoc(), ring);
+  if (mbarrierRing) {
+    MBarrierInvalOp::create(rewriter, pipelined->getLoc(), full);
+    MBarrierInvalOp::create(rewriter, pipelined->getLoc(), empty);
+  }
   if (asyncResult) {
     Value result = pipelined->getResult(*asyncResult);
     auto done = WarpGroupDotWaitOp::create(rewriter, pipelined->getLoc(),
@@ -597,6 +687,11 @@ struct TileGPUPipelinePass
         if (failed(pipelineLoop(loop, stages, maxSharedBytes, mbarriers)))
           return signalPassFailure();
       }
+      // Loads left to the threads drop their tensor maps, which then go.
+      func.walk([](tile::LoadOp load) {
+        load.getTensorMapMutable().clear();
+        load.getTmaCoordsMutable().clear();
+      });
     }
   }
 };

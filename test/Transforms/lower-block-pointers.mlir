@@ -137,3 +137,41 @@ func.func @if(%base: !tile.ptr<f32>, %n: i64, %s: i64, %o: i32, %c: i1) -> tenso
   %v = tile.block_load %r : !tile.block_ptr<tensor<64xf32>>
   return %v : tensor<64xf32>
 }
+
+// A tensor descriptor's 2-D load also carries the descriptor's tensor map
+// (made once, right after the last of base, shape and strides is known:
+// here before the loop, from the stride computed there) and the block's
+// offsets, for the pipeliner to copy with TMA.
+// CHECK-LABEL: func.func @descriptor_tensor_map
+// CHECK-SAME: (%[[BASE:[^:]*]]: !tile.ptr<f16>, %[[M:[^:]*]]: i64, %[[K:[^:]*]]: i64,
+// CHECK: %[[STRIDE:.*]] = arith.muli %[[K]]
+// CHECK-NEXT: %[[MAP:.*]] = tile.make_tensor_map %[[BASE]], [%[[M]], %[[K]]], [%[[STRIDE]], %{{.*}}] block [64, 32] : <f16>
+// CHECK: scf.for
+// CHECK: %[[ROW:.*]] = arith.addi %c0_i32, %[[R:[^ ]*]] : i32
+// CHECK: %[[COL:.*]] = arith.addi %c0_i32, %[[C:[^ ]*]] : i32
+// CHECK: tile.load %{{.*}}, %{{.*}}, %{{.*}} tma(%[[MAP]][%[[ROW]], %[[COL]]]) : tensor<64x32x!tile.ptr<f16>>
+// Zero padding only, and 2-D blocks only: no map for these.
+// CHECK-NOT: tile.make_tensor_map
+// CHECK: tile.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x32x!tile.ptr<f16>>
+// CHECK-NOT: tile.make_tensor_map
+// CHECK: tile.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<2x64x32x!tile.ptr<f16>>
+func.func @descriptor_tensor_map(%base: !tile.ptr<f16>, %m: i64, %k: i64, %r: i32, %c: i32, %ub: i32)
+    -> (tensor<64x32xf16>, tensor<64x32xf16>, tensor<2x64x32xf16>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %one = arith.constant 1 : i64
+  %two = arith.constant 2 : i64
+  %stride = arith.muli %k, %two : i64
+  %d = tile.make_block_ptr %base, [%m, %k], [%stride, %one], [%c0, %c0] order [1, 0] : !tile.ptr<f16> -> !tile.block_ptr<tensor<64x32xf16>>
+  %zero = arith.constant dense<0.0> : tensor<64x32xf16>
+  %sum = scf.for %i = %c0 to %ub step %c1 iter_args(%acc = %zero) -> (tensor<64x32xf16>) : i32 {
+    %p = tile.advance %d, [%r, %c] : !tile.block_ptr<tensor<64x32xf16>>
+    %v = tile.block_load %p {boundaryCheck = array<i32: 0, 1>, descriptor} : !tile.block_ptr<tensor<64x32xf16>>
+    %a = arith.addf %acc, %v : tensor<64x32xf16>
+    scf.yield %a : tensor<64x32xf16>
+  }
+  %nan = tile.block_load %d {boundaryCheck = array<i32: 0, 1>, descriptor, padding = #tile.padding<nan>} : !tile.block_ptr<tensor<64x32xf16>>
+  %d3 = tile.make_block_ptr %base, [%m, %m, %k], [%stride, %stride, %one], [%c0, %c0, %c0] order [2, 1, 0] : !tile.ptr<f16> -> !tile.block_ptr<tensor<2x64x32xf16>>
+  %v3 = tile.block_load %d3 {boundaryCheck = array<i32: 0, 1, 2>, descriptor} : !tile.block_ptr<tensor<2x64x32xf16>>
+  return %sum, %nan, %v3 : tensor<64x32xf16>, tensor<64x32xf16>, tensor<2x64x32xf16>
+}

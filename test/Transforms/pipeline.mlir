@@ -242,9 +242,9 @@ func.func @wgmma_loop(%pa: tensor<64x64x!tile.ptr<f16>, #bA>, %pb: tensor<64x64x
 
 // CHECK-LABEL: func.func @wgmma_mbarriers
 // CHECK:       %[[FULL:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<4x1xi64
+// CHECK-NEXT:  tilegpu.mbarrier_init %[[FULL]], 256
 // CHECK:       %[[EMPTY:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<4x1xi64
-// CHECK:       tilegpu.mbarrier_init %[[FULL]], 256
-// CHECK:       tilegpu.mbarrier_init %[[EMPTY]], 8
+// CHECK-NEXT:  tilegpu.mbarrier_init %[[EMPTY]], 8
 // CHECK:       scf.for
 // CHECK:         %[[RB:.*]] = tilegpu.memdesc_index %[[FULL]][%{{.*}}]
 // CHECK:         tilegpu.mbarrier_wait %[[RB]], %{{.*}} fence_async_proxy
@@ -431,4 +431,86 @@ func.func @run_length_loop(%pa: tensor<64x64x!tile.ptr<f16>, #bR>, %rows: tensor
     scf.yield %d, %na : tensor<64x64xf32, #mmaR>, tensor<64x64x!tile.ptr<f16>, #bR>
   }
   return %r#0 : tensor<64x64xf32, #mmaR>
+}
+
+// -----
+
+// Tiles whose loads carry a tensor map are copied by the TMA unit: the ring
+// synchronizes through mbarriers even with one warpgroup; each slot's full
+// barrier expects one arrival (thread 0's expect_tx of both tiles' bytes,
+// 16 KiB + 8 KiB) and no cp.async. A load without a map in the same loop
+// keeps its cp.async (mixed: every thread arrives too). Loads left
+// unpipelined drop their maps.
+#bT = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#mmaT4 = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]>
+#sT = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>
+// CHECK-LABEL: func.func @tma_loop
+// CHECK:       %[[FULL:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<4x1xi64
+// CHECK-NEXT:  tilegpu.mbarrier_init %[[FULL]], 1 :
+// CHECK:       %[[EMPTY:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<4x1xi64
+// CHECK-NEXT:  tilegpu.mbarrier_init %[[EMPTY]], 4 :
+// The prologue's copies: thread 0 announces the bytes, then copies.
+// CHECK:       tilegpu.mbarrier_expect_tx %{{.*}}, 24576 if %{{.*}} :
+// CHECK:       tilegpu.async_tma_copy %arg2[%{{.*}}, %{{.*}}], %{{.*}}, %{{.*}} if %{{.*}} :
+// CHECK:       tilegpu.async_tma_copy %arg3[%{{.*}}, %{{.*}}], %{{.*}}, %{{.*}} if %{{.*}} :
+// CHECK:       scf.for
+// CHECK:         tilegpu.mbarrier_wait %{{.*}}, %{{.*}} fence_async_proxy
+// CHECK:         tilegpu.mbarrier_wait
+// CHECK:         tilegpu.mbarrier_expect_tx %{{.*}}, 24576 if
+// CHECK:         tilegpu.async_tma_copy
+// CHECK:         tilegpu.async_tma_copy
+// CHECK-NOT:     tilegpu.async_copy
+// CHECK-NOT:     tilegpu.async_commit_group
+// CHECK:         tilegpu.warpgroup_dot {{.*}} {isAsync}
+// CHECK:         tilegpu.mbarrier_arrive %{{.*}} if %{{.*}} per_warp
+// CHECK:       }
+// CHECK:       tilegpu.mbarrier_inval %[[FULL]]
+// CHECK-NEXT:  tilegpu.mbarrier_inval %[[EMPTY]]
+// CHECK:       tile.load %arg0 {tilegpu.vec = 8 : i32} : tensor<128x64x!tile.ptr<f16>, #{{.*}}>
+func.func @tma_loop(%pa: tensor<128x64x!tile.ptr<f16>, #bT>, %pb: tensor<64x64x!tile.ptr<f16>, #bT>,
+                    %ma: !tile.tensormap, %mb: !tile.tensormap, %n: i32)
+    -> (tensor<128x64xf32, #mmaT4>, tensor<128x64xf16, #bT>) attributes {tile.num_stages = 3 : i32, tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c64 = arith.constant 64 : i32
+  %zero = arith.constant dense<0.0> : tensor<128x64xf32, #mmaT4>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<128x64xf32, #mmaT4>) : i32 {
+    %k = arith.muli %i, %c64 : i32
+    %a = tile.load %pa tma(%ma[%c0, %k]) {tilegpu.vec = 8 : i32} : tensor<128x64x!tile.ptr<f16>, #bT>
+    %b = tile.load %pb tma(%mb[%k, %c0]) {tilegpu.vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #bT>
+    %sa = tilegpu.local_alloc %a : (tensor<128x64xf16, #bT>) -> !tilegpu.memdesc<128x64xf16, #sT>
+    %sb = tilegpu.local_alloc %b : (tensor<64x64xf16, #bT>) -> !tilegpu.memdesc<64x64xf16, #sT>
+    %d = tilegpu.warpgroup_dot %sa, %sb, %acc : !tilegpu.memdesc<128x64xf16, #sT>, !tilegpu.memdesc<64x64xf16, #sT>, tensor<128x64xf32, #mmaT4> -> tensor<128x64xf32, #mmaT4>
+    scf.yield %d : tensor<128x64xf32, #mmaT4>
+  }
+  %once = tile.load %pa tma(%ma[%c0, %c0]) {tilegpu.vec = 8 : i32} : tensor<128x64x!tile.ptr<f16>, #bT>
+  return %r, %once : tensor<128x64xf32, #mmaT4>, tensor<128x64xf16, #bT>
+}
+
+// CHECK-LABEL: func.func @tma_and_cp_async
+// CHECK:       %[[FULL:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<4x1xi64
+// CHECK-NEXT:  tilegpu.mbarrier_init %[[FULL]], 129 :
+// CHECK:       scf.for
+// CHECK:         tilegpu.mbarrier_expect_tx %{{.*}}, 16384 if
+// CHECK:         tilegpu.async_tma_copy
+// CHECK:         tilegpu.async_copy
+// CHECK:         tilegpu.async_commit_group
+// CHECK:         tilegpu.async_copy_arrive
+func.func @tma_and_cp_async(%pa: tensor<128x64x!tile.ptr<f16>, #bT>, %pb: tensor<64x64x!tile.ptr<f16>, #bT>,
+                            %ma: !tile.tensormap, %n: i32)
+    -> tensor<128x64xf32, #mmaT4> attributes {tile.num_stages = 3 : i32, tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c64 = arith.constant 64 : i32
+  %zero = arith.constant dense<0.0> : tensor<128x64xf32, #mmaT4>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<128x64xf32, #mmaT4>) : i32 {
+    %k = arith.muli %i, %c64 : i32
+    %a = tile.load %pa tma(%ma[%c0, %k]) {tilegpu.vec = 8 : i32} : tensor<128x64x!tile.ptr<f16>, #bT>
+    %b = tile.load %pb {tilegpu.vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #bT>
+    %sa = tilegpu.local_alloc %a : (tensor<128x64xf16, #bT>) -> !tilegpu.memdesc<128x64xf16, #sT>
+    %sb = tilegpu.local_alloc %b : (tensor<64x64xf16, #bT>) -> !tilegpu.memdesc<64x64xf16, #sT>
+    %d = tilegpu.warpgroup_dot %sa, %sb, %acc : !tilegpu.memdesc<128x64xf16, #sT>, !tilegpu.memdesc<64x64xf16, #sT>, tensor<128x64xf32, #mmaT4> -> tensor<128x64xf32, #mmaT4>
+    scf.yield %d : tensor<128x64xf32, #mmaT4>
+  }
+  return %r : tensor<128x64xf32, #mmaT4>
 }

@@ -89,6 +89,52 @@ static LogicalResult outlineKernels(ModuleOp module) {
   return success();
 }
 
+/// Gives each tensor map of `region` a slot from `next` on: maps made one
+/// after the other need their own, those in the two branches of an scf.if
+/// (a kernel's fast and general versions) may share. Returns the next free
+/// slot.
+static int64_t assignTensorMapSlots(Region &region, int64_t next) {
+  Builder b(region.getContext());
+  for (Block &block : region)
+    for (Operation &op : block) {
+      if (isa<MakeTensorMapOp>(op)) {
+        op.setAttr(kTensorMapSlotAttrName, b.getI32IntegerAttr(next++));
+        continue;
+      }
+      int64_t end = next;
+      for (Region &nested : op.getRegions())
+        end = std::max(end, isa<scf::IfOp>(op)
+                                ? assignTensorMapSlots(nested, next)
+                                : assignTensorMapSlots(nested, end));
+      next = end;
+    }
+  return next;
+}
+
+/// Numbers each kernel's tensor maps and, when there are any, adds the
+/// buffer they are written into (TMA.cpp).
+static void allocateTensorMaps(ModuleOp module) {
+  int64_t mostMaps = 0;
+  gpu::GPUModuleOp gpuModule;
+  module.walk([&](gpu::GPUFuncOp func) {
+    int64_t maps = assignTensorMapSlots(func.getBody(), 0);
+    Builder b(func.getContext());
+    func.walk([&](MakeTensorMapOp map) {
+      map->setAttr(kTensorMapSlotsAttrName, b.getI32IntegerAttr(maps));
+    });
+    mostMaps = std::max(mostMaps, maps);
+    gpuModule = func->getParentOfType<gpu::GPUModuleOp>();
+  });
+  if (!mostMaps)
+    return;
+  OpBuilder b(gpuModule.getBodyRegion());
+  LLVM::GlobalOp::create(
+      b, module.getLoc(),
+      LLVM::LLVMArrayType::get(b.getI8Type(), getTensorMapPoolBytes(mostMaps)),
+      /*isConstant=*/false, LLVM::Linkage::Internal, kTensorMapPoolName,
+      Attribute(), /*alignment=*/128, /*addrSpace=*/1);
+}
+
 struct ConvertTileGPUToGPUPass
     : public mlir::tile::impl::ConvertTileGPUToGPUBase<ConvertTileGPUToGPUPass> {
   void runOnOperation() override {
@@ -97,6 +143,7 @@ struct ConvertTileGPUToGPUPass
     if (failed(outlineKernels(module)))
       return signalPassFailure();
     markTileLoops(module);
+    allocateTensorMaps(module);
 
     DistributedTypeConverter converter(ctx);
     RewritePatternSet patterns(ctx);
@@ -125,6 +172,7 @@ struct ConvertTileGPUToGPUPass
     populateDotPatterns(converter, patterns);
     populateWgmmaPatterns(converter, patterns);
     populateSharedMemoryPatterns(converter, patterns);
+    populateTMAPatterns(converter, patterns);
     populateDebugPatterns(converter, patterns);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       signalPassFailure();

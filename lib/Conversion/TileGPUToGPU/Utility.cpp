@@ -24,6 +24,9 @@ DistributedTypeConverter::DistributedTypeConverter(MLIRContext *ctx) {
   });
   addConversion(
       [ctx](tile::PointerType) -> Type { return IntegerType::get(ctx, 64); });
+  // A tensor map is the global address of its 128 bytes.
+  addConversion(
+      [ctx](tile::TensorMapType) -> Type { return IntegerType::get(ctx, 64); });
   addConversion(
       [this](RankedTensorType type,
              SmallVectorImpl<Type> &results) -> std::optional<LogicalResult> {

@@ -9,12 +9,13 @@
 #ifndef TILE_LIB_CONVERSION_TILEGPUTOGPU_UTILITY_H
 #define TILE_LIB_CONVERSION_TILEGPUTOGPU_UTILITY_H
 
-#include "tile/Dialect/TileGPU/TileGPUDialect.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "tile/Conversion/TensorMaps.h"
+#include "tile/Dialect/TileGPU/TileGPUDialect.h"
 #include <functional>
 #include <map>
 
@@ -22,6 +23,15 @@ namespace mlir::tile::lowering {
 
 /// Name of the dynamic shared-memory array every kernel's scratch lives in.
 constexpr llvm::StringLiteral kSharedMemoryName = "tile_smem";
+/// A tensor map's index among its kernel's maps, and their number.
+constexpr llvm::StringLiteral kTensorMapSlotAttrName =
+    "tilegpu.tensor_map_slot";
+constexpr llvm::StringLiteral kTensorMapSlotsAttrName =
+    "tilegpu.tensor_map_slots";
+/// SM ids the buffer has entries for; a larger %smid traps.
+constexpr int64_t kMaxSMs = 256;
+/// Bytes of the buffer for kernels making `mapsPerProgram` maps.
+int64_t getTensorMapPoolBytes(unsigned mapsPerProgram);
 
 /// The type converter: a tensor with a distributed layout becomes the
 /// scalars one thread holds (one per register); pointers become i64
@@ -175,6 +185,8 @@ void populateDotPatterns(DistributedTypeConverter &converter,
                          RewritePatternSet &patterns);
 void populateSharedMemoryPatterns(DistributedTypeConverter &converter,
                                  RewritePatternSet &patterns);
+void populateTMAPatterns(DistributedTypeConverter &converter,
+                         RewritePatternSet &patterns);
 void populateDebugPatterns(DistributedTypeConverter &converter,
                            RewritePatternSet &patterns);
 

@@ -149,6 +149,30 @@ LogicalResult AddPtrOp::verify() {
 LogicalResult LoadOp::verify() {
   if (getOther() && !getMask())
     return emitOpError("'other' requires a mask");
+  if (!getTensorMap() && !getTmaCoords().empty())
+    return emitOpError("TMA coordinates need a tensor map");
+  if (getTensorMap()) {
+    auto block = dyn_cast<RankedTensorType>(getType());
+    if (!block || block.getRank() != int64_t(getTmaCoords().size()))
+      return emitOpError("a tensor map's load is a block with one "
+                         "coordinate per dimension");
+  }
+  return success();
+}
+
+LogicalResult MakeTensorMapOp::verify() {
+  size_t rank = getBlockShape().size();
+  if (rank < 1 || rank > 5)
+    return emitOpError("a tensor map has 1 to 5 dimensions, got ") << rank;
+  if (getShape().size() != rank || getStrides().size() != rank)
+    return emitOpError("shape, strides and block_shape need the same length");
+  // The TMA unit copies boxes of at most 256 elements per dimension; the
+  // last one is cut into lines of at most 128 bytes anyway.
+  if (llvm::any_of(getBlockShape().drop_back(),
+                   [](int64_t n) { return n < 1 || n > 256; }) ||
+      getBlockShape().back() < 1)
+    return emitOpError("block dimensions but the last must be 1 to 256 "
+                       "elements");
   return success();
 }
 

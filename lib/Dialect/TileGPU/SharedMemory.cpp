@@ -343,3 +343,22 @@ LogicalResult MBarrierArriveOp::verify() {
 LogicalResult AsyncCopyArriveOp::verify() {
   return verifyBarriers(*this, getBarrier().getType(), /*single=*/true);
 }
+
+LogicalResult MBarrierExpectTxOp::verify() {
+  if (getBytes() < 0 || getBytes() >= (1 << 20))
+    return emitOpError("expects 0 to 2^20 - 1 bytes, not ") << getBytes();
+  return verifyBarriers(*this, getBarrier().getType(), /*single=*/true);
+}
+
+LogicalResult AsyncTMACopyOp::verify() {
+  MemDescType dst = getDst().getType();
+  if (dst.getRank() != 2 || getCoords().size() != 2)
+    return emitOpError("copies a 2-D tile at two coordinates");
+  SharedEncodingAttr enc = dst.getEncoding();
+  unsigned bits = dst.getElementType().getIntOrFloatBitWidth();
+  if (enc != SharedEncodingAttr::getForWgmma(getContext(), dst.getShape(), bits,
+                                             {1, 0}))
+    return emitOpError("destination layout is not a TMA box swizzle of rows "
+                       "along the last dimension");
+  return verifyBarriers(*this, getBarrier().getType(), /*single=*/true);
+}

@@ -235,7 +235,7 @@ func.func @addptr_scalar_tensor(%p: !tile.ptr<f32>, %o: tensor<64xi32>) {
 
 func.func @load_other_without_mask(%p: tensor<16x!tile.ptr<f32>>, %o: tensor<16xf32>) {
   // expected-error @+1 {{'other' requires a mask}}
-  %0 = "tile.load"(%p, %o) <{operandSegmentSizes = array<i32: 1, 0, 1>}> : (tensor<16x!tile.ptr<f32>>, tensor<16xf32>) -> tensor<16xf32>
+  %0 = "tile.load"(%p, %o) <{operandSegmentSizes = array<i32: 1, 0, 1, 0, 0>}> : (tensor<16x!tile.ptr<f32>>, tensor<16xf32>) -> tensor<16xf32>
   return
 }
 
@@ -243,7 +243,7 @@ func.func @load_other_without_mask(%p: tensor<16x!tile.ptr<f32>>, %o: tensor<16x
 
 func.func @load_mask_shape(%p: tensor<16x!tile.ptr<f32>>, %m: tensor<8xi1>) {
   // expected-error @+1 {{mask is i1 with the shape of ptr}}
-  %0 = "tile.load"(%p, %m) <{operandSegmentSizes = array<i32: 1, 1, 0>}> : (tensor<16x!tile.ptr<f32>>, tensor<8xi1>) -> tensor<16xf32>
+  %0 = "tile.load"(%p, %m) <{operandSegmentSizes = array<i32: 1, 1, 0, 0, 0>}> : (tensor<16x!tile.ptr<f32>>, tensor<8xi1>) -> tensor<16xf32>
   return
 }
 
@@ -251,7 +251,7 @@ func.func @load_mask_shape(%p: tensor<16x!tile.ptr<f32>>, %m: tensor<8xi1>) {
 
 func.func @load_result_type(%p: tensor<16x!tile.ptr<f32>>) {
   // expected-error @+1 {{result is the pointee of ptr}}
-  %0 = "tile.load"(%p) <{operandSegmentSizes = array<i32: 1, 0, 0>}> : (tensor<16x!tile.ptr<f32>>) -> tensor<16xf16>
+  %0 = "tile.load"(%p) <{operandSegmentSizes = array<i32: 1, 0, 0, 0, 0>}> : (tensor<16x!tile.ptr<f32>>) -> tensor<16xf16>
   return
 }
 
@@ -794,5 +794,37 @@ func.func @cas_masked(%p: tensor<16x!tile.ptr<i32>>, %v: tensor<16xi32>, %m: ten
 func.func @cas_narrow(%p: !tile.ptr<f16>, %v: f16) {
   // expected-error @+1 {{cas supports 32- and 64-bit elements}}
   %0 = tile.atomic_rmw cas, %p, %v cmp %v : !tile.ptr<f16>
+  return
+}
+
+// -----
+
+func.func @tensor_map_rank(%base: !tile.ptr<f16>, %m: i64) {
+  // expected-error @+1 {{shape, strides and block_shape need the same length}}
+  %0 = tile.make_tensor_map %base, [%m], [%m, %m] block [64, 32] : !tile.ptr<f16>
+  return
+}
+
+// -----
+
+func.func @tensor_map_box(%base: !tile.ptr<f16>, %m: i64) {
+  // expected-error @+1 {{block dimensions but the last must be 1 to 256 elements}}
+  %0 = tile.make_tensor_map %base, [%m, %m], [%m, %m] block [512, 32] : !tile.ptr<f16>
+  return
+}
+
+// -----
+
+func.func @tma_load_coords(%p: tensor<64x32x!tile.ptr<f16>>, %map: !tile.tensormap, %r: i32) {
+  // expected-error @+1 {{a tensor map's load is a block with one coordinate per dimension}}
+  %0 = tile.load %p tma(%map[%r]) : tensor<64x32x!tile.ptr<f16>>
+  return
+}
+
+// -----
+
+func.func @tma_coords_without_map(%p: tensor<64x!tile.ptr<f16>>, %r: i32) {
+  // expected-error @+1 {{TMA coordinates need a tensor map}}
+  %0 = "tile.load"(%p, %r) <{operandSegmentSizes = array<i32: 1, 0, 0, 0, 1>}> : (tensor<64x!tile.ptr<f16>>, i32) -> tensor<64xf16>
   return
 }

@@ -273,3 +273,25 @@ func.func @run_length_shape(%p: tensor<64x32x!tile.ptr<f16>, #b>, %len: tensor<3
   tilegpu.async_copy %p, %m run_length(%len : tensor<32x32xi32, #b>) : tensor<64x32x!tile.ptr<f16>, #b>, !tilegpu.memdesc<64x32xf16, #s>
   return
 }
+
+// -----
+
+#s = #tilegpu.shared<vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]>
+#sBar = #tilegpu.shared<vec = 1, perPhase = 1, maxPhase = 1, order = [0]>
+func.func @tma_copy_layout(%map: !tile.tensormap, %r: i32) {
+  %m = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x32xf16, #s>
+  %bar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #sBar>
+  // expected-error @below {{destination layout is not a TMA box swizzle of rows along the last dimension}}
+  tilegpu.async_tma_copy %map[%r, %r], %m, %bar : !tilegpu.memdesc<64x32xf16, #s>, !tilegpu.memdesc<1xi64, #sBar>
+  return
+}
+
+// -----
+
+#sBar = #tilegpu.shared<vec = 1, perPhase = 1, maxPhase = 1, order = [0]>
+func.func @expect_tx_bytes() {
+  %bar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #sBar>
+  // expected-error @below {{expects 0 to 2^20 - 1 bytes, not 1048576}}
+  tilegpu.mbarrier_expect_tx %bar, 1048576 : !tilegpu.memdesc<1xi64, #sBar>
+  return
+}

@@ -52,3 +52,19 @@ func.func @run_length_only(%p: tensor<64x32x!tile.ptr<f16>, #bRL>, %len: tensor<
   tilegpu.async_copy %p, %m run_length(%len : tensor<64x32xi32, #bRL>) : tensor<64x32x!tile.ptr<f16>, #bRL>, !tilegpu.memdesc<64x32xf16, #sRL>
   return
 }
+
+// TMA copies and the expect-tx arrival that announces their bytes.
+// CHECK-LABEL: func.func @tma_copy
+// CHECK: tilegpu.mbarrier_expect_tx %[[B:.*]], 16384 if %{{.*}} : !tilegpu.memdesc<1xi64, {{.*}}>
+// CHECK: tilegpu.async_tma_copy %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}, %[[B]] if %{{.*}} : !tilegpu.memdesc<128x64xf16, {{.*}}>, !tilegpu.memdesc<1xi64, {{.*}}>
+// CHECK: tilegpu.async_tma_copy %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}, %[[B]] : !tilegpu.memdesc
+#sTMA = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>
+#sBar = #tilegpu.shared<vec = 1, perPhase = 1, maxPhase = 1, order = [0]>
+func.func @tma_copy(%map: !tile.tensormap, %r: i32, %c: i32, %pred: i1) {
+  %m = tilegpu.local_alloc : () -> !tilegpu.memdesc<128x64xf16, #sTMA>
+  %bar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #sBar>
+  tilegpu.mbarrier_expect_tx %bar, 16384 if %pred : !tilegpu.memdesc<1xi64, #sBar>
+  tilegpu.async_tma_copy %map[%r, %c], %m, %bar if %pred : !tilegpu.memdesc<128x64xf16, #sTMA>, !tilegpu.memdesc<1xi64, #sBar>
+  tilegpu.async_tma_copy %map[%r, %c], %m, %bar : !tilegpu.memdesc<128x64xf16, #sTMA>, !tilegpu.memdesc<1xi64, #sBar>
+  return
+}

@@ -145,17 +145,33 @@ def Tile_LoadOp : Tile_Op<"load", [AttrSizedOperandSegments,
   let summary = "Load through a pointer or a block of pointers";
   let description = [{
     Where `mask` is false nothing is read and the result holds `other`
-    (zero when absent).
+    (zero when absent). A load of a tensor descriptor's block may also
+    carry the descriptor's tensor map and the block's coordinates
+    (`tma(%map[%row, %col])`): the same block, which the pipeliner may have
+    the TMA unit copy into shared memory instead; other passes ignore them.
   }];
   let arguments = (ins Tile_PtrLike:$ptr, Optional<Tile_BoolLike>:$mask,
                    Optional<Tile_Value>:$other,
+                   Optional<Tile_TensorMap>:$tensorMap,
+                   Variadic<I32>:$tmaCoords,
                    DefaultValuedAttr<Tile_CacheModifierAttr, "::mlir::tile::CacheModifier::none">:$cache,
                    DefaultValuedAttr<Tile_EvictionPolicyAttr, "::mlir::tile::EvictionPolicy::normal">:$evict,
                    UnitAttr:$isVolatile);
   let results = (outs Tile_Value:$result);
   let assemblyFormat = [{
-    $ptr (`,` $mask^)? (`,` $other^)? attr-dict `:` type($ptr)
+    $ptr (`,` $mask^)? (`,` $other^)?
+    (`tma` `(` $tensorMap^ `[` $tmaCoords `]` `)`)? attr-dict `:` type($ptr)
   }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Type":$result, "::mlir::Value":$ptr,
+                   "::mlir::Value":$mask, "::mlir::Value":$other,
+                   "::mlir::tile::CacheModifier":$cache,
+                   "::mlir::tile::EvictionPolicy":$evict,
+                   "bool":$isVolatile), [{
+      build($_builder, $_state, result, ptr, mask, other, ::mlir::Value(),
+            ::mlir::ValueRange(), cache, evict, isVolatile);
+    }]>
+  ];
   let hasVerifier = 1;
 }
 
@@ -218,6 +234,26 @@ def Tile_MakeBlockPtrOp : Tile_Op<"make_block_ptr", [Pure, AttrSizedOperandSegme
   }];
 }
 
+def Tile_MakeTensorMapOp : Tile_Op<"make_tensor_map", [Pure, AttrSizedOperandSegments]> {
+  let summary = "The TMA tensor map of a tensor descriptor";
+  let description = [{
+    Describes the strided tensor at `base` (shape and strides in elements,
+    the last stride 1) for copies of `block_shape` blocks, with elements
+    outside the tensor read as zero, or NaN with `padding = nan`. Lowered
+    where TMA exists (sm_90a): the map is written into global memory
+    reserved for the running program, then fenced for the TMA unit.
+  }];
+  let arguments = (ins Tile_Ptr:$base, Variadic<I64>:$shape,
+                   Variadic<I64>:$strides, DenseI64ArrayAttr:$blockShape,
+                   DefaultValuedAttr<Tile_PaddingOptionAttr, "::mlir::tile::PaddingOption::zero">:$padding);
+  let results = (outs Tile_TensorMap:$result);
+  let assemblyFormat = [{
+    $base `,` `[` $shape `]` `,` `[` $strides `]` `block` $blockShape
+    attr-dict `:` type($base)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_AdvanceOp : Tile_Op<"advance", [Pure, AllTypesMatch<["ptr", "result"]>]> {
   let summary = "Move a block pointer by element offsets";
   let arguments = (ins Tile_BlockPtr:$ptr, Variadic<I32>:$offsets);
@@ -233,13 +269,15 @@ def Tile_BlockLoadOp : Tile_Op<"block_load", [
   let description = [{
     Dimensions listed in `boundary_check` are bounds-checked against the
     tensor's shape; out-of-bounds elements read as zero (or NaN with
-    `padding = nan`) and touch no memory.
+    `padding = nan`) and touch no memory. `descriptor` marks a tensor
+    descriptor's load, whose base and strides meet TMA's requirements.
   }];
   let arguments = (ins Tile_BlockPtr:$ptr,
                    DefaultValuedAttr<DenseI32ArrayAttr, "{}">:$boundaryCheck,
                    DefaultValuedAttr<Tile_PaddingOptionAttr, "::mlir::tile::PaddingOption::zero">:$padding,
                    DefaultValuedAttr<Tile_CacheModifierAttr, "::mlir::tile::CacheModifier::none">:$cache,
-                   DefaultValuedAttr<Tile_EvictionPolicyAttr, "::mlir::tile::EvictionPolicy::normal">:$evict);
+                   DefaultValuedAttr<Tile_EvictionPolicyAttr, "::mlir::tile::EvictionPolicy::normal">:$evict,
+                   UnitAttr:$descriptor);
   let results = (outs Tile_Tensor:$result);
   let assemblyFormat = "$ptr attr-dict `:` type($ptr)";
   let hasVerifier = 1;

@@ -38,6 +38,15 @@ def Tile_BlockPointerType : Tile_TypeDef<"BlockPointer", "block_ptr"> {
   ];
 }
 
+def Tile_TensorMapType : Tile_TypeDef<"TensorMap", "tensormap"> {
+  let summary = "A TMA tensor map describing a tensor in global memory";
+  let description = [{
+    Made by `tile.make_tensor_map` from a tensor descriptor's base, shape
+    and strides; a load that carries one may be copied by the TMA unit
+    (`cp.async.bulk.tensor`) instead of by every thread.
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Type constraints
 //===----------------------------------------------------------------------===//
@@ -46,6 +55,8 @@ def Tile_Float : AnyTypeOf<[F16, BF16, F32, F64], "floating-point">;
 def Tile_Int : AnyTypeOf<[I1, I8, I16, I32, I64], "integer">;
 def Tile_Ptr : Type<CPred<"::llvm::isa<::mlir::tile::PointerType>($_self)">,
                     "tile pointer", "::mlir::tile::PointerType">;
+def Tile_TensorMap : Type<CPred<"::llvm::isa<::mlir::tile::TensorMapType>($_self)">,
+    "tensor map">, BuildableType<"::mlir::tile::TensorMapType::get($_builder.getContext())">;
 def Tile_BlockPtr : Type<CPred<"::llvm::isa<::mlir::tile::BlockPointerType>($_self)">,
                          "tile block pointer", "::mlir::tile::BlockPointerType">;
 def Tile_Elem : AnyTypeOf<[Tile_Float, Tile_Int, Tile_Ptr]>;

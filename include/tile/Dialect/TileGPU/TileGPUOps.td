@@ -297,4 +297,53 @@ def TileGPU_AsyncCopyArriveOp : TileGPU_Op<"async_copy_arrive", [
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// TMA: one thread copies a whole tile, and an mbarrier counts its bytes.
+//===----------------------------------------------------------------------===//
+
+def TileGPU_MBarrierExpectTxOp : TileGPU_Op<"mbarrier_expect_tx", [
+    MemoryEffects<[MemRead<TileGPU_SharedMemory>, MemWrite<TileGPU_SharedMemory>]>]> {
+  let summary = "Thread 0 arrives on an mbarrier, expecting TMA bytes";
+  let description = [{
+    Thread 0 arrives once on `barrier` and adds `bytes` to the bytes its
+    current phase waits for (`mbarrier.arrive.expect_tx`); where `pred`
+    is false it arrives expecting none, which keeps the phases counting.
+    The phase completes when the arrivals are in and the TMA copies
+    signalling this barrier have delivered the bytes.
+  }];
+  let arguments = (ins TileGPU_MemDesc:$barrier, I32Attr:$bytes,
+                       Optional<I1>:$pred);
+  let assemblyFormat = [{
+    $barrier `,` $bytes (`if` $pred^)? attr-dict `:` qualified(type($barrier))
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_AsyncTMACopyOp : TileGPU_Op<"async_tma_copy", [
+    AttrSizedOperandSegments,
+    MemoryEffects<[MemRead, MemWrite<TileGPU_SharedMemory>]>]> {
+  let summary = "Thread 0 has the TMA unit copy a tile into shared memory";
+  let description = [{
+    Copies the block of the tensor described by `tensor_map` whose first
+    element is at `coords` (one per dimension, outermost first; elements
+    outside the tensor are filled as the map says) into `dst`, whose
+    layout must be the map's box swizzle (a wgmma layout with rows along
+    the last dimension): one `cp.async.bulk.tensor` per line of `dst`,
+    issued by thread 0 where `pred` holds. Each copy signals completion of
+    its bytes on `barrier` (`mbarrier_expect_tx` announces them).
+  }];
+  let arguments = (ins Tile_TensorMap:$tensorMap, Variadic<I32>:$coords,
+                       TileGPU_MemDesc:$dst, TileGPU_MemDesc:$barrier,
+                       Optional<I1>:$pred);
+  let assemblyFormat = [{
+    $tensorMap `[` $coords `]` `,` $dst `,` $barrier (`if` $pred^)? attr-dict
+    `:` qualified(type($dst)) `,` qualified(type($barrier))
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Bytes the copy moves into `dst`.
+    int64_t getBytes() { return getDst().getType().getSizeInBytes(); }
+  }];
+}
+
 #endif // TILEGPU_OPS_TD

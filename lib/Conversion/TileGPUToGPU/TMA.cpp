@@ -1,0 +1,225 @@
+//===- TMA.cpp - Tensor maps, TMA copies and their mbarrier
+//-----------------===//
+//
+// A tensor map is built in the kernel, as Triton's device-side descriptors
+// are, but without a scratch argument: each running program owns 128 bytes
+// per map in a module-level buffer, indexed by its SM and the hardware warp
+// slot of its first warp (%smid, %warpid), which no two programs resident
+// at once share. Thread 0 writes the map there (tensormap.replace on a
+// zeroed object), fences it for the tensor-map proxy and issues every TMA
+// copy through it, so no other thread needs the address.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utility.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::lowering;
+using namespace mlir::tilegpu;
+
+namespace {
+
+/// Hardware warp slots per SM (sm_80 and sm_90 keep at most 64 warps).
+constexpr int64_t kWarpSlots = 64;
+constexpr int64_t kTensorMapBytes = 128;
+
+/// The TMA box of a 2-D block: rows by one wgmma line (the swizzle span),
+/// and the swizzle mode of that line (1: 32 bytes, 2: 64, 3: 128); none
+/// when the rows are shorter than 32 bytes.
+struct TMABox {
+  int64_t rows, lineElems;
+  int32_t swizzleMode;
+};
+
+static std::optional<TMABox> getBox(ArrayRef<int64_t> shape, Type elem) {
+  unsigned bits = elem.getIntOrFloatBitWidth();
+  auto enc =
+      SharedEncodingAttr::getForWgmma(elem.getContext(), shape, bits, {1, 0});
+  if (!enc)
+    return std::nullopt;
+  int64_t lineBytes = enc.getLineElems() * bits / 8;
+  int32_t mode = lineBytes == 128 ? 3 : lineBytes == 64 ? 2 : 1;
+  return TMABox{shape[0], enc.getLineElems(), mode};
+}
+
+struct MakeTensorMapLowering : public OpConversionPattern<MakeTensorMapOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MakeTensorMapOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type elem = op.getBase().getType().getPointeeType();
+    std::optional<TMABox> box = op.getBlockShape().size() == 2
+                                    ? getBox(op.getBlockShape(), elem)
+                                    : std::nullopt;
+    auto slot = op->getAttrOfType<IntegerAttr>(kTensorMapSlotAttrName);
+    auto slots = op->getAttrOfType<IntegerAttr>(kTensorMapSlotsAttrName);
+    if (!box || !slot || !slots)
+      return op.emitOpError("internal error: only 2-D tensor maps of blocks "
+                            "with rows of 32 bytes or more are lowered");
+    // The map's place: this program's (SM, first warp slot) entry.
+    auto i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
+    Value sm = NVVM::SmIdOp::create(rewriter, loc, i32);
+    Value warp = arith::AndIOp::create(
+        rewriter, loc, NVVM::WarpIdOp::create(rewriter, loc, i32),
+        i32Constant(rewriter, loc, kWarpSlots - 1));
+    Value index = arith::AddIOp::create(
+        rewriter, loc,
+        arith::MulIOp::create(rewriter, loc, sm,
+                              i32Constant(rewriter, loc, kWarpSlots)),
+        warp);
+    index = arith::AddIOp::create(
+        rewriter, loc,
+        arith::MulIOp::create(rewriter, loc, index,
+                              i32Constant(rewriter, loc, slots.getInt())),
+        i32Constant(rewriter, loc, slot.getInt()));
+    Value offset = arith::MulIOp::create(
+        rewriter, loc, arith::ExtUIOp::create(rewriter, loc, i64, index),
+        i64Constant(rewriter, loc, kTensorMapBytes));
+    Value pool = LLVM::PtrToIntOp::create(
+        rewriter, loc, i64,
+        LLVM::AddressOfOp::create(
+            rewriter, loc, LLVM::LLVMPointerType::get(rewriter.getContext(), 1),
+            kTensorMapPoolName));
+    Value map = arith::AddIOp::create(rewriter, loc, pool, offset);
+
+    unsigned elemBytes = elem.getIntOrFloatBitWidth() / 8;
+    // Unsigned integer element types of the width (0: u8, 1: u16, 2: u32)
+    // copy the bits of any type of that width.
+    int32_t elemType = elemBytes == 1 ? 0 : elemBytes == 2 ? 1 : 2;
+    Value cols =
+        arith::TruncIOp::create(rewriter, loc, i32, adaptor.getShape()[1]);
+    Value rows =
+        arith::TruncIOp::create(rewriter, loc, i32, adaptor.getShape()[0]);
+    Value rowStride =
+        arith::MulIOp::create(rewriter, loc, adaptor.getStrides()[0],
+                              i64Constant(rewriter, loc, elemBytes));
+    Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                        getThreadId(rewriter, loc),
+                                        i32Constant(rewriter, loc, 0));
+    std::string replace = "@p tensormap.replace.tile.";
+    std::string text =
+        "{\n\t.reg .pred p, outside;\n\t.reg .b32 z;\n\t"
+        "setp.ne.b32 p, $6, 0;\n\t"
+        // More SMs than the buffer has entries for: stop rather than share.
+        "setp.ge.and.u32 outside, $7, " +
+        std::to_string(kMaxSMs) +
+        ", p;\n\t"
+        "@outside trap;\n\t"
+        "mov.b32 z, 0;\n\t";
+    for (int i = 0; i < kTensorMapBytes; i += 16)
+      text += "@p st.global.v4.b32 [$0+" + std::to_string(i) +
+              "], {z, z, z, z};\n\t";
+    auto field = [&](StringRef name, StringRef type, StringRef rest) {
+      text += replace + name.str() + ".global.b1024." + type.str() + " [$0], " +
+              rest.str() + ";\n\t";
+    };
+    field("global_address", "b64", "$1");
+    field("rank", "b32", "1");
+    field("box_dim", "b32", "0, " + std::to_string(box->lineElems));
+    field("box_dim", "b32", "1, " + std::to_string(box->rows));
+    field("global_dim", "b32", "0, $2");
+    field("global_dim", "b32", "1, $3");
+    field("global_stride", "b64", "0, $4");
+    field("element_stride", "b32", "0, 1");
+    field("element_stride", "b32", "1, 1");
+    field("elemtype", "b32", std::to_string(elemType));
+    field("interleave_layout", "b32", "0");
+    field("swizzle_mode", "b32", std::to_string(box->swizzleMode));
+    field("fill_mode", "b32", "0");
+    text += "@p fence.proxy.tensormap::generic.release.gpu;\n\t"
+            "@p fence.proxy.tensormap::generic.acquire.gpu [$5], 128;\n\t}";
+    Value firstI32 = arith::ExtUIOp::create(rewriter, loc, i32, first);
+    createInlineAsm(
+        rewriter, loc, Type(),
+        {map, adaptor.getBase(), cols, rows, rowStride, map, firstI32, sm},
+        text, "l,l,r,r,l,l,r,r");
+    rewriter.replaceOp(op, map);
+    return success();
+  }
+};
+
+/// Thread 0, where `pred` holds (and it exists).
+static Value threadZero(OpBuilder &b, Location loc, Value pred) {
+  Value first =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                            getThreadId(b, loc), i32Constant(b, loc, 0));
+  return pred ? arith::AndIOp::create(b, loc, first, pred) : first;
+}
+
+struct AsyncTMACopyLowering : public OpConversionPattern<AsyncTMACopyOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AsyncTMACopyOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MemDescType dst = op.getDst().getType();
+    std::optional<TMABox> box = getBox(dst.getShape(), dst.getElementType());
+    if (!box)
+      return op.emitOpError("internal error: no TMA box for this tile");
+    Value pred = op.getPred() ? adaptor.getPred().front() : Value();
+    Value issue = threadZero(rewriter, loc, pred);
+    auto i32 = rewriter.getI32Type();
+    Value base =
+        LLVM::PtrToIntOp::create(rewriter, loc, i32, adaptor.getDst().front());
+    Value barrier = LLVM::PtrToIntOp::create(rewriter, loc, i32,
+                                             adaptor.getBarrier().front());
+    Value map = adaptor.getTensorMap().front();
+    Value row = adaptor.getCoords()[0].front();
+    Value col = adaptor.getCoords()[1].front();
+    unsigned elemBytes = dst.getElementType().getIntOrFloatBitWidth() / 8;
+    int64_t lineBytes = box->rows * box->lineElems * elemBytes;
+    // One copy per line: wgmma's layout stores the tile line by line.
+    for (int64_t l = 0; l * box->lineElems < dst.getShape()[1]; ++l) {
+      Value to = arith::AddIOp::create(
+          rewriter, loc, base, i32Constant(rewriter, loc, l * lineBytes));
+      Value from = arith::AddIOp::create(
+          rewriter, loc, col, i32Constant(rewriter, loc, l * box->lineElems));
+      createInlineAsm(
+          rewriter, loc, Type(), {to, map, from, row, barrier, issue},
+          "@$5 cp.async.bulk.tensor.2d.shared::cluster.global.tile."
+          "mbarrier::complete_tx::bytes [$0], [$1, {$2, $3}], [$4];",
+          "r,l,r,r,r,b");
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct MBarrierExpectTxLowering
+    : public OpConversionPattern<MBarrierExpectTxOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MBarrierExpectTxOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value bytes = i32Constant(rewriter, loc, op.getBytes());
+    if (op.getPred())
+      bytes = arith::SelectOp::create(rewriter, loc, adaptor.getPred().front(),
+                                      bytes, i32Constant(rewriter, loc, 0));
+    Value barrier = LLVM::PtrToIntOp::create(
+        rewriter, loc, rewriter.getI32Type(), adaptor.getBarrier().front());
+    createInlineAsm(
+        rewriter, loc, Type(),
+        {barrier, bytes, threadZero(rewriter, loc, Value())},
+        "@$2 mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], $1;", "r,r,b");
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+int64_t mlir::tile::lowering::getTensorMapPoolBytes(unsigned mapsPerProgram) {
+  return kMaxSMs * kWarpSlots * kTensorMapBytes * mapsPerProgram;
+}
+
+void mlir::tile::lowering::populateTMAPatterns(
+    DistributedTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<MakeTensorMapLowering, AsyncTMACopyLowering,
+               MBarrierExpectTxLowering>(converter, patterns.getContext());
+}
