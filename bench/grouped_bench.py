@@ -18,8 +18,6 @@ import triton.language as tl
 
 from tilelaunch import Kernel, graph_ms, rel_error, logger
 
-DIR = sys.argv[1]
-log = logger(sys.argv[2] if len(sys.argv) > 2 else None)
 NUM_SM = torch.cuda.get_device_properties("cuda").multi_processor_count
 
 
@@ -134,6 +132,8 @@ triton.set_allocator(lambda size, alignment, stream:
 
 def main():
     rows = []
+    DIR = sys.argv[1]
+    log = logger(sys.argv[2] if len(sys.argv) > 2 else None)
     for label, shapes in [("4 x 1024^3", [(1024, 1024, 1024)] * 4),
                           ("4 x 2048^3", [(2048, 2048, 2048)] * 4),
                           ("4 x 1024x8192x8192", [(1024, 8192, 8192)] * 4),
@@ -180,4 +180,5 @@ def main():
             f"{vs_c:.2f}x cuBLAS, {vs_t:.2f}x Triton")
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -9,24 +9,7 @@ cd "$(dirname "$0")"
 SIZE=${1:-4096}
 CONFIG=${2:-0}
 NCU=${NCU:-$(command -v ncu || echo /usr/local/cuda/bin/ncu)}
-METRICS=sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active,\
-sm__inst_executed.avg.per_cycle_active,\
-sm__throughput.avg.pct_of_peak_sustained_elapsed,\
-dram__throughput.avg.pct_of_peak_sustained_elapsed,\
-lts__t_sector_hit_rate.pct,\
-smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio,\
-smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,\
-smsp__average_warps_issue_stalled_wait_per_issue_active.ratio,\
-smsp__average_warps_issue_stalled_math_pipe_throttle_per_issue_active.ratio,\
-smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio,\
-smsp__average_warps_issue_stalled_membar_per_issue_active.ratio,\
-smsp__average_warps_issue_stalled_dispatch_stall_per_issue_active.ratio,\
-smsp__average_warps_issue_stalled_mio_throttle_per_issue_active.ratio,\
-smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio,\
-smsp__average_warps_issue_stalled_sleeping_per_issue_active.ratio,\
-smsp__average_warps_issue_stalled_selected_per_issue_active.ratio,\
-smsp__average_warps_issue_stalled_not_selected_per_issue_active.ratio,\
-gpu__time_duration.sum
+source ./ncu_metrics.sh
 "$NCU" --metrics "$METRICS" --launch-skip 3 --launch-count 2 \
   python3 - "$SIZE" "$CONFIG" <<'PY'
 import sys

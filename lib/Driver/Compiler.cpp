@@ -216,6 +216,9 @@ bool CompilerSession::lowerToGPU() {
         pipelining.maxSharedBytes = shared.maxSharedBytes;
         pipelining.mbarriers = options.mbarriers;
         pm.addPass(mlir::tile::createTileGPUPipeline(pipelining));
+        mlir::tile::TileGPUTMAStoresOptions tmaStores;
+        tmaStores.enabled = options.target.arch == "sm_90a";
+        pm.addPass(mlir::tile::createTileGPUTMAStores(tmaStores));
         pm.addPass(mlir::createCanonicalizerPass());
         pm.addPass(mlir::createCSEPass());
         pm.addPass(mlir::tile::createTileGPUAllocateShared(shared));

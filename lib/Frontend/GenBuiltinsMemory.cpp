@@ -721,9 +721,10 @@ FailureOr<Val> Generator::builtinDescriptorStore(const CallArgs &args,
   FailureOr<Val> v = toElement(*this, value, t.element, b->loc(2, at), "value");
   if (failed(v))
     return failure();
-  tile::BlockStoreOp::create(builder, loc(at), *block, v->getValue(),
-                             everyDimension(builder, t.shape.size()),
-                             tile::CacheModifier::none,
-                             tile::EvictionPolicy::normal);
+  auto store = tile::BlockStoreOp::create(
+      builder, loc(at), *block, v->getValue(),
+      everyDimension(builder, t.shape.size()), tile::CacheModifier::none,
+      tile::EvictionPolicy::normal);
+  store.setDescriptor(true);
   return Val::none();
 }

@@ -58,6 +58,9 @@ public:
           buffers.back().alignment = 1024;
       } else if (unsigned bytes = getScratchBytes(op)) {
         buffers.push_back({op, bytes, number[op], number[op]});
+        // tensormap.replace works on 128-byte aligned maps.
+        if (isa<tile::MakeTensorMapOp>(op))
+          buffers.back().alignment = kTensorMapScratchBytes;
       }
     });
   }

@@ -184,29 +184,28 @@ static void setInsertionPointAfterAll(OpBuilder &b, ArrayRef<Value> values) {
     b.setInsertionPointToStart(block);
 }
 
-/// A tensor descriptor's 2-D block of a type the TMA unit copies gets the
-/// descriptor's tensor map, made once where its parts are known (outside
-/// the loops that load through it), so that the pipeliner may copy the
-/// block with TMA.
-static Value tensorMapFor(OpBuilder &b, BlockLoadOp op,
-                          const BlockPointerParts &p) {
-  RankedTensorType block = op.getType();
+/// A tensor descriptor's 2-D, zero-padded block (`op` loads or stores it)
+/// of a type the TMA unit copies gets the descriptor's tensor map, made
+/// once where its parts are known (outside the loops that access it), so
+/// that later passes may move the block with TMA.
+static Value tensorMapFor(OpBuilder &b, Operation *op, bool descriptor,
+                          RankedTensorType block, size_t checkedDims,
+                          PaddingOption padding, const BlockPointerParts &p) {
   Type elem = block.getElementType();
   bool copyable =
       elem.isF16() || elem.isBF16() || elem.isF32() || elem.isInteger(8);
   // NaN padding would need the map's float element types; zero padding
   // copies any type as unsigned integers of its width.
-  if (!op.getDescriptor() || block.getRank() != 2 || !copyable ||
-      op.getBoundaryCheck().size() != 2 || block.getDimSize(0) > 256 ||
-      op.getPadding() != PaddingOption::zero)
+  if (!descriptor || block.getRank() != 2 || !copyable || checkedDims != 2 ||
+      block.getDimSize(0) > 256 || padding != PaddingOption::zero)
     return {};
   OpBuilder::InsertionGuard guard(b);
   SmallVector<Value> parts{p.base};
   parts.append(p.shape);
   parts.append(p.strides);
   setInsertionPointAfterAll(b, parts);
-  return MakeTensorMapOp::create(b, op.getLoc(), p.base, p.shape, p.strides,
-                                 block.getShape(), op.getPadding());
+  return MakeTensorMapOp::create(b, op->getLoc(), p.base, p.shape, p.strides,
+                                 block.getShape(), padding);
 }
 
 struct BlockLoadLowering : public OpConversionPattern<BlockLoadOp> {
@@ -235,7 +234,8 @@ struct BlockLoadLowering : public OpConversionPattern<BlockLoadOp> {
       other = arith::ConstantOp::create(rewriter, loc,
                                         SplatElementsAttr::get(block, pad));
     }
-    Value map = tensorMapFor(rewriter, op, p);
+    Value map = tensorMapFor(rewriter, op, op.getDescriptor(), block,
+                             op.getBoundaryCheck().size(), op.getPadding(), p);
     rewriter.replaceOpWithNewOp<LoadOp>(op, block, ptrs, mask, other, map,
                                         map ? ValueRange(p.offsets)
                                             : ValueRange(),
@@ -256,8 +256,13 @@ struct BlockStoreLowering : public OpConversionPattern<BlockStoreOp> {
     SmallVector<Value> indices;
     Value ptrs = buildAddresses(rewriter, loc, p, block, indices);
     Value mask = buildMask(rewriter, loc, p, indices, op.getBoundaryCheck());
-    rewriter.replaceOpWithNewOp<StoreOp>(op, ptrs, adaptor.getValue()[0], mask,
-                                         op.getCache(), op.getEvict());
+    Value map =
+        tensorMapFor(rewriter, op, op.getDescriptor(), block,
+                     op.getBoundaryCheck().size(), PaddingOption::zero, p);
+    rewriter.replaceOpWithNewOp<StoreOp>(
+        op, ptrs, adaptor.getValue()[0], mask, map,
+        map ? ValueRange(p.offsets) : ValueRange(), op.getCache(),
+        op.getEvict());
     return success();
   }
 };

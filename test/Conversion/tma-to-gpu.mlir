@@ -1,7 +1,8 @@
 // RUN: tile-opt %s --convert-tilegpu-to-gpu | FileCheck %s
-// A tensor map is written by thread 0 into the module's buffer, at the
-// entry of its (SM, first warp slot): zeroed, each field replaced, fenced
-// for the tensor-map proxy. A TMA copy of a 64 x 128 f16 tile is two
+// A tensor map is built by warp 0 in the op's shared scratch (zeroed, each
+// field replaced by thread 0) and copied into the module's buffer, at the
+// entry of its (SM, first warp slot), with the release fence for the
+// tensor-map proxy; thread 0 acquires it. A TMA copy of a 64 x 128 f16 tile is two
 // copies of 64 x 64 boxes (two 128-byte lines), the second 8 KiB further
 // and 64 columns right; thread 0 announces their bytes on the barrier.
 
@@ -14,21 +15,28 @@
 // CHECK: %[[SM:.*]] = nvvm.read.ptx.sreg.smid : i32
 // CHECK: %[[WARP:.*]] = nvvm.read.ptx.sreg.warpid : i32
 // CHECK: llvm.mlir.addressof @tile_tensor_maps : !llvm.ptr<1>
-// CHECK: llvm.inline_asm has_side_effects {{.*}}"{{.*}}@outside trap;{{.*}}@p st.global.v4.b32 [$0+112], {z, z, z, z};{{.*}}tensormap.replace.tile.global_address.global.b1024.b64 [$0], $1;{{.*}}tensormap.replace.tile.box_dim.global.b1024.b32 [$0], 0, 64;{{.*}}tensormap.replace.tile.box_dim.global.b1024.b32 [$0], 1, 64;{{.*}}tensormap.replace.tile.global_stride.global.b1024.b64 [$0], 0, $4;{{.*}}tensormap.replace.tile.elemtype.global.b1024.b32 [$0], 1;{{.*}}tensormap.replace.tile.swizzle_mode.global.b1024.b32 [$0], 3;{{.*}}fence.proxy.tensormap::generic.release.gpu;{{.*}}fence.proxy.tensormap::generic.acquire.gpu [$5], 128;
+// CHECK: gpu.barrier
+// CHECK: llvm.inline_asm has_side_effects {{.*}}"{{.*}}@outside trap;{{.*}}@w st.shared.b32 [$9], 0;{{.*}}@w bar.warp.sync -1;{{.*}}tensormap.replace.tile.global_address.shared::cta.b1024.b64 [$8], $1;{{.*}}tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [$8], 0, 64;{{.*}}tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [$8], 1, 64;{{.*}}tensormap.replace.tile.global_stride.shared::cta.b1024.b64 [$8], 0, $4;{{.*}}tensormap.replace.tile.elemtype.shared::cta.b1024.b32 [$8], 1;{{.*}}tensormap.replace.tile.swizzle_mode.shared::cta.b1024.b32 [$8], 3;{{.*}}@w tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [$0], [$8], 128;{{.*}}@p fence.proxy.tensormap::generic.acquire.gpu [$0], 128;
 // CHECK: llvm.inline_asm has_side_effects {{.*}}"@$2 mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], $1;"
 // CHECK: llvm.inline_asm has_side_effects {{.*}}"@$5 cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [$0], [$1, {$2, $3}], [$4];"
 // CHECK: %[[C64:.*]] = arith.constant 64 : i32
 // CHECK: arith.addi %{{.*}}, %[[C64]] : i32
 // CHECK: llvm.inline_asm has_side_effects {{.*}}cp.async.bulk.tensor.2d
-// CHECK-NOT: cp.async.bulk.tensor
+// The store: two lines out of the same tile, then thread 0 waits until
+// they have read it, and the program synchronizes.
+// CHECK: llvm.inline_asm has_side_effects {{.*}}"@$4 cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [$0, {$1, $2}], [$3];"
+// CHECK: llvm.inline_asm has_side_effects {{.*}}"@$4 cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [$0, {$1, $2}], [$3];"
+// CHECK: llvm.inline_asm has_side_effects {{.*}}"@$0 cp.async.bulk.commit_group;\0A\09@$0 cp.async.bulk.wait_group.read 0;"
+// CHECK-NEXT: gpu.barrier
 module {
   func.func @tma(%base: !tile.ptr<f16>, %m: i64, %k: i64, %s: i64, %r: i32, %c: i32) attributes {tilegpu.num_warps = 4 : i32} {
     %one = arith.constant 1 : i64
-    %map = tile.make_tensor_map %base, [%m, %k], [%s, %one] block [64, 128] : !tile.ptr<f16>
+    %map = tile.make_tensor_map %base, [%m, %k], [%s, %one] block [64, 128] {tilegpu.scratch_offset = 16512 : i32} : !tile.ptr<f16>
     %tile = tilegpu.local_alloc {offset = 0 : i32} : () -> !tilegpu.memdesc<64x128xf16, #sT>
     %bar = tilegpu.local_alloc {offset = 16384 : i32} : () -> !tilegpu.memdesc<1xi64, #sBar>
     tilegpu.mbarrier_expect_tx %bar, 16384 : !tilegpu.memdesc<1xi64, #sBar>
     tilegpu.async_tma_copy %map[%r, %c], %tile, %bar : !tilegpu.memdesc<64x128xf16, #sT>, !tilegpu.memdesc<1xi64, #sBar>
+    tilegpu.async_tma_store %map[%r, %c], %tile : !tilegpu.memdesc<64x128xf16, #sT>
     return
   }
 }

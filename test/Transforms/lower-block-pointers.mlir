@@ -175,3 +175,16 @@ func.func @descriptor_tensor_map(%base: !tile.ptr<f16>, %m: i64, %k: i64, %r: i3
   %v3 = tile.block_load %d3 {boundaryCheck = array<i32: 0, 1, 2>, descriptor} : !tile.block_ptr<tensor<2x64x32xf16>>
   return %sum, %nan, %v3 : tensor<64x32xf16>, tensor<64x32xf16>, tensor<2x64x32xf16>
 }
+
+// A descriptor's 2-D block store carries the map too (for a TMA store).
+// CHECK-LABEL: func.func @descriptor_store_map
+// CHECK: %[[MAP:.*]] = tile.make_tensor_map %{{.*}}, [%{{.*}}, %{{.*}}], [%{{.*}}, %{{.*}}] block [64, 32] : <f16>
+// CHECK: tile.store %{{.*}}, %{{.*}}, %{{.*}} tma(%[[MAP]][%{{.*}}, %{{.*}}]) : tensor<64x32x!tile.ptr<f16>>
+func.func @descriptor_store_map(%base: !tile.ptr<f16>, %m: i64, %k: i64, %r: i32, %c: i32, %v: tensor<64x32xf16>) {
+  %c0 = arith.constant 0 : i32
+  %one = arith.constant 1 : i64
+  %d = tile.make_block_ptr %base, [%m, %k], [%k, %one], [%c0, %c0] order [1, 0] : !tile.ptr<f16> -> !tile.block_ptr<tensor<64x32xf16>>
+  %p = tile.advance %d, [%r, %c] : !tile.block_ptr<tensor<64x32xf16>>
+  tile.block_store %p, %v {boundaryCheck = array<i32: 0, 1>, descriptor} : !tile.block_ptr<tensor<64x32xf16>>
+  return
+}

@@ -190,6 +190,27 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "ModuleOp"> {
                            "arith::ArithDialect", "scf::SCFDialect"];
 }
 
+def TileGPUTMAStores : Pass<"tilegpu-tma-stores", "ModuleOp"> {
+  let summary = "Tensor descriptors' block stores through shared memory and TMA";
+  let description = [{
+    A store that carries its tensor descriptor's tensor map (a 2-D block,
+    see `tile-lower-block-pointers`) whose block has a TMA box layout (rows
+    of at least 32 bytes, at most 256 of them) becomes a `local_alloc` of
+    the block in that layout and an `async_tma_store`: one thread has the
+    TMA unit write the tile, which clips it at the tensor's edges, instead
+    of every thread storing its elements under a bounds mask. It does so
+    only where the threads' store is not made of 16-byte vectors, and, as
+    TMA writes rows in 16-byte units, only where the tensor's rows are a
+    whole number of them (checked at run time; the threads' store
+    otherwise). With `enabled=false` (targets without TMA), and for other
+    stores, the map is dropped.
+  }];
+  let options = [
+    Option<"enabled", "enabled", "bool", /*default=*/"true",
+           "Use TMA stores (sm_90a)">,
+  ];
+}
+
 def TileGPUAllocateShared : Pass<"tilegpu-allocate-shared", "ModuleOp"> {
   let summary = "Place each kernel's shared-memory buffers";
   let description = [{

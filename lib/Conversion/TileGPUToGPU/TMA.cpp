@@ -13,6 +13,8 @@
 
 #include "Utility.h"
 
+#include "tile/Dialect/TileGPU/Scratch.h"
+
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -98,25 +100,44 @@ struct MakeTensorMapLowering : public OpConversionPattern<MakeTensorMapOp> {
     Value rowStride =
         arith::MulIOp::create(rewriter, loc, adaptor.getStrides()[0],
                               i64Constant(rewriter, loc, elemBytes));
-    Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
-                                        getThreadId(rewriter, loc),
-                                        i32Constant(rewriter, loc, 0));
+    // Warp 0 builds the map in the op's scratch (tensormap.replace on
+    // shared memory; on global memory each field would be a dependent
+    // read-modify-write of global memory), then copies it out with the
+    // release fence for the tensor-map proxy; thread 0 acquires it.
+    Value tid = getThreadId(rewriter, loc);
+    Value first = arith::ExtUIOp::create(
+        rewriter, loc, i32,
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, tid,
+                              i32Constant(rewriter, loc, 0)));
+    Value warp0 = arith::ExtUIOp::create(
+        rewriter, loc, i32,
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, tid,
+                              i32Constant(rewriter, loc, 32)));
+    Value scratch = LLVM::PtrToIntOp::create(
+        rewriter, loc, i32,
+        sharedAddress(rewriter, loc, sharedMemoryBase(rewriter, loc),
+                      i32Constant(rewriter, loc, getScratchOffset(op))));
+    Value laneWord = arith::AddIOp::create(
+        rewriter, loc, scratch,
+        arith::MulIOp::create(rewriter, loc, getLaneId(rewriter, loc),
+                              i32Constant(rewriter, loc, 4)));
+    // The scratch may still be read by the op that used it before.
+    barrier(rewriter, loc);
     std::string replace = "@p tensormap.replace.tile.";
     std::string text =
-        "{\n\t.reg .pred p, outside;\n\t.reg .b32 z;\n\t"
-        "setp.ne.b32 p, $6, 0;\n\t"
+        "{\n\t.reg .pred p, w, outside;\n\t"
+        "setp.ne.b32 p, $5, 0;\n\t"
+        "setp.ne.b32 w, $6, 0;\n\t"
         // More SMs than the buffer has entries for: stop rather than share.
         "setp.ge.and.u32 outside, $7, " +
         std::to_string(kMaxSMs) +
         ", p;\n\t"
         "@outside trap;\n\t"
-        "mov.b32 z, 0;\n\t";
-    for (int i = 0; i < kTensorMapBytes; i += 16)
-      text += "@p st.global.v4.b32 [$0+" + std::to_string(i) +
-              "], {z, z, z, z};\n\t";
+        "@w st.shared.b32 [$9], 0;\n\t"
+        "@w bar.warp.sync -1;\n\t";
     auto field = [&](StringRef name, StringRef type, StringRef rest) {
-      text += replace + name.str() + ".global.b1024." + type.str() + " [$0], " +
-              rest.str() + ";\n\t";
+      text += replace + name.str() + ".shared::cta.b1024." + type.str() +
+              " [$8], " + rest.str() + ";\n\t";
     };
     field("global_address", "b64", "$1");
     field("rank", "b32", "1");
@@ -131,13 +152,14 @@ struct MakeTensorMapLowering : public OpConversionPattern<MakeTensorMapOp> {
     field("interleave_layout", "b32", "0");
     field("swizzle_mode", "b32", std::to_string(box->swizzleMode));
     field("fill_mode", "b32", "0");
-    text += "@p fence.proxy.tensormap::generic.release.gpu;\n\t"
-            "@p fence.proxy.tensormap::generic.acquire.gpu [$5], 128;\n\t}";
-    Value firstI32 = arith::ExtUIOp::create(rewriter, loc, i32, first);
-    createInlineAsm(
-        rewriter, loc, Type(),
-        {map, adaptor.getBase(), cols, rows, rowStride, map, firstI32, sm},
-        text, "l,l,r,r,l,l,r,r");
+    text += "@w bar.warp.sync -1;\n\t"
+            "@w tensormap.cp_fenceproxy.global.shared::cta.tensormap::"
+            "generic.release.gpu.sync.aligned [$0], [$8], 128;\n\t"
+            "@p fence.proxy.tensormap::generic.acquire.gpu [$0], 128;\n\t}";
+    createInlineAsm(rewriter, loc, Type(),
+                    {map, adaptor.getBase(), cols, rows, rowStride, first,
+                     warp0, sm, scratch, laneWord},
+                    text, "l,l,r,r,l,r,r,r,r,r");
     rewriter.replaceOp(op, map);
     return success();
   }
@@ -190,6 +212,45 @@ struct AsyncTMACopyLowering : public OpConversionPattern<AsyncTMACopyOp> {
   }
 };
 
+struct AsyncTMAStoreLowering : public OpConversionPattern<AsyncTMAStoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AsyncTMAStoreOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MemDescType src = op.getSrc().getType();
+    std::optional<TMABox> box = getBox(src.getShape(), src.getElementType());
+    if (!box)
+      return op.emitOpError("internal error: no TMA box for this tile");
+    Value issue = threadZero(rewriter, loc, Value());
+    Value base = LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI32Type(),
+                                          adaptor.getSrc().front());
+    Value map = adaptor.getTensorMap().front();
+    Value row = adaptor.getCoords()[0].front();
+    Value col = adaptor.getCoords()[1].front();
+    unsigned elemBytes = src.getElementType().getIntOrFloatBitWidth() / 8;
+    int64_t lineBytes = box->rows * box->lineElems * elemBytes;
+    for (int64_t l = 0; l * box->lineElems < src.getShape()[1]; ++l) {
+      Value from = arith::AddIOp::create(
+          rewriter, loc, base, i32Constant(rewriter, loc, l * lineBytes));
+      Value to = arith::AddIOp::create(
+          rewriter, loc, col, i32Constant(rewriter, loc, l * box->lineElems));
+      createInlineAsm(rewriter, loc, Type(), {map, to, row, from, issue},
+                      "@$4 cp.async.bulk.tensor.2d.global.shared::cta."
+                      "bulk_group [$0, {$1, $2}], [$3];",
+                      "l,r,r,r,b");
+    }
+    // The tile's memory is reused once the TMA unit has read it.
+    createInlineAsm(rewriter, loc, Type(), {issue},
+                    "@$0 cp.async.bulk.commit_group;\n\t"
+                    "@$0 cp.async.bulk.wait_group.read 0;",
+                    "b");
+    barrier(rewriter, loc);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct MBarrierExpectTxLowering
     : public OpConversionPattern<MBarrierExpectTxOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -221,5 +282,6 @@ int64_t mlir::tile::lowering::getTensorMapPoolBytes(unsigned mapsPerProgram) {
 void mlir::tile::lowering::populateTMAPatterns(
     DistributedTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<MakeTensorMapLowering, AsyncTMACopyLowering,
-               MBarrierExpectTxLowering>(converter, patterns.getContext());
+               AsyncTMAStoreLowering, MBarrierExpectTxLowering>(
+      converter, patterns.getContext());
 }

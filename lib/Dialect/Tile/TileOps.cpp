@@ -146,18 +146,30 @@ LogicalResult AddPtrOp::verify() {
   return success();
 }
 
+/// A load or store that carries a tensor map moves a block, with one TMA
+/// coordinate per dimension.
+static LogicalResult verifyTMAOperands(Operation *op, Value map,
+                                       ValueRange coords, Type data,
+                                       StringRef what) {
+  if (!map && !coords.empty())
+    return op->emitOpError("TMA coordinates need a tensor map");
+  auto block = dyn_cast<RankedTensorType>(data);
+  if (map && (!block || block.getRank() != int64_t(coords.size())))
+    return op->emitOpError("a tensor map's ")
+           << what << " is a block with one coordinate per dimension";
+  return success();
+}
+
 LogicalResult LoadOp::verify() {
   if (getOther() && !getMask())
     return emitOpError("'other' requires a mask");
-  if (!getTensorMap() && !getTmaCoords().empty())
-    return emitOpError("TMA coordinates need a tensor map");
-  if (getTensorMap()) {
-    auto block = dyn_cast<RankedTensorType>(getType());
-    if (!block || block.getRank() != int64_t(getTmaCoords().size()))
-      return emitOpError("a tensor map's load is a block with one "
-                         "coordinate per dimension");
-  }
-  return success();
+  return verifyTMAOperands(*this, getTensorMap(), getTmaCoords(), getType(),
+                           "load");
+}
+
+LogicalResult StoreOp::verify() {
+  return verifyTMAOperands(*this, getTensorMap(), getTmaCoords(),
+                           getValue().getType(), "store");
 }
 
 LogicalResult MakeTensorMapOp::verify() {

@@ -117,6 +117,10 @@ unsigned mlir::tilegpu::getScratchBytes(Operation *op) {
           total += tensorBytes(v);
         return total;
       })
+      .Case<tile::MakeTensorMapOp>([&](auto) -> unsigned {
+        // The map is built in shared memory, then copied out.
+        return kTensorMapScratchBytes;
+      })
       .Case<tile::GatherOp>([&](tile::GatherOp g) -> unsigned {
         // The whole source, row-major.
         if (!getLayout(g.getSrc().getType()))

@@ -350,15 +350,26 @@ LogicalResult MBarrierExpectTxOp::verify() {
   return verifyBarriers(*this, getBarrier().getType(), /*single=*/true);
 }
 
+/// A TMA copy moves a 2-D tile stored with the swizzle of its map's box.
+static LogicalResult verifyTMATile(Operation *op, MemDescType tile,
+                                   size_t coords) {
+  if (tile.getRank() != 2 || coords != 2)
+    return op->emitOpError("copies a 2-D tile at two coordinates");
+  unsigned bits = tile.getElementType().getIntOrFloatBitWidth();
+  if (tile.getEncoding() != SharedEncodingAttr::getForWgmma(op->getContext(),
+                                                            tile.getShape(),
+                                                            bits, {1, 0}))
+    return op->emitOpError("tile layout is not a TMA box swizzle of rows "
+                           "along the last dimension");
+  return success();
+}
+
 LogicalResult AsyncTMACopyOp::verify() {
-  MemDescType dst = getDst().getType();
-  if (dst.getRank() != 2 || getCoords().size() != 2)
-    return emitOpError("copies a 2-D tile at two coordinates");
-  SharedEncodingAttr enc = dst.getEncoding();
-  unsigned bits = dst.getElementType().getIntOrFloatBitWidth();
-  if (enc != SharedEncodingAttr::getForWgmma(getContext(), dst.getShape(), bits,
-                                             {1, 0}))
-    return emitOpError("destination layout is not a TMA box swizzle of rows "
-                       "along the last dimension");
+  if (failed(verifyTMATile(*this, getDst().getType(), getCoords().size())))
+    return failure();
   return verifyBarriers(*this, getBarrier().getType(), /*single=*/true);
+}
+
+LogicalResult AsyncTMAStoreOp::verify() {
+  return verifyTMATile(*this, getSrc().getType(), getCoords().size());
 }

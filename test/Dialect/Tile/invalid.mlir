@@ -259,7 +259,7 @@ func.func @load_result_type(%p: tensor<16x!tile.ptr<f32>>) {
 
 func.func @store_value_type(%p: !tile.ptr<f32>, %v: f16) {
   // expected-error @+1 {{value is the pointee of ptr}}
-  "tile.store"(%p, %v) : (!tile.ptr<f32>, f16) -> ()
+  "tile.store"(%p, %v) <{operandSegmentSizes = array<i32: 1, 1, 0, 0, 0>}> : (!tile.ptr<f32>, f16) -> ()
   return
 }
 

@@ -300,11 +300,15 @@ func.func @debug(%w: tensor<8xi32>, %n: i32, %p: tensor<4x8x!tile.ptr<f16>>, %c:
 // CHECK: %[[MAP:.*]] = tile.make_tensor_map %{{.*}}, [%{{.*}}, %{{.*}}], [%{{.*}}, %{{.*}}] block [64, 32] : <f16>
 // CHECK: tile.load %{{.*}} tma(%[[MAP]][%{{.*}}, %{{.*}}]) : tensor<64x32x!tile.ptr<f16>>
 // CHECK: tile.block_load %{{.*}} {boundaryCheck = array<i32: 0, 1>, descriptor} : <tensor<64x32xf16>>
+// CHECK: tile.store %{{.*}}, %{{.*}} tma(%[[MAP]][%{{.*}}, %{{.*}}]) : tensor<64x32x!tile.ptr<f16>>
+// CHECK: tile.block_store %{{.*}}, %{{.*}} {boundaryCheck = array<i32: 0, 1>, descriptor} : <tensor<64x32xf16>>
 func.func @tensor_map(%base: !tile.ptr<f16>, %m: i64, %k: i64, %s: i64, %r: i32, %c: i32,
                       %p: tensor<64x32x!tile.ptr<f16>>, %bp: !tile.block_ptr<tensor<64x32xf16>>)
     -> (tensor<64x32xf16>, tensor<64x32xf16>) {
   %map = tile.make_tensor_map %base, [%m, %k], [%s, %m] block [64, 32] : !tile.ptr<f16>
   %v = tile.load %p tma(%map[%r, %c]) : tensor<64x32x!tile.ptr<f16>>
   %w = tile.block_load %bp {boundaryCheck = array<i32: 0, 1>, descriptor} : !tile.block_ptr<tensor<64x32xf16>>
+  tile.store %p, %v tma(%map[%r, %c]) : tensor<64x32x!tile.ptr<f16>>
+  tile.block_store %bp, %w {boundaryCheck = array<i32: 0, 1>, descriptor} : !tile.block_ptr<tensor<64x32xf16>>
   return %v, %w : tensor<64x32xf16>, tensor<64x32xf16>
 }

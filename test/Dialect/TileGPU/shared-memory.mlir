@@ -58,6 +58,7 @@ func.func @run_length_only(%p: tensor<64x32x!tile.ptr<f16>, #bRL>, %len: tensor<
 // CHECK: tilegpu.mbarrier_expect_tx %[[B:.*]], 16384 if %{{.*}} : !tilegpu.memdesc<1xi64, {{.*}}>
 // CHECK: tilegpu.async_tma_copy %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}, %[[B]] if %{{.*}} : !tilegpu.memdesc<128x64xf16, {{.*}}>, !tilegpu.memdesc<1xi64, {{.*}}>
 // CHECK: tilegpu.async_tma_copy %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}, %[[B]] : !tilegpu.memdesc
+// CHECK: tilegpu.async_tma_store %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}} : !tilegpu.memdesc<128x64xf16
 #sTMA = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>
 #sBar = #tilegpu.shared<vec = 1, perPhase = 1, maxPhase = 1, order = [0]>
 func.func @tma_copy(%map: !tile.tensormap, %r: i32, %c: i32, %pred: i1) {
@@ -66,5 +67,6 @@ func.func @tma_copy(%map: !tile.tensormap, %r: i32, %c: i32, %pred: i1) {
   tilegpu.mbarrier_expect_tx %bar, 16384 if %pred : !tilegpu.memdesc<1xi64, #sBar>
   tilegpu.async_tma_copy %map[%r, %c], %m, %bar if %pred : !tilegpu.memdesc<128x64xf16, #sTMA>, !tilegpu.memdesc<1xi64, #sBar>
   tilegpu.async_tma_copy %map[%r, %c], %m, %bar : !tilegpu.memdesc<128x64xf16, #sTMA>, !tilegpu.memdesc<1xi64, #sBar>
+  tilegpu.async_tma_store %map[%r, %c], %m : !tilegpu.memdesc<128x64xf16, #sTMA>
   return
 }

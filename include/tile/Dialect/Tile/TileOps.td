@@ -175,17 +175,38 @@ def Tile_LoadOp : Tile_Op<"load", [AttrSizedOperandSegments,
   let hasVerifier = 1;
 }
 
-def Tile_StoreOp : Tile_Op<"store", [
+def Tile_StoreOp : Tile_Op<"store", [AttrSizedOperandSegments,
     TypesMatchWith<"value is the pointee of ptr", "ptr", "value",
                    "::mlir::tile::getPointeeOrSameShape($_self)">,
     OptionalTypesMatchWith<"mask is i1 with the shape of ptr", "ptr", "mask",
                            "::mlir::tile::getI1SameShape($_self)">]> {
   let summary = "Store through a pointer or a block of pointers";
+  let description = [{
+    Writes `value` where `mask` holds. A store of a tensor descriptor's
+    block may also carry the descriptor's tensor map and the block's
+    coordinates (`tma(%map[%row, %col])`), for a TMA store of the same
+    block; passes that do not use them ignore them.
+  }];
   let arguments = (ins Tile_PtrLike:$ptr, Tile_Value:$value,
                    Optional<Tile_BoolLike>:$mask,
+                   Optional<Tile_TensorMap>:$tensorMap,
+                   Variadic<I32>:$tmaCoords,
                    DefaultValuedAttr<Tile_CacheModifierAttr, "::mlir::tile::CacheModifier::none">:$cache,
                    DefaultValuedAttr<Tile_EvictionPolicyAttr, "::mlir::tile::EvictionPolicy::normal">:$evict);
-  let assemblyFormat = "$ptr `,` $value (`,` $mask^)? attr-dict `:` type($ptr)";
+  let assemblyFormat = [{
+    $ptr `,` $value (`,` $mask^)?
+    (`tma` `(` $tensorMap^ `[` $tmaCoords `]` `)`)? attr-dict `:` type($ptr)
+  }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$ptr, "::mlir::Value":$value,
+                   "::mlir::Value":$mask,
+                   "::mlir::tile::CacheModifier":$cache,
+                   "::mlir::tile::EvictionPolicy":$evict), [{
+      build($_builder, $_state, ptr, value, mask, ::mlir::Value(),
+            ::mlir::ValueRange(), cache, evict);
+    }]>
+  ];
+  let hasVerifier = 1;
 }
 
 def Tile_AtomicRMWOp : Tile_Op<"atomic_rmw", [
@@ -287,10 +308,16 @@ def Tile_BlockStoreOp : Tile_Op<"block_store", [
     TypesMatchWith<"value is the block of ptr", "ptr", "value",
                    "::llvm::cast<::mlir::tile::BlockPointerType>($_self).getTensorType()">]> {
   let summary = "Store a block through a block pointer";
+  let description = [{
+    Elements outside the tensor on the dimensions in `boundary_check` are
+    not written. `descriptor` marks a tensor descriptor's store, whose base
+    and strides meet TMA's requirements.
+  }];
   let arguments = (ins Tile_BlockPtr:$ptr, Tile_Tensor:$value,
                    DefaultValuedAttr<DenseI32ArrayAttr, "{}">:$boundaryCheck,
                    DefaultValuedAttr<Tile_CacheModifierAttr, "::mlir::tile::CacheModifier::none">:$cache,
-                   DefaultValuedAttr<Tile_EvictionPolicyAttr, "::mlir::tile::EvictionPolicy::normal">:$evict);
+                   DefaultValuedAttr<Tile_EvictionPolicyAttr, "::mlir::tile::EvictionPolicy::normal">:$evict,
+                   UnitAttr:$descriptor);
   let assemblyFormat = "$ptr `,` $value attr-dict `:` type($ptr)";
   let hasVerifier = 1;
 }

@@ -43,6 +43,9 @@ constexpr llvm::StringLiteral kScratchOffsetAttr = "tilegpu.scratch_offset";
 /// Round up to the 16-byte alignment every scratch region keeps.
 inline unsigned alignScratch(unsigned bytes) { return (bytes + 15) & ~15u; }
 
+/// A TMA tensor map's bytes, and the alignment of its scratch copy.
+constexpr unsigned kTensorMapScratchBytes = 128;
+
 } // namespace mlir::tilegpu
 
 #endif // TILE_DIALECT_TILEGPU_SCRATCH_H

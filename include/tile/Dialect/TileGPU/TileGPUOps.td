@@ -346,4 +346,25 @@ def TileGPU_AsyncTMACopyOp : TileGPU_Op<"async_tma_copy", [
   }];
 }
 
+def TileGPU_AsyncTMAStoreOp : TileGPU_Op<"async_tma_store", [
+    MemoryEffects<[MemRead<TileGPU_SharedMemory>, MemWrite]>]> {
+  let summary = "Thread 0 has the TMA unit store a tile from shared memory";
+  let description = [{
+    Writes the tile in `src` to the block of the tensor described by
+    `tensor_map` whose first element is at `coords` (elements outside the
+    tensor are not written): one `cp.async.bulk.tensor` store per line of
+    `src`, issued by thread 0, which then waits until they have read `src`;
+    the program then synchronizes, so `src` may hold something else. `src`
+    must have been written and fenced for the async proxy (as a
+    `local_alloc` of a wgmma-layout buffer is) and has the map's box
+    swizzle.
+  }];
+  let arguments = (ins Tile_TensorMap:$tensorMap, Variadic<I32>:$coords,
+                       TileGPU_MemDesc:$src);
+  let assemblyFormat = [{
+    $tensorMap `[` $coords `]` `,` $src attr-dict `:` qualified(type($src))
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // TILEGPU_OPS_TD

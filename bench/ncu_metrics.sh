@@ -1,0 +1,20 @@
+# The Nsight Compute metrics the profile_*.sh scripts collect: tensor-pipe
+# activity, issue rate, memory throughput and the warp stall reasons.
+METRICS=sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active,\
+sm__inst_executed.avg.per_cycle_active,\
+sm__throughput.avg.pct_of_peak_sustained_elapsed,\
+dram__throughput.avg.pct_of_peak_sustained_elapsed,\
+lts__t_sector_hit_rate.pct,\
+smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio,\
+smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,\
+smsp__average_warps_issue_stalled_wait_per_issue_active.ratio,\
+smsp__average_warps_issue_stalled_math_pipe_throttle_per_issue_active.ratio,\
+smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio,\
+smsp__average_warps_issue_stalled_membar_per_issue_active.ratio,\
+smsp__average_warps_issue_stalled_dispatch_stall_per_issue_active.ratio,\
+smsp__average_warps_issue_stalled_mio_throttle_per_issue_active.ratio,\
+smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio,\
+smsp__average_warps_issue_stalled_sleeping_per_issue_active.ratio,\
+smsp__average_warps_issue_stalled_selected_per_issue_active.ratio,\
+smsp__average_warps_issue_stalled_not_selected_per_issue_active.ratio,\
+gpu__time_duration.sum
