@@ -17,8 +17,14 @@
 // different elements of tiles are unordered, as in Triton (in general they
 // belong to different threads); a load and a store of overlapping
 // registers of tiles of one shape and layout keep their order, as do a
-// load and a store of different shapes or layouts, all stores among
-// themselves, and every other op with side effects against everything.
+// load and a store of different shapes or layouts, and all stores among
+// themselves. Shared memory does not alias global memory: shared loads and
+// stores keep their order among themselves and with the barriers and
+// fences of the lowering's own buffers (`tilegpu.shared_only`), which the
+// global accesses cross, so that the loads of a tile staged in shared
+// memory come right before their stores instead of all before the barrier.
+// Every other op with side effects (a user's debug_barrier) orders
+// everything.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,7 +45,28 @@ using namespace mlir;
 
 namespace {
 
-enum class Kind { Pure, Load, Store, Fence };
+/// Load and Store: per-thread global accesses of tiles; SharedAccess: loads
+/// and stores of shared memory, kept in order among themselves and with
+/// SharedFence, the barriers and fences of the lowering's own buffers;
+/// Fence: any other side effect, ordered against everything.
+enum class Kind { Pure, Load, Store, SharedAccess, SharedFence, Fence };
+
+bool isFenceKind(Kind kind) {
+  return kind == Kind::Fence || kind == Kind::SharedFence;
+}
+
+bool isSharedMemoryAccess(Operation *op) {
+  Value addr;
+  if (auto load = dyn_cast<LLVM::LoadOp>(op); load && !load.getVolatile_())
+    addr = load.getAddr();
+  else if (auto store = dyn_cast<LLVM::StoreOp>(op);
+           store && !store.getVolatile_())
+    addr = store.getAddr();
+  else
+    return false;
+  auto type = dyn_cast<LLVM::LLVMPointerType>(addr.getType());
+  return type && type.getAddressSpace() == 3;
+}
 
 /// Registers [first, first + count) of a tile of shape and layout `key`.
 struct ElementAccess {
@@ -69,6 +96,12 @@ bool mayOverlap(const ElementAccess &a, const ElementAccess &b) {
 Kind classify(Operation *op, const std::optional<ElementAccess> &access) {
   if (access)
     return op->getNumResults() ? Kind::Load : Kind::Store;
+  if (op->hasAttr(tilegpu::kUnhoistedReadAttrName))
+    return Kind::Pure;
+  if (op->hasAttr(tilegpu::kSharedOnlyAttrName))
+    return Kind::SharedFence;
+  if (isSharedMemoryAccess(op))
+    return Kind::SharedAccess;
   if (auto asmOp = dyn_cast<LLVM::InlineAsmOp>(op))
     return asmOp.getHasSideEffects() ? Kind::Fence : Kind::Pure;
   if (op->getNumRegions() == 0 && isMemoryEffectFree(op))
@@ -78,8 +111,8 @@ Kind classify(Operation *op, const std::optional<ElementAccess> &access) {
 
 class BlockInterleaver {
 public:
-  BlockInterleaver(Block &block, unsigned groupSize)
-      : block(block), groupSize(groupSize) {}
+  BlockInterleaver(Block &block, unsigned groupSize, unsigned maxLoads)
+      : block(block), groupSize(groupSize), maxLoads(maxLoads) {}
 
   void run() {
     for (Operation &op : block.without_terminator())
@@ -114,7 +147,7 @@ private:
   }
 
   void addMemoryDeps() {
-    std::optional<unsigned> lastFence;
+    std::optional<unsigned> lastFence, lastShared;
     SmallVector<unsigned> sinceFence, loads, stores;
     for (unsigned i = 0; i < ops.size(); ++i) {
       switch (kinds[i]) {
@@ -125,10 +158,19 @@ private:
         if (lastFence)
           deps[i].push_back(*lastFence);
         lastFence = i;
+        lastShared.reset();
         sinceFence.clear();
         loads.clear();
         stores.clear();
         continue;
+      case Kind::SharedAccess:
+      case Kind::SharedFence:
+        // Global and shared memory do not alias; shared-memory ops keep
+        // their order.
+        if (lastShared)
+          deps[i].push_back(*lastShared);
+        lastShared = i;
+        break;
       case Kind::Store:
         if (!stores.empty())
           deps[i].push_back(stores.back());
@@ -156,7 +198,7 @@ private:
   /// An op is a root when it has side effects or a use outside this
   /// block's ops (the terminator included).
   bool isRoot(unsigned i) {
-    if (kinds[i] == Kind::Fence || kinds[i] == Kind::Store ||
+    if (isFenceKind(kinds[i]) || kinds[i] == Kind::Store ||
         ops[i]->getNumResults() == 0)
       return true;
     for (Operation *user : ops[i]->getUsers()) {
@@ -190,10 +232,10 @@ private:
     }
   }
 
-  /// The loads not yet emitted that `roots` need, in program order.
-  SmallVector<unsigned> loadsNeeded(ArrayRef<unsigned> roots) {
-    SmallVector<unsigned> loads, work(roots);
-    ++generation;
+  /// Appends to `loads` the loads not yet emitted that `root` needs and
+  /// that no earlier call of this generation collected.
+  void collectLoads(unsigned root, SmallVector<unsigned> &loads) {
+    SmallVector<unsigned> work{root};
     while (!work.empty()) {
       unsigned n = work.pop_back_val();
       if (state[n] != 0 || seen[n] == generation)
@@ -203,8 +245,6 @@ private:
         loads.push_back(n);
       llvm::append_range(work, deps[n]);
     }
-    llvm::sort(loads);
-    return loads;
   }
 
   void emitByRoots() {
@@ -215,16 +255,27 @@ private:
       if (isRoot(i))
         roots.push_back(i);
     for (size_t k = 0; k < roots.size();) {
-      if (kinds[roots[k]] == Kind::Fence) {
+      if (isFenceKind(kinds[roots[k]])) {
         emit(roots[k++]);
         continue;
       }
+      // A group takes roots while their loads fit the budget (a 16-byte
+      // shared store of eight scalar loads counts eight).
       size_t end = k;
+      SmallVector<unsigned> loads;
+      ++generation;
       while (end < roots.size() && end - k < groupSize &&
-             kinds[roots[end]] != Kind::Fence)
+             !isFenceKind(kinds[roots[end]])) {
+        SmallVector<unsigned> more;
+        collectLoads(roots[end], more);
+        if (end > k && loads.size() + more.size() > maxLoads)
+          break;
+        llvm::append_range(loads, more);
         ++end;
+      }
       ArrayRef<unsigned> group(roots.data() + k, end - k);
-      for (unsigned load : loadsNeeded(group))
+      llvm::sort(loads);
+      for (unsigned load : loads)
         emit(load);
       for (unsigned root : group)
         emit(root);
@@ -235,7 +286,7 @@ private:
   }
 
   Block &block;
-  unsigned groupSize;
+  unsigned groupSize, maxLoads;
   SmallVector<Operation *> ops;
   DenseMap<Operation *, unsigned> index;
   SmallVector<SmallVector<unsigned>> deps;
@@ -266,7 +317,7 @@ struct TileGPUInterleaveGeneralPath
       });
     });
     for (Block *b : blocks)
-      BlockInterleaver(*b, groupSize).run();
+      BlockInterleaver(*b, groupSize, maxLoads).run();
   }
 };
 

@@ -11,7 +11,7 @@
 // CHECK-NOT:       %tid.x
 // CHECK:           gpu.thread_id x
 // CHECK:         }
-// CHECK:         llvm.inline_asm has_side_effects asm_dialect = att "mov.u32 $0, %tid.x;", "=r"
+// CHECK:         llvm.inline_asm has_side_effects asm_dialect = att {tilegpu.unhoisted_read} "mov.u32 $0, %tid.x;", "=r"
 // CHECK:         st.global
 func.func @tile_loop(%p: !tile.ptr<f32>, %n: i32) attributes {tilegpu.num_warps = 1 : i32} {
   %c0 = arith.constant 0 : i32

@@ -41,8 +41,9 @@ func.func @sync(%c: tensor<128x128xf32, #mma3>, %p: tensor<128x128x!tile.ptr<f32
 // A K-contiguous B is not transposed ("col"). Stores into a wgmma buffer
 // are fenced for the async proxy before the barrier that publishes them.
 // CHECK-LABEL: gpu.func @async
-// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
-// CHECK-NEXT: gpu.barrier
+// The fence and the barriers around the stores order shared memory only.
+// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>, tilegpu.shared_only}
+// CHECK-NEXT: gpu.barrier {tilegpu.shared_only}
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}} A[<f16>, <one>, <row>], B[<f16>, <one>, <col>]
 // CHECK: nvvm.wgmma.commit.group.sync.aligned

@@ -1,5 +1,6 @@
 // RUN: tile-opt %s --split-input-file --tilegpu-interleave-general-path="group-size=1" | FileCheck %s
 // RUN: tile-opt %s --split-input-file --tilegpu-interleave-general-path | FileCheck %s --check-prefix=GROUP
+// RUN: tile-opt %s --split-input-file --tilegpu-interleave-general-path="max-loads=1" | FileCheck %s --check-prefix=MAXLOADS
 // In the general path (the else region of a versioned kernel's scf.if),
 // each store comes right after the loads and arithmetic it needs; the fast
 // path is left as it is. With the default group size the two stores of a
@@ -97,5 +98,65 @@ func.func @not_versioned(%c: i1, %pa: i64, %py: i64) {
     llvm.inline_asm has_side_effects asm_dialect = att {tilegpu.element_access = [tensor<64xi1>, 0, 1]} "st.y [ $0 + 0 ], $1;", "l,r" %py, %a0 : (i64, i32) -> ()
     llvm.inline_asm has_side_effects asm_dialect = att {tilegpu.element_access = [tensor<64xi1>, 1, 1]} "st.y [ $0 + 4 ], $1;", "l,r" %py, %a1 : (i64, i32) -> ()
   }
+  return
+}
+
+// -----
+
+// A tile loaded from global memory and stored to the lowering's own shared
+// buffer (local_alloc): the barrier and fence marked tilegpu.shared_only
+// order shared memory only, so the global loads move past the first
+// barrier and each shared store follows its own load; the shared stores
+// keep their order and stay between the barriers. The unhoisted %tid.x
+// read orders nothing.
+// CHECK-LABEL: func.func @shared_staging
+// CHECK:       } else {
+// CHECK-NEXT:    gpu.barrier {tilegpu.shared_only}
+// CHECK-NEXT:    %[[L0:.*]] = llvm.inline_asm {{.*}} "ld.a $0, [ $1 + 0 ];"
+// CHECK-NEXT:    llvm.inline_asm {{.*}}tilegpu.unhoisted_read
+// CHECK-NEXT:    llvm.getelementptr
+// CHECK-NEXT:    llvm.store %[[L0]], %{{.*}} : i32, !llvm.ptr<3>
+// CHECK-NEXT:    %[[L1:.*]] = llvm.inline_asm {{.*}} "ld.a $0, [ $1 + 4 ];"
+// CHECK:         llvm.store %[[L1]], %{{.*}} : i32, !llvm.ptr<3>
+// CHECK-NEXT:    nvvm.fence.proxy {{.*}}tilegpu.shared_only
+// CHECK-NEXT:    gpu.barrier {tilegpu.shared_only}
+// An unmarked barrier (tl.debug_barrier) still orders the global loads:
+// the load before it stays there, away from its store.
+// CHECK-NEXT:    "ld.b $0, [ $1 + 0 ];"
+// CHECK-NEXT:    gpu.barrier{{$}}
+// CHECK-NEXT:    llvm.store
+// With the default group (8 roots, 32 loads) both loads come first; with
+// max-loads=1 each group holds one store, as with group-size=1.
+// GROUP-LABEL: func.func @shared_staging
+// GROUP:       } else {
+// GROUP-NEXT:    gpu.barrier {tilegpu.shared_only}
+// GROUP-NEXT:    "ld.a $0, [ $1 + 0 ];"
+// GROUP-NEXT:    "ld.a $0, [ $1 + 4 ];"
+// MAXLOADS-LABEL: func.func @shared_staging
+// MAXLOADS:       } else {
+// MAXLOADS-NEXT:    gpu.barrier {tilegpu.shared_only}
+// MAXLOADS-NEXT:    "ld.a $0, [ $1 + 0 ];"
+// MAXLOADS-NOT:     "ld.a $0, [ $1 + 4 ];"
+// MAXLOADS:         llvm.store
+// MAXLOADS-NEXT:    "ld.a $0, [ $1 + 4 ];"
+func.func @shared_staging(%c: i1, %pa: i64, %pb: i64, %smem: !llvm.ptr<3>) {
+  scf.if %c {
+  } else {
+    %a0 = llvm.inline_asm has_side_effects asm_dialect = att {tilegpu.element_access = [tensor<64xi1>, 0, 1]} "ld.a $0, [ $1 + 0 ];", "=r,l" %pa : (i64) -> i32
+    %a1 = llvm.inline_asm has_side_effects asm_dialect = att {tilegpu.element_access = [tensor<64xi1>, 1, 1]} "ld.a $0, [ $1 + 4 ];", "=r,l" %pa : (i64) -> i32
+    gpu.barrier {tilegpu.shared_only}
+    %t = llvm.inline_asm has_side_effects asm_dialect = att {tilegpu.unhoisted_read} "mov.u32 $0, %tid.x;", "=r" : () -> i32
+    %o0 = llvm.getelementptr %smem[%t] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+    llvm.store %a0, %o0 : i32, !llvm.ptr<3>
+    %c4 = arith.constant 4 : i32
+    %t4 = arith.addi %t, %c4 : i32
+    %o1 = llvm.getelementptr %smem[%t4] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+    llvm.store %a1, %o1 : i32, !llvm.ptr<3>
+    nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>, tilegpu.shared_only}
+    gpu.barrier {tilegpu.shared_only}
+    %b0 = llvm.inline_asm has_side_effects asm_dialect = att {tilegpu.element_access = [tensor<64xi1>, 0, 1]} "ld.b $0, [ $1 + 0 ];", "=r,l" %pb : (i64) -> i32
+    gpu.barrier
+    llvm.store %b0, %o0 : i32, !llvm.ptr<3>
+  } {tile.versioned}
   return
 }

@@ -123,18 +123,25 @@ def TileGPUInterleaveGeneralPath
     block of the else region of an `scf.if {tile.versioned}` (the general
     path `tile-version-arguments` keeps), orders the ops by roots (stores,
     values leaving the block, ops with side effects): each group of
-    `group-size` roots is preceded by the loads it needs and followed by
-    the arithmetic it needs, instead of every load of a tile coming first.
+    `group-size` roots, or fewer when their loads would exceed
+    `max-loads`, is preceded by the loads it needs and followed by the
+    arithmetic it needs, instead of every load of a tile coming first.
     The general path's scalar accesses then no longer set the kernel's
     register count. Global accesses carry `tilegpu.element_access` (tile
     shape and layout, registers): accesses to different elements are
     unordered, as in Triton; a load and a store that may touch the same
-    element keep their order, stores keep theirs, and any other op with
-    side effects orders everything around it.
+    element keep their order, stores keep theirs. Shared-memory loads and
+    stores keep their order among themselves and with the barriers and
+    fences marked `tilegpu.shared_only` (the lowering's own buffers), which
+    global accesses may cross; any other op with side effects orders
+    everything around it.
   }];
   let options = [
     Option<"groupSize", "group-size", "unsigned", /*default=*/"8",
-           "Roots whose loads are issued together">
+           "Roots whose loads are issued together">,
+    Option<"maxLoads", "max-loads", "unsigned", /*default=*/"32",
+           "Loads a group of roots may issue together (a group has at "
+           "least one root)">
   ];
 }
 

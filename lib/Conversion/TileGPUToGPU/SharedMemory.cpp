@@ -102,13 +102,14 @@ struct LocalAllocLowering : public OpConversionPattern<tilegpu::LocalAllocOp> {
     if (Value src = op.getSrc()) {
       // Earlier readers of this memory (the previous iteration of a loop,
       // or another buffer that shared these bytes) must be done.
-      barrier(rewriter, loc);
+      sharedOnlyBarrier(rewriter, loc);
       storeTile(rewriter, loc, adaptor.getSrc(),
                 cast<RankedTensorType>(src.getType()), base, op.getType());
       // Buffers in a wgmma layout are read by the tensor cores' proxy.
       if (op.getType().getEncoding().getLineElems())
-        fenceAsyncProxy(rewriter, loc);
-      barrier(rewriter, loc);
+        fenceAsyncProxy(rewriter, loc)
+            ->setAttr(tilegpu::kSharedOnlyAttrName, rewriter.getUnitAttr());
+      sharedOnlyBarrier(rewriter, loc);
     }
     rewriter.replaceOpWithMultiple(op, SmallVector<SmallVector<Value>>{{base}});
     return success();

@@ -77,14 +77,37 @@ static bool inTileLoopBody(OpBuilder &b) {
   return loop && loop->hasAttr(kTileLoopAttrName);
 }
 
+/// Whether `b` inserts into a loop of a versioned kernel's general path
+/// (the else region of `scf.if {tile.versioned}`).
+static bool inGeneralPathLoop(OpBuilder &b) {
+  Block *block = b.getInsertionBlock();
+  bool inLoop = false;
+  for (Operation *op = block ? block->getParentOp() : nullptr; op;
+       op = op->getParentOp()) {
+    inLoop |= isa<scf::ForOp>(op);
+    auto ifOp = dyn_cast<scf::IfOp>(op);
+    if (inLoop && ifOp && ifOp->hasAttr(tilegpu::kVersionedAttrName) &&
+        ifOp.getElseRegion().isAncestor(block->getParent()))
+      return true;
+  }
+  return false;
+}
+
 Value mlir::tile::lowering::getThreadId(OpBuilder &b, Location loc) {
   // In a tile loop's body, a read LLVM may not hoist: what derives from it
   // there (the epilogue's addresses) is then computed per tile after the K
   // loop, instead of at the kernel's start and live through every loop.
-  if (inTileLoopBody(b))
-    return createInlineAsm(b, loc, b.getI32Type(), {}, "mov.u32 $0, %tid.x;",
-                           "=r", /*hasSideEffects=*/true)
-        .getResult(0);
+  // In a general path's loop likewise: the scalar stores of a tile into
+  // swizzled shared memory have an address per element, which LLVM would
+  // otherwise keep in a register each for the whole loop (128 for the
+  // matmul's 128x64 and 64x128 tiles, beside a 128-register accumulator).
+  if (inTileLoopBody(b) || inGeneralPathLoop(b)) {
+    LLVM::InlineAsmOp read =
+        createInlineAsm(b, loc, b.getI32Type(), {}, "mov.u32 $0, %tid.x;", "=r",
+                        /*hasSideEffects=*/true);
+    read->setAttr(tilegpu::kUnhoistedReadAttrName, b.getUnitAttr());
+    return read.getResult(0);
+  }
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   return arith::IndexCastOp::create(b, loc, b.getI32Type(), tid);
 }
@@ -248,6 +271,11 @@ void mlir::tile::lowering::barrier(OpBuilder &b, Location loc) {
   gpu::BarrierOp::create(b, loc);
 }
 
+void mlir::tile::lowering::sharedOnlyBarrier(OpBuilder &b, Location loc) {
+  gpu::BarrierOp::create(b, loc)->setAttr(tilegpu::kSharedOnlyAttrName,
+                                          b.getUnitAttr());
+}
+
 SmallVector<Value> mlir::tile::lowering::exchangeThroughScratch(
     OpBuilder &b, Location loc, ValueRange srcValues, const LinearLayout &src,
     ArrayRef<int64_t> srcShape, const LinearLayout &dst,
@@ -389,8 +417,8 @@ LLVM::InlineAsmOp mlir::tile::lowering::createInlineAsm(
       ArrayAttr());
 }
 
-void mlir::tile::lowering::fenceAsyncProxy(OpBuilder &b, Location loc) {
-  NVVM::FenceProxyOp::create(
+Operation *mlir::tile::lowering::fenceAsyncProxy(OpBuilder &b, Location loc) {
+  return NVVM::FenceProxyOp::create(
       b, loc, NVVM::ProxyKind::async_shared,
       NVVM::SharedSpaceAttr::get(b.getContext(),
                                  NVVM::SharedSpace::shared_cta));

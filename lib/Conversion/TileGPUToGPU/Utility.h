@@ -88,7 +88,7 @@ registersByCoordinate(const tilegpu::LinearLayout &layout);
 
 /// Make this thread's earlier shared-memory writes visible to the async
 /// proxy (wgmma reads through it); a barrier must follow before readers.
-void fenceAsyncProxy(OpBuilder &b, Location loc);
+Operation *fenceAsyncProxy(OpBuilder &b, Location loc);
 
 /// On a loop that holds another loop (a persistent kernel's tile loop).
 constexpr llvm::StringLiteral kTileLoopAttrName = "tilegpu.tile_loop";
@@ -119,6 +119,9 @@ Value scratchAddress(OpBuilder &b, Location loc, Value elementOffset,
 void storeScratch(OpBuilder &b, Location loc, Value address, Value value);
 Value loadScratch(OpBuilder &b, Location loc, Value address, Type type);
 void barrier(OpBuilder &b, Location loc);
+/// A barrier for a buffer of the lowering's own in shared memory, marked
+/// `tilegpu.shared_only`.
+void sharedOnlyBarrier(OpBuilder &b, Location loc);
 
 /// Move a tensor's elements between threads through shared memory: every
 /// thread writes its registers (laid out by `src` over `srcShape`), and each

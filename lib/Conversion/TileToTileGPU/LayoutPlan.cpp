@@ -161,8 +161,46 @@ Attribute LayoutPlan::coalescedLayout(Value ptr) const {
   vec = llvm::bit_floor(static_cast<uint64_t>(std::max<int64_t>(1, vec)));
   SmallVector<unsigned> sizePerThread(rank, 1);
   sizePerThread[order[0]] = vec;
+  // Addresses that are neither contiguous nor equal along any dimension (a
+  // general path's strides) are scalar accesses whatever the arrangement.
+  // Lanes and warps then go to the dimension each thread spans most of, so
+  // that its elements form a square-ish grid: row pointers plus column
+  // offsets (ScatteredAddresses.cpp) cost it R + C registers, not R x C.
+  auto isOne = [](int64_t n) { return n == 1; };
+  if (options.rowSplitPointers.contains(ptr) ||
+      (rank >= 2 && llvm::all_of(info.contiguity, isOne) &&
+       llvm::all_of(info.constancy, isOne)))
+    return balancedLayout(shape, order);
   return BlockedEncodingAttr::get(ctx, shape, sizePerThread, order,
                                   options.numWarps);
+}
+
+BlockedEncodingAttr LayoutPlan::balancedLayout(ArrayRef<int64_t> shape,
+                                               ArrayRef<unsigned> order) const {
+  unsigned rank = shape.size();
+  SmallVector<unsigned> lanes(rank, 1), warps(rank, 1);
+  SmallVector<int64_t> span(shape);
+  // Halve the widest span per thread (the fastest dimension among equals)
+  // with each doubling of lanes, then of warps; what the shape cannot take
+  // replicates along the slowest dimension.
+  auto give = [&](SmallVector<unsigned> &to, unsigned count) {
+    for (unsigned n = 1; n < count; n *= 2) {
+      unsigned widest = order[0];
+      for (unsigned d : order)
+        if (span[d] > span[widest])
+          widest = d;
+      if (span[widest] == 1) {
+        to[order[rank - 1]] *= count / n;
+        return;
+      }
+      to[widest] *= 2;
+      span[widest] /= 2;
+    }
+  };
+  give(lanes, 32);
+  give(warps, options.numWarps);
+  SmallVector<unsigned> sizePerThread(rank, 1);
+  return BlockedEncodingAttr::get(ctx, sizePerThread, lanes, warps, order);
 }
 
 /// Whether `dot` is part of a chain in which one dot's result, after

@@ -20,6 +20,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace mlir::tile {
 
@@ -29,6 +30,9 @@ struct LayoutPlanOptions {
   bool useMma = true;
   /// On sm_90a: Hopper's wgmma (version-3 #mma) for dots it can take.
   bool useWgmma = false;
+  /// Pointers of accesses rebuilt as row pointers plus column offsets
+  /// (`splitScatteredLoopAddresses`): they take a balanced arrangement.
+  llvm::DenseSet<Value> rowSplitPointers;
 };
 
 class LayoutPlan {
@@ -57,6 +61,9 @@ private:
   Attribute rearrangedLayout(Operation *op,
                              tilegpu::DistributedLayoutAttr src) const;
   Attribute coalescedLayout(Value ptr) const;
+  tilegpu::BlockedEncodingAttr
+  balancedLayout(llvm::ArrayRef<int64_t> shape,
+                 llvm::ArrayRef<unsigned> order) const;
   tilegpu::MmaEncodingAttr chooseMma(DotOp dot) const;
   tilegpu::MmaEncodingAttr chooseWgmma(DotOp dot) const;
 
@@ -75,6 +82,13 @@ private:
 /// own copy and can take its own layout; a use inside a loop or branch gets
 /// its copy before that op, where the original was computed.
 void rematerializeCheapValues(func::FuncOp func);
+
+/// In loops that carry a base pointer, rebuilds the addresses of accesses
+/// without contiguity as row pointers plus column offsets, so that no
+/// per-element offset stays live across the loop (ScatteredAddresses.cpp).
+/// Returns the new pointers.
+llvm::DenseSet<Value> splitScatteredLoopAddresses(func::FuncOp func,
+                                                  const AxisInfoAnalysis &axis);
 
 } // namespace mlir::tile
 

@@ -361,8 +361,13 @@ struct ConvertTileToTileGPUPass
         return signalPassFailure();
       }
       rematerializeCheapValues(func);
-      AxisInfoAnalysis axis(func);
+      std::optional<AxisInfoAnalysis> axisInfo(std::in_place, func);
       LayoutPlanOptions planOptions;
+      planOptions.rowSplitPointers =
+          splitScatteredLoopAddresses(func, *axisInfo);
+      if (!planOptions.rowSplitPointers.empty())
+        axisInfo.emplace(func);
+      const AxisInfoAnalysis &axis = *axisInfo;
       planOptions.numWarps = numWarps;
       planOptions.useMma = useMma;
       planOptions.useWgmma = useWgmma;

@@ -69,6 +69,19 @@ inline constexpr llvm::StringLiteral kPrefixMaskAttrName =
 inline constexpr llvm::StringLiteral kElementAccessAttrName =
     "tilegpu.element_access";
 
+/// On a barrier or proxy fence that the lowering inserts for a buffer of
+/// its own in shared memory: it orders shared-memory accesses only, so the
+/// per-thread global accesses of tiles (`kElementAccessAttrName`), which
+/// the program does not order among its threads, may move across it.
+inline constexpr llvm::StringLiteral kSharedOnlyAttrName =
+    "tilegpu.shared_only";
+
+/// On an inline asm that only reads a special register (`%tid.x`) and is
+/// marked as having side effects only so that LLVM does not hoist it out of
+/// a loop: nothing needs ordering around it.
+inline constexpr llvm::StringLiteral kUnhoistedReadAttrName =
+    "tilegpu.unhoisted_read";
+
 } // namespace mlir::tilegpu
 
 #endif // TILE_DIALECT_TILEGPU_TILEGPUDIALECT_H
