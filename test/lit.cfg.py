@@ -93,3 +93,13 @@ config.substitutions.append(("%tile_obj_root", config.tile_obj_root))
 # The compiler the project was built with (a sanitized libTileJIT needs
 # its sanitizer runtime in the programs that link it).
 config.substitutions.append(("%cxx", config.tile_cxx_compiler))
+
+# The VS Code grammar's test compiles its patterns with Oniguruma (the
+# engine VS Code uses), from PyPI's onigurumacffi.
+for python in sorted({p for p in (shutil.which("python3"), sys.executable) if p}):
+    probe = subprocess.run([python, "-c", "import onigurumacffi"],
+                           capture_output=True)
+    if probe.returncode == 0:
+        config.available_features.add("oniguruma")
+        config.substitutions.append(("%onig_python", python))
+        break
