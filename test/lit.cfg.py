@@ -17,7 +17,7 @@ config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt", "Inputs"]
 llvm_config.with_system_environment(["HOME", "CUDA_HOME", "CUDA_PATH"])
 llvm_config.use_default_substitutions()
 llvm_config.add_tool_substitutions(
-    ["tilec", "tile-opt", "tile-run", "tile-mlir-lsp-server", "FileCheck", "not", "count", "split-file"],
+    ["tilec", "tile-opt", "tile-run", "tile-mlir-lsp-server", "tile-lsp-server", "FileCheck", "not", "count", "split-file"],
     [config.tile_tools_dir, config.llvm_tools_dir])
 config.substitutions.append(("%python", sys.executable))
 

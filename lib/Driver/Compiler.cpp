@@ -164,7 +164,8 @@ bool CompilerSession::generate() {
     kernels = std::move(*planned);
     module = mlir::ModuleOp::create(mlir::UnknownLoc::get(&context));
     for (const PlannedKernel &k : kernels)
-      if (mlir::failed(emitKernel(*module, *ast, k.instance, diags)))
+      if (mlir::failed(emitKernel(*module, *ast, k.instance, diags,
+                                  options.nameObserver)))
         return false;
     if (mlir::failed(mlir::verify(*module))) {
       diags.error("internal error: the generated tile IR does not verify");

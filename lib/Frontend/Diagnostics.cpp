@@ -9,6 +9,8 @@ using namespace tilec;
 void DiagnosticEngine::error(llvm::SMLoc loc, const llvm::Twine &message) {
   if (++errorCount > kMaxErrors)
     return;
+  if (handler)
+    return handler(loc, llvm::SourceMgr::DK_Error, message.str());
   sourceMgr.PrintMessage(os, loc, llvm::SourceMgr::DK_Error, message, {}, {},
                          /*ShowColors=*/false);
   if (errorCount == kMaxErrors)
@@ -18,12 +20,16 @@ void DiagnosticEngine::error(llvm::SMLoc loc, const llvm::Twine &message) {
 void DiagnosticEngine::note(llvm::SMLoc loc, const llvm::Twine &message) {
   if (errorCount > kMaxErrors)
     return;
+  if (handler)
+    return handler(loc, llvm::SourceMgr::DK_Note, message.str());
   sourceMgr.PrintMessage(os, loc, llvm::SourceMgr::DK_Note, message, {}, {},
                          /*ShowColors=*/false);
 }
 
 void DiagnosticEngine::error(const llvm::Twine &message) {
   ++errorCount;
+  if (handler)
+    return handler(llvm::SMLoc(), llvm::SourceMgr::DK_Error, message.str());
   os << "error: " << message << "\n";
 }
 

@@ -347,8 +347,11 @@ FailureOr<Val> Generator::genExpr(const Expr &expr) {
 FailureOr<Val> Generator::genName(const NameExpr &expr) {
   const std::string &name = expr.name;
   auto it = frame().vars.find(name);
-  if (it != frame().vars.end())
+  if (it != frame().vars.end()) {
+    if (observer)
+      observer(expr.getLoc(), name, /*assigned=*/false, it->second);
     return it->second;
+  }
   auto why = frame().unavailable.find(name);
   if (why != frame().unavailable.end())
     return error(expr.getLoc(), why->second);

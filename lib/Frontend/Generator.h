@@ -47,6 +47,9 @@ public:
 
   mlir::LogicalResult emitKernel(const KernelInstance &instance);
 
+  /// Told of every variable use and assignment (may be empty).
+  NameObserver observer;
+
   //===--------------------------------------------------------------------===//
   // Statements and control flow (MLIRGen.cpp)
   //===--------------------------------------------------------------------===//

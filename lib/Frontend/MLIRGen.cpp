@@ -15,8 +15,10 @@ using llvm::isa;
 
 LogicalResult tilec::emitKernel(ModuleOp module, const Module &ast,
                                 const KernelInstance &instance,
-                                tilec::DiagnosticEngine &diags) {
+                                tilec::DiagnosticEngine &diags,
+                                const NameObserver &observer) {
   Generator gen(module, ast, diags);
+  gen.observer = observer;
   return gen.emitKernel(instance);
 }
 
@@ -229,6 +231,8 @@ LogicalResult Generator::bindName(const std::string &name, llvm::SMLoc at,
     return error(at, "a slice cannot be assigned to a variable");
   frame().vars[name] = value;
   frame().unavailable.erase(name);
+  if (observer)
+    observer(at, name, /*assigned=*/true, value);
   return success();
 }
 

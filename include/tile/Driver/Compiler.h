@@ -65,6 +65,8 @@ std::string emitLaunchHeader(llvm::StringRef ptx,
 
 struct CompileOptions {
   SpecializeOptions specialize;
+  /// Told of every variable use and assignment during MLIRGen.
+  NameObserver nameObserver;
   TargetInfo target;
   bool printIRAfterAll = false;
   bool timePasses = false;

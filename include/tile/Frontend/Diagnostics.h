@@ -15,6 +15,7 @@
 #include "llvm/Support/SMLoc.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,12 @@ public:
   /// An error with no source position (e.g. a bad command-line option).
   void error(const llvm::Twine &message);
 
+  /// Receives each located error and note instead of the stream (an
+  /// editor's diagnostics: tile-lsp-server).
+  using Handler = std::function<void(llvm::SMLoc, llvm::SourceMgr::DiagKind,
+                                     const std::string &)>;
+  void setHandler(Handler h) { handler = std::move(h); }
+
   bool hadError() const { return errorCount != 0; }
   unsigned getErrorCount() const { return errorCount; }
   llvm::SourceMgr &getSourceMgr() { return sourceMgr; }
@@ -46,6 +53,7 @@ public:
 private:
   llvm::SourceMgr &sourceMgr;
   llvm::raw_ostream &os;
+  Handler handler;
   unsigned errorCount = 0;
 };
 

@@ -11,12 +11,13 @@
 #ifndef TILE_FRONTEND_MLIRGEN_H
 #define TILE_FRONTEND_MLIRGEN_H
 
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LogicalResult.h"
 #include "tile/Frontend/AST.h"
 #include "tile/Frontend/Diagnostics.h"
 #include "tile/Frontend/Value.h"
-#include "mlir/IR/BuiltinOps.h"
-#include "mlir/Support/LogicalResult.h"
 #include "llvm/ADT/StringMap.h"
+#include <functional>
 
 namespace tilec {
 
@@ -47,9 +48,17 @@ constexpr llvm::StringLiteral kDivisibilityAttr = "tile.divisibility";
 constexpr llvm::StringLiteral kValueAttr = "tile.value";
 
 /// Emit `instance` as a func.func into `module`.
+/// Called for each use and assignment of a variable as MLIRGen meets it (in
+/// every inlined call and unrolled iteration): the name's location, the
+/// name, whether it is an assignment, and the value the compiler has for it
+/// there. For editors (tile-lsp-server's hover and definitions).
+using NameObserver =
+    std::function<void(llvm::SMLoc, llvm::StringRef, bool, const Val &)>;
+
 mlir::LogicalResult emitKernel(mlir::ModuleOp module, const Module &ast,
                                const KernelInstance &instance,
-                               DiagnosticEngine &diags);
+                               DiagnosticEngine &diags,
+                               const NameObserver &observer = {});
 
 } // namespace tilec
 
