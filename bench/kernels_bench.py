@@ -11,9 +11,11 @@ event timings of 20 launches replayed as a CUDA graph, so that no host
 launch cost is timed), and each reported ratio is the median of the
 per-round ratios.
 
-usage: python3 bench/kernels_bench.py DIR [LOG] [--rounds N]
+usage: python3 bench/kernels_bench.py DIR [LOG] [--rounds N] [--plots FOLDER]
 """
 import argparse
+import os
+import re
 import statistics
 
 import torch
@@ -26,6 +28,8 @@ parser = argparse.ArgumentParser()
 parser.add_argument("dir")
 parser.add_argument("log", nargs="?")
 parser.add_argument("--rounds", type=int, default=5)
+parser.add_argument("--plots", default="",
+                    help="folder for PNG plots of each family (matplotlib)")
 parser.add_argument("--only", default="softmax,layernorm,matmul,attention",
                     help="comma-separated benchmarks to run")
 args = parser.parse_args()
@@ -258,6 +262,10 @@ def bench_attention():
                         q, k, v, is_causal=causal, scale=sm_scale),
                     "triton": best["triton"]}, reps=5)
                 flops = 4 * Z * H * N * N * D * (0.5 if causal else 1)
+                record(f"attention D={D} {'causal' if causal else 'full'}",
+                       f"N={N}", "TFLOP/s", times, flops,
+                       {"tilec": "tilec", "sdpa": "torch SDPA",
+                        "triton": "Triton"})
                 tf = flops / (statistics.median(times["tilec"]) * 1e-3) / 1e12
                 table.append((name, f"{tf:.0f} TFLOP/s",
                               ratio(times, "tilec", "sdpa"),
@@ -286,9 +294,24 @@ def ratio(times, a, b):
     return statistics.median(tb / ta for ta, tb in zip(times[a], times[b]))
 
 
+# For the plots: family -> (unit, [(shape label, {contender: speed})]).
+series = {}
+
+
+def record(family, label, unit, times, work, names):
+    """Each contender's speed (work per median time: bytes -> TB/s, flops
+    -> TFLOP/s), under the plot's names for them."""
+    speeds = {names[c]: work / (statistics.median(t) * 1e-3) / 1e12
+              for c, t in times.items() if c in names}
+    series.setdefault(family, (unit, []))[1].append((label, speeds))
+
+
 def bandwidth_row(name, times, nbytes, lib):
     """A table row for a memory-bound kernel timed against torch ("torch")
     and Triton ("triton"): tilec's bandwidth and both ratios."""
+    family, shape = name.rsplit(" ", 1)
+    record(family, shape, "TB/s", times, nbytes,
+           {"tilec": "tilec", "torch": lib, "triton": "Triton"})
     tbs = nbytes / (statistics.median(times["tilec"]) * 1e-3) / 1e12
     table.append((name, f"{tbs:.2f} TB/s", ratio(times, "tilec", "torch"),
                   ratio(times, "tilec", "triton"), lib))
@@ -419,6 +442,10 @@ def bench_matmul_without_hints():
               rel_error(c, a_view.double() @ b.double()), 2e-3)
     runs["cublas"] = lambda: torch.matmul(a, b)
     times = rounds(runs, reps=10)
+    record("matmul (tutorial 03, fp16)", f"{M}^3", "TFLOP/s", times,
+           2 * M * N * K, {"matmul_nohints": "tilec, as written",
+                           "matmul_hints": "tilec, hinted",
+                           "cublas": "cuBLAS"})
     flops = 2 * M * N * K / (statistics.median(times["matmul_nohints"]) * 1e-3) / 1e12
     table.append((f"matmul no hints {M}^3 vs hinted", f"{flops:.0f} TFLOP/s",
                   ratio(times, "matmul_nohints", "matmul_hints"), float("nan"),
@@ -449,6 +476,9 @@ def bench_matmul_without_hints():
         run = min(timed, key=lambda t: t[0])[1]
         times = rounds({"matmul_nohints": run,
                         "cublas": lambda: torch.matmul(a, b)}, reps=10)
+        record("matmul (tutorial 03, fp16)", f"{m}x{n}x{k}", "TFLOP/s",
+               times, 2 * m * n * k, {"matmul_nohints": "tilec, as written",
+                                      "cublas": "cuBLAS"})
         flops = 2 * m * n * k / (statistics.median(times["matmul_nohints"]) * 1e-3) / 1e12
         table.append((f"matmul no hints {m}x{n}x{k}", f"{flops:.0f} TFLOP/s",
                       ratio(times, "matmul_nohints", "cublas"), float("nan"),
@@ -466,3 +496,34 @@ log(f"{'kernel':36s} {'tilec':>13s} {'vs lib':>7s} {'vs Triton':>9s}  (lib)")
 for name, speed, vs_lib, vs_triton, lib in table:
     log(f"{name:36s} {speed:>13s} {vs_lib:6.2f}x {vs_triton:8.2f}x  ({lib})")
 log(f"correctness failures: {len(failures)} {failures}")
+
+
+def plot(folder):
+    """One grouped bar chart per family: speed per shape and contender."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    os.makedirs(folder, exist_ok=True)
+    device = torch.cuda.get_device_name()
+    for family, (unit, points) in series.items():
+        contenders = list(dict.fromkeys(c for _, sp in points for c in sp))
+        fig, ax = plt.subplots(figsize=(max(5, 1.3 * len(points) + 2), 3.6))
+        width = 0.8 / len(contenders)
+        for i, c in enumerate(contenders):
+            xs = [j + (i - (len(contenders) - 1) / 2) * width
+                  for j in range(len(points))]
+            ax.bar(xs, [sp.get(c, 0) for _, sp in points], width, label=c)
+        ax.set_xticks(range(len(points)), [label for label, _ in points])
+        ax.set_ylabel(unit)
+        ax.set_title(f"{family} ({device}, medians of {args.rounds} rounds)",
+                     fontsize=9)
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        name = re.sub(r"[^a-z0-9]+", "_", family.lower()).strip("_")
+        fig.savefig(os.path.join(folder, f"{name}.png"), dpi=110)
+        plt.close(fig)
+        log(f"plot: {name}.png")
+
+
+if args.plots:
+    plot(args.plots)
