@@ -30,6 +30,34 @@ TEST(RegisterBudget, KeepsTheProgramsPerSM) {
   EXPECT_EQ(occupancyRegisterBudget(50, 1024), 64u);
 }
 
+TEST(RegisterBudget, NextOccupancyStep) {
+  // 16 warps at 72 registers: one program per SM; two need 64.
+  EXPECT_EQ(nextOccupancyRegisterBudget(72, 512), 64u);
+  // 8 warps at 204: one program; two need 128.
+  EXPECT_EQ(nextOccupancyRegisterBudget(204, 256), 128u);
+  // 4 warps at 37 (allocated as 40): 12 programs; 32 registers fit 16.
+  EXPECT_EQ(nextOccupancyRegisterBudget(37, 128), 32u);
+  // Already at the SM's 64 warps (16 programs of 4 warps): no step.
+  EXPECT_EQ(nextOccupancyRegisterBudget(32, 128), 0u);
+  // 32 warps per program: two per SM at 32 registers.
+  EXPECT_EQ(nextOccupancyRegisterBudget(64, 1024), 32u);
+}
+
+TEST(RegisterBudget, ParsesSpillsFromThePtxasReport) {
+  const char *report =
+      "ptxas info    : Compiling entry function 'a' for 'sm_90a'\n"
+      "ptxas info    : Function properties for a\n"
+      "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+      "ptxas info    : Used 64 registers, used 1 barriers\n"
+      "ptxas info    : Compiling entry function 'b' for 'sm_90a'\n"
+      "ptxas info    : Function properties for b\n"
+      "    24 bytes stack frame, 24 bytes spill stores, 24 bytes spill loads\n";
+  llvm::StringMap<unsigned> spills = parsePtxasSpills(report);
+  ASSERT_EQ(spills.size(), 2u);
+  EXPECT_EQ(spills.lookup("a"), 0u);
+  EXPECT_EQ(spills.lookup("b"), 24u);
+}
+
 TEST(RegisterBudget, ParsesThePtxasReport) {
   const char *report =
       "ptxas info    : 0 bytes gmem\n"

@@ -266,10 +266,18 @@ std::optional<std::string> CompilerSession::emitPTX() {
   if (!options.registerBudget || !haveAssembler())
     return withABI;
   PhaseScope scope{startPhase("register budget (ptxas)")};
-  llvm::StringMap<unsigned> threads;
-  for (const KernelMetadata &md : metadata)
+  llvm::StringMap<unsigned> threads, shared;
+  for (const KernelMetadata &md : metadata) {
     threads[md.name] = md.threadsPerBlock();
-  auto budgeted = applyOccupancyRegisterBudgets(withABI, threads, options.target);
+    shared[md.name] = md.sharedBytes;
+  }
+  // A kernel with a general path (tilec without --signature) may take the
+  // next occupancy step that its rarely-run general path would cost.
+  bool hopper = options.target.computeCapability() >= 90;
+  auto budgeted = applyOccupancyRegisterBudgets(
+      withABI, threads, options.target,
+      /*tryHigherOccupancy=*/options.versionArguments, shared,
+      hopper ? 233472 : 167936);
   if (!budgeted) {
     diags.error(llvm::toString(budgeted.takeError()));
     return std::nullopt;

@@ -43,6 +43,45 @@ unsigned tilec::occupancyRegisterBudget(unsigned registers,
   return budget;
 }
 
+unsigned tilec::nextOccupancyRegisterBudget(unsigned registers,
+                                            unsigned threadsPerBlock) {
+  unsigned warps = llvm::divideCeil(std::max(threadsPerBlock, 1u), 32);
+  unsigned programs = programsPerSM(registers, warps);
+  if (programs == 0 || programs >= kMaxProgramsPerSM)
+    return 0;
+  for (unsigned r = llvm::alignDown(std::min(registers, kMaxRegistersPerThread),
+                                    kAllocationUnit);
+       r >= 2 * kAllocationUnit; r -= kAllocationUnit)
+    if (programsPerSM(r, warps) > programs)
+      return r;
+  return 0;
+}
+
+llvm::StringMap<unsigned> tilec::parsePtxasSpills(llvm::StringRef log) {
+  llvm::StringMap<unsigned> spills;
+  llvm::StringRef entry;
+  llvm::SmallVector<llvm::StringRef> lines;
+  log.split(lines, '\n');
+  for (llvm::StringRef line : lines) {
+    constexpr llvm::StringLiteral kEntry = "Compiling entry function '";
+    if (size_t at = line.find(kEntry); at != llvm::StringRef::npos) {
+      entry = line.drop_front(at + kEntry.size()).take_until([](char c) {
+        return c == '\'';
+      });
+      continue;
+    }
+    constexpr llvm::StringLiteral kStores = "bytes spill stores";
+    size_t at = line.find(kStores);
+    if (entry.empty() || at == llvm::StringRef::npos)
+      continue;
+    unsigned bytes = 0;
+    llvm::StringRef number = line.take_front(at).rtrim().rsplit(' ').second;
+    if (!number.getAsInteger(10, bytes))
+      spills[entry] = bytes;
+  }
+  return spills;
+}
+
 llvm::StringMap<unsigned> tilec::parsePtxasRegisters(llvm::StringRef log) {
   llvm::StringMap<unsigned> registers;
   llvm::StringRef entry;
@@ -107,18 +146,53 @@ std::string tilec::setRegisterBudgets(llvm::StringRef ptx,
 
 llvm::Expected<std::string> tilec::applyOccupancyRegisterBudgets(
     llvm::StringRef ptx, const llvm::StringMap<unsigned> &threadsPerBlock,
-    const TargetInfo &target) {
+    const TargetInfo &target, bool tryHigherOccupancy,
+    const llvm::StringMap<unsigned> &sharedBytes, unsigned sharedBytesPerSM) {
   std::string log;
   if (llvm::Expected<std::string> cubin = assembleCubin(ptx, target, &log);
       !cubin)
     return cubin.takeError();
+  llvm::StringMap<unsigned> registers = parsePtxasRegisters(log);
   llvm::StringMap<unsigned> budgets;
-  for (const auto &[name, registers] : parsePtxasRegisters(log)) {
+  // One more program per SM, where it costs at most a quarter of the
+  // registers, if ptxas then assembles the entry without spilling.
+  llvm::StringMap<unsigned> tighter;
+  for (const auto &[name, count] : registers) {
     auto threads = threadsPerBlock.find(name);
     if (threads == threadsPerBlock.end())
       continue;
-    unsigned budget = occupancyRegisterBudget(registers, threads->second);
-    if (budget > registers)
+    if (!tryHigherOccupancy)
+      continue;
+    unsigned next = nextOccupancyRegisterBudget(count, threads->second);
+    // Shared memory must leave room for the extra program too (each
+    // program also holds 1 KiB the driver reserves).
+    unsigned warps = llvm::divideCeil(threads->second, 32);
+    unsigned shared = sharedBytes.lookup(name) + 1024;
+    if (next && 4 * next >= 3 * count &&
+        sharedBytesPerSM / shared > programsPerSM(count, warps))
+      tighter[name] = next;
+  }
+  llvm::StringMap<unsigned> tightSpills;
+  if (!tighter.empty()) {
+    std::string tightLog;
+    if (llvm::Expected<std::string> cubin =
+            assembleCubin(setRegisterBudgets(ptx, tighter), target, &tightLog);
+        !cubin)
+      return cubin.takeError();
+    tightSpills = parsePtxasSpills(tightLog);
+  }
+  for (const auto &[name, count] : registers) {
+    auto threads = threadsPerBlock.find(name);
+    if (threads == threadsPerBlock.end())
+      continue;
+    auto tight = tighter.find(name);
+    if (tight != tighter.end() && tightSpills.lookup(name) == 0 &&
+        tightSpills.count(name)) {
+      budgets[name] = tight->second;
+      continue;
+    }
+    unsigned budget = occupancyRegisterBudget(count, threads->second);
+    if (budget > count)
       budgets[name] = budget;
   }
   if (budgets.empty())

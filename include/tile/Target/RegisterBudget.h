@@ -28,6 +28,15 @@ namespace tilec {
 /// fits on an SM as many times as it does with `registers`.
 unsigned occupancyRegisterBudget(unsigned registers, unsigned threadsPerBlock);
 
+/// The largest register count (a multiple of 8) with which one more
+/// program of `threadsPerBlock` threads fits on an SM than with
+/// `registers`; 0 when none does.
+unsigned nextOccupancyRegisterBudget(unsigned registers,
+                                     unsigned threadsPerBlock);
+
+/// The spill-store bytes of every entry function in ptxas's `-v` report.
+llvm::StringMap<unsigned> parsePtxasSpills(llvm::StringRef log);
+
 /// The register count of every entry function in ptxas's `-v` report.
 llvm::StringMap<unsigned> parsePtxasRegisters(llvm::StringRef log);
 
@@ -38,12 +47,20 @@ std::string setRegisterBudgets(llvm::StringRef ptx,
 
 /// Assembles `ptx` once to learn each entry's register count and states the
 /// occupancy register budget of the entries it raises. `threadsPerBlock`
-/// names every entry's block size. Returns the PTX unchanged when no budget
-/// is raised.
-llvm::Expected<std::string>
-applyOccupancyRegisterBudgets(llvm::StringRef ptx,
-                              const llvm::StringMap<unsigned> &threadsPerBlock,
-                              const TargetInfo &target);
+/// names every entry's block size. With `tryHigherOccupancy` (kernels with
+/// a general path beside their fast path, whose rarely-run code can set the
+/// count: softmax over 16,384 columns as written takes 72 registers where
+/// its fast path needs 64, one program of 512 threads per SM instead of
+/// two), an entry whose next occupancy step costs at most a quarter of its
+/// registers, and for which `sharedBytes` (per entry, of
+/// `sharedBytesPerSM`) leaves room, is assembled again under that budget
+/// and keeps it when ptxas does not spill. Returns the PTX unchanged when
+/// no budget is stated.
+llvm::Expected<std::string> applyOccupancyRegisterBudgets(
+    llvm::StringRef ptx, const llvm::StringMap<unsigned> &threadsPerBlock,
+    const TargetInfo &target, bool tryHigherOccupancy = false,
+    const llvm::StringMap<unsigned> &sharedBytes = {},
+    unsigned sharedBytesPerSM = 0);
 
 } // namespace tilec
 
