@@ -57,8 +57,12 @@ unsigned tilec::nextOccupancyRegisterBudget(unsigned registers,
   return 0;
 }
 
-llvm::StringMap<unsigned> tilec::parsePtxasSpills(llvm::StringRef log) {
-  llvm::StringMap<unsigned> spills;
+/// Calls `f(entry, line)` for each line of a ptxas `-v` report that follows
+/// an entry's "Compiling entry function" line, until `f` returns true (the
+/// line it wanted was found) or the next entry starts.
+static void
+forEachEntryLine(llvm::StringRef log,
+                 llvm::function_ref<bool(llvm::StringRef, llvm::StringRef)> f) {
   llvm::StringRef entry;
   llvm::SmallVector<llvm::StringRef> lines;
   log.split(lines, '\n');
@@ -70,43 +74,42 @@ llvm::StringMap<unsigned> tilec::parsePtxasSpills(llvm::StringRef log) {
       });
       continue;
     }
-    constexpr llvm::StringLiteral kStores = "bytes spill stores";
-    size_t at = line.find(kStores);
-    if (entry.empty() || at == llvm::StringRef::npos)
-      continue;
-    unsigned bytes = 0;
-    llvm::StringRef number = line.take_front(at).rtrim().rsplit(' ').second;
-    if (!number.getAsInteger(10, bytes))
-      spills[entry] = bytes;
+    if (!entry.empty() && f(entry, line))
+      entry = {};
   }
+}
+
+llvm::StringMap<unsigned> tilec::parsePtxasSpills(llvm::StringRef log) {
+  llvm::StringMap<unsigned> spills;
+  forEachEntryLine(log, [&](llvm::StringRef entry, llvm::StringRef line) {
+    size_t at = line.find("bytes spill stores");
+    unsigned bytes = 0;
+    if (at == llvm::StringRef::npos ||
+        line.take_front(at).rtrim().rsplit(' ').second.getAsInteger(10, bytes))
+      return false;
+    spills[entry] = bytes;
+    return true;
+  });
   return spills;
 }
 
 llvm::StringMap<unsigned> tilec::parsePtxasRegisters(llvm::StringRef log) {
   llvm::StringMap<unsigned> registers;
-  llvm::StringRef entry;
-  llvm::SmallVector<llvm::StringRef> lines;
-  log.split(lines, '\n');
-  for (llvm::StringRef line : lines) {
-    constexpr llvm::StringLiteral kEntry = "Compiling entry function '";
-    if (size_t at = line.find(kEntry); at != llvm::StringRef::npos) {
-      entry = line.drop_front(at + kEntry.size()).take_until(
-          [](char c) { return c == '\''; });
-      continue;
-    }
+  forEachEntryLine(log, [&](llvm::StringRef entry, llvm::StringRef line) {
     constexpr llvm::StringLiteral kUsed = "Used ";
     size_t at = line.find(kUsed);
     unsigned count;
-    if (entry.empty() || at == llvm::StringRef::npos)
-      continue;
+    if (at == llvm::StringRef::npos)
+      return false;
     llvm::StringRef rest = line.drop_front(at + kUsed.size());
-    llvm::StringRef number = rest.take_while([](char c) { return llvm::isDigit(c); });
+    llvm::StringRef number =
+        rest.take_while([](char c) { return llvm::isDigit(c); });
     if (!rest.drop_front(number.size()).starts_with(" registers") ||
         number.getAsInteger(10, count))
-      continue;
+      return false;
     registers[entry] = count;
-    entry = {};
-  }
+    return true;
+  });
   return registers;
 }
 
