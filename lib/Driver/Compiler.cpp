@@ -182,15 +182,21 @@ bool CompilerSession::generate() {
       "tile-level passes");
 }
 
+// Dynamic shared memory per program: 227 KiB on sm_90, 163 KiB on sm_80;
+// per SM: 228 KiB and 164 KiB.
+static unsigned maxSharedBytesPerProgram(const TargetInfo &target) {
+  return target.computeCapability() >= 90 ? 232448 : 166912;
+}
+static unsigned sharedBytesPerSM(const TargetInfo &target) {
+  return target.computeCapability() >= 90 ? 233472 : 167936;
+}
+
 bool CompilerSession::lowerToGPU() {
   if (!module && !generate())
     return false;
   mlir::tile::TileGPUAllocateSharedOptions shared;
-  // Dynamic shared memory per program: 227 KiB on sm_90, 163 KiB on sm_80;
-  // per SM: 228 KiB and 164 KiB.
-  bool hopper = options.target.computeCapability() >= 90;
-  shared.maxSharedBytes = hopper ? 232448 : 166912;
-  shared.sharedBytesPerSM = hopper ? 233472 : 167936;
+  shared.maxSharedBytes = maxSharedBytesPerProgram(options.target);
+  shared.sharedBytesPerSM = sharedBytesPerSM(options.target);
   mlir::tile::TileGroupProgramOrderOptions grouping;
   grouping.groupM = options.groupM;
   return runPasses(
@@ -273,11 +279,10 @@ std::optional<std::string> CompilerSession::emitPTX() {
   }
   // A kernel with a general path (tilec without --signature) may take the
   // next occupancy step that its rarely-run general path would cost.
-  bool hopper = options.target.computeCapability() >= 90;
   auto budgeted = applyOccupancyRegisterBudgets(
       withABI, threads, options.target,
       /*tryHigherOccupancy=*/options.versionArguments, shared,
-      hopper ? 233472 : 167936);
+      sharedBytesPerSM(options.target));
   if (!budgeted) {
     diags.error(llvm::toString(budgeted.takeError()));
     return std::nullopt;

@@ -162,9 +162,7 @@ llvm::Expected<std::string> tilec::applyOccupancyRegisterBudgets(
   llvm::StringMap<unsigned> tighter;
   for (const auto &[name, count] : registers) {
     auto threads = threadsPerBlock.find(name);
-    if (threads == threadsPerBlock.end())
-      continue;
-    if (!tryHigherOccupancy)
+    if (!tryHigherOccupancy || threads == threadsPerBlock.end())
       continue;
     unsigned next = nextOccupancyRegisterBudget(count, threads->second);
     // Shared memory must leave room for the extra program too (each

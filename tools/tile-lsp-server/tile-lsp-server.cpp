@@ -86,8 +86,6 @@ std::optional<std::pair<unsigned, unsigned>> nameAt(const Analysis &a,
 
 class Server {
 public:
-  explicit Server(JSONTransport &transport) : transport(transport) {}
-
   void onInitialize(const InitializeParams &, Callback<json::Value> reply) {
     json::Object capabilities{
         {"textDocumentSync",
@@ -336,7 +334,6 @@ private:
     return a;
   }
 
-  JSONTransport &transport;
   std::map<std::string, std::string> documents;
   std::map<std::string, Analysis> analyses;
 };
@@ -358,7 +355,7 @@ int main(int argc, char **argv) {
                                   : JSONStreamStyle::Standard,
                           /*PrettyOutput=*/litTest);
   MessageHandler handler(transport);
-  Server server(transport);
+  Server server;
   handler.method("initialize", &server, &Server::onInitialize);
   handler.notification("initialized", &server, &Server::onInitialized);
   handler.method("shutdown", &server, &Server::onShutdown);
