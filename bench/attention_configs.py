@@ -4,6 +4,10 @@ fast path beside the general one) and with the JIT's facts, medians of
 interleaved rounds, after a float64 check of each.
 
 usage: python3 bench/attention_configs.py DIR [--d 64,128] [--n 4096]
+                                          [--baseline OLD_DIR]
+With --baseline, the same kernels of another build (bench/build_kernels.sh
+with OUT=OLD_DIR) run in the same rounds, and each config's ratio new/old
+is the median of the per-round ratios.
 """
 import argparse
 import statistics
@@ -17,6 +21,7 @@ parser.add_argument("dir")
 parser.add_argument("--d", default="64,128")
 parser.add_argument("--n", type=int, default=4096)
 parser.add_argument("--rounds", type=int, default=5)
+parser.add_argument("--baseline", default="")
 args = parser.parse_args()
 Z, H, N = 4, 32, args.n
 for D in map(int, args.d.split(",")):
@@ -28,19 +33,22 @@ for D in map(int, args.d.split(",")):
             q[:1, :2].double(), k[:1, :2].double(), v[:1, :2].double(),
             is_causal=stage == 3, scale=scale)
         runs = {}
-        for suffix in ["", "_jit"]:
+        builds = [("", args.dir)] + ([("old:", args.baseline)]
+                                     if args.baseline else [])
+        for (tag, folder), suffix, i in ((b, s, i) for b in builds
+                                         for s in ["", "_jit"]
+                                         for i in range(3)):
             name = f"attention_d{D}_s{stage}{suffix}"
-            for i in range(3):
-                kern = Kernel(args.dir, name, i)
-                o = torch.full_like(q, float("nan"))
-                m = torch.empty((Z * H, N), device="cuda")
-                run = kern.bind(q, k, v, scale, m, o, *q.stride(), *k.stride(),
-                                *v.stride(), *o.stride(), Z, H, N)
-                run()
-                torch.cuda.synchronize()
-                err = rel_error(o[:1, :2], ref)
-                assert err < 5e-3, (name, i, err)
-                runs[f"{name}[{i}]"] = run
+            kern = Kernel(folder, name, i)
+            o = torch.full_like(q, float("nan"))
+            m = torch.empty((Z * H, N), device="cuda")
+            run = kern.bind(q, k, v, scale, m, o, *q.stride(), *k.stride(),
+                            *v.stride(), *o.stride(), Z, H, N)
+            run()
+            torch.cuda.synchronize()
+            err = rel_error(o[:1, :2], ref)
+            assert err < 5e-3, (tag, name, i, err)
+            runs[f"{tag}{name}[{i}]"] = run
         times = {key: [] for key in runs}
         for _ in range(args.rounds):
             for key, run in runs.items():
@@ -48,4 +56,9 @@ for D in map(int, args.d.split(",")):
         flops = 4 * Z * H * N * N * D * (0.5 if stage == 3 else 1)
         for key, t in times.items():
             ms = statistics.median(t)
-            print(f"{key:28s} {ms:8.3f} ms {flops / ms / 1e9:6.0f} TFLOP/s")
+            line = f"{key:32s} {ms:8.3f} ms {flops / ms / 1e9:6.0f} TFLOP/s"
+            if args.baseline and not key.startswith("old:"):
+                ratio = statistics.median(
+                    old / new for new, old in zip(t, times["old:" + key]))
+                line += f"  {ratio:5.3f}x the baseline"
+            print(line)

@@ -36,3 +36,34 @@ func.func @tile_loop(%p: !tile.ptr<f32>, %n: i32) attributes {tilegpu.num_warps 
   }
   return
 }
+
+// After a loop of the kernel (the epilogue) the read is volatile too: the
+// coordinates of the Out tile equal those of the Q tile addressed before
+// the loop, and LLVM would otherwise keep those through the loop (one
+// register each) instead of computing them again. Before the loop and
+// inside it, gpu.thread_id.
+// CHECK-LABEL: gpu.func @after_loop
+// CHECK-NOT:   %tid.x
+// CHECK:       gpu.thread_id x
+// CHECK:       scf.for
+// CHECK-NOT:     %tid.x
+// CHECK:       }
+// CHECK:       llvm.inline_asm has_side_effects asm_dialect = att {tilegpu.unhoisted_read} "mov.u32 $0, %tid.x;", "=r"
+// CHECK:       st.global
+func.func @after_loop(%q: !tile.ptr<f32>, %o: !tile.ptr<f32>, %n: i32) attributes {tilegpu.num_warps = 1 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r = tile.make_range 0 to 32 : tensor<32xi32>
+  %qs = tile.splat %q : tensor<32x!tile.ptr<f32>>
+  %qp = tile.addptr %qs, %r : tensor<32x!tile.ptr<f32>>, tensor<32xi32>
+  %x = tile.load %qp : tensor<32x!tile.ptr<f32>>
+  %sum = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %x) -> (tensor<32xf32>) : i32 {
+    %y = arith.addf %acc, %acc : tensor<32xf32>
+    scf.yield %y : tensor<32xf32>
+  }
+  %r2 = tile.make_range 0 to 32 {tile.recomputed} : tensor<32xi32>
+  %os = tile.splat %o : tensor<32x!tile.ptr<f32>>
+  %op = tile.addptr %os, %r2 : tensor<32x!tile.ptr<f32>>, tensor<32xi32>
+  tile.store %op, %sum : tensor<32x!tile.ptr<f32>>
+  return
+}

@@ -91,7 +91,12 @@ def TileSinkPastLoops : Pass<"tile-sink-past-loops", "ModuleOp"> {
     block bottom-up, so that whole address computations follow), so that
     its value does not hold registers through the loop. Attention's output
     pointers, written at the top of the kernel, are then computed after the
-    key loop.
+    key loop. Index arithmetic (ranges, splats, broadcasts, integer ops,
+    addptr) that is used both before and after a loop or branch that does
+    not use it is copied for the uses after it (a copied `make_range` is
+    marked `tile.recomputed`, so that CSE keeps the copy apart), so that
+    Q's row offsets, which address Out again, are not held through the
+    loop.
   }];
 }
 

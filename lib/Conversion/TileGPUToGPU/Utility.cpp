@@ -3,6 +3,7 @@
 #include "Utility.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -93,6 +94,26 @@ static bool inGeneralPathLoop(OpBuilder &b) {
   return false;
 }
 
+/// Whether code at `b`'s insertion point runs after a loop of the kernel
+/// (the epilogue): a loop precedes it in its block or an enclosing one.
+static bool afterLoop(OpBuilder &b) {
+  Block *block = b.getInsertionBlock();
+  if (!block)
+    return false;
+  Block::iterator at = b.getInsertionPoint();
+  while (true) {
+    for (Operation &op : llvm::make_range(block->begin(), at))
+      if (isa<LoopLikeOpInterface>(op))
+        return true;
+    Operation *parent = block->getParentOp();
+    if (!parent || isa<FunctionOpInterface, LoopLikeOpInterface>(parent) ||
+        !parent->getBlock())
+      return false;
+    block = parent->getBlock();
+    at = Block::iterator(parent);
+  }
+}
+
 Value mlir::tile::lowering::getThreadId(OpBuilder &b, Location loc) {
   // In a tile loop's body, a read LLVM may not hoist: what derives from it
   // there (the epilogue's addresses) is then computed per tile after the K
@@ -101,7 +122,11 @@ Value mlir::tile::lowering::getThreadId(OpBuilder &b, Location loc) {
   // swizzled shared memory have an address per element, which LLVM would
   // otherwise keep in a register each for the whole loop (128 for the
   // matmul's 128x64 and 64x128 tiles, beside a 128-register accumulator).
-  if (inTileLoopBody(b) || inGeneralPathLoop(b)) {
+  // After a loop likewise: the epilogue's coordinates equal those of tiles
+  // addressed before the loop (Q's rows and Out's, the row offsets of a
+  // layout conversion), and LLVM would keep the early ones through the loop
+  // rather than compute them again.
+  if (inTileLoopBody(b) || inGeneralPathLoop(b) || afterLoop(b)) {
     LLVM::InlineAsmOp read =
         createInlineAsm(b, loc, b.getI32Type(), {}, "mov.u32 $0, %tid.x;", "=r",
                         /*hasSideEffects=*/true);

@@ -49,6 +49,11 @@ unsigned getNumWarps(Operation *kernel);
 /// the guarded fast path, its else region the general one.
 inline constexpr llvm::StringLiteral kVersionedAttrName = "tile.versioned";
 
+/// On a `make_range` that `tile-sink-past-loops` copied for the uses after
+/// a loop, so that CSE keeps it apart from the original (its lowering reads
+/// the thread index afresh there, as all code after a loop does).
+inline constexpr llvm::StringLiteral kRecomputedAttrName = "tile.recomputed";
+
 /// On an elementwise op: aligned runs of this many consecutive registers of
 /// a thread hold equal results, so the lowering computes one per run.
 inline constexpr llvm::StringLiteral kConstancyAttrName = "tilegpu.constancy";
