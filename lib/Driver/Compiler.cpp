@@ -222,6 +222,7 @@ bool CompilerSession::lowerToGPU() {
         mlir::tile::TileGPUPipelineOptions pipelining;
         pipelining.maxSharedBytes = shared.maxSharedBytes;
         pipelining.mbarriers = options.mbarriers;
+        pipelining.deferDots = options.deferDots;
         pm.addPass(mlir::tile::createTileGPUPipeline(pipelining));
         mlir::tile::TileGPUTMAStoresOptions tmaStores;
         tmaStores.enabled = options.target.arch == "sm_90a";

@@ -18,11 +18,15 @@
 // A wgmma dot accumulating across iterations is left in flight until the
 // next iteration (warpgroup_dot {isAsync} + warpgroup_dot_wait 1), so it
 // may still read its slot while the next copies start: then R = S + 1.
+// Attention's second dot is issued one iteration later instead, so that it
+// runs during the next iteration's softmax (DeferDots.cpp): its B ring gets
+// R = S + 1 as well.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tile/Transforms/Passes.h"
 
+#include "DeferDots.h"
 #include "tile/Analysis/AxisInfo.h"
 #include "tile/Dialect/TileGPU/Scratch.h"
 
@@ -41,6 +45,7 @@ namespace mlir::tile {
 
 using namespace mlir;
 using namespace mlir::tilegpu;
+using mlir::tile::DeferrableDot;
 
 namespace {
 
@@ -298,18 +303,18 @@ static Value allocateBarrierRing(scf::ForOp loop, unsigned slots,
 static llvm::SetVector<Operation *>
 introduceAsyncCopies(scf::ForOp loop, ArrayRef<LocalAllocOp> allocs,
                      ArrayRef<bool> viaTMA, Value full, unsigned distance,
-                     unsigned slots, llvm::SetVector<Operation *> stage0,
-                     AsyncWaitOp &wait) {
+                     ArrayRef<unsigned> slots,
+                     llvm::SetVector<Operation *> stage0, AsyncWaitOp &wait) {
   OpBuilder b(loop);
   Operation *lastCopy = nullptr, *firstRead = nullptr;
   MBarrierExpectTxOp expectTx;
   int64_t tmaBytes = 0;
-  SmallVector<std::pair<LocalAllocOp, Value>> rings;
+  SmallVector<std::tuple<LocalAllocOp, Value, unsigned>> rings;
   for (auto [i, constAlloc] : llvm::enumerate(allocs)) {
     LocalAllocOp alloc = constAlloc;
     bool tma = viaTMA[i];
     MemDescType tile = alloc.getType();
-    SmallVector<int64_t> shape{slots};
+    SmallVector<int64_t> shape{slots[i]};
     shape.append(tile.getShape().begin(), tile.getShape().end());
     b.setInsertionPoint(loop);
     Value ring = LocalAllocOp::create(
@@ -317,10 +322,10 @@ introduceAsyncCopies(scf::ForOp loop, ArrayRef<LocalAllocOp> allocs,
         MemDescType::get(b.getContext(), shape, tile.getElementType(),
                          tile.getEncoding()),
         Value(), IntegerAttr());
-    rings.push_back({alloc, ring});
+    rings.push_back({alloc, ring, slots[i]});
     auto load = alloc.getSrc().getDefiningOp<tile::LoadOp>();
     b.setInsertionPoint(load);
-    Value slot = ringSlot(b, load.getLoc(), loop, slots);
+    Value slot = ringSlot(b, load.getLoc(), loop, slots[i]);
     Value dst = MemDescIndexOp::create(b, load.getLoc(), tile, ring, slot);
     for (Operation *user : alloc->getUsers())
       if (!firstRead || user->isBeforeInBlock(firstRead))
@@ -369,8 +374,11 @@ introduceAsyncCopies(scf::ForOp loop, ArrayRef<LocalAllocOp> allocs,
         return alloc.getType().getEncoding().getLineElems() != 0;
       }))
     wait.setFenceAsyncProxy(true);
-  Value slot = ringSlot(b, firstRead->getLoc(), loop, slots);
-  for (auto [alloc, ring] : rings) {
+  llvm::SmallDenseMap<unsigned, Value> slotOf;
+  for (auto [alloc, ring, ringSlots] : rings) {
+    Value &slot = slotOf[ringSlots];
+    if (!slot)
+      slot = ringSlot(b, firstRead->getLoc(), loop, ringSlots);
     Value view = MemDescIndexOp::create(b, alloc.getLoc(), alloc.getType(),
                                         ring, slot);
     alloc.getResult().replaceAllUsesWith(view);
@@ -518,7 +526,8 @@ static Operation *predicate(RewriterBase &rewriter, Operation *op,
 }
 
 static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
-                                  unsigned maxSharedBytes, bool useMBarriers) {
+                                  unsigned maxSharedBytes, bool useMBarriers,
+                                  bool deferDots) {
   SmallVector<LocalAllocOp> allocs;
   for (auto alloc : loop.getBody()->getOps<LocalAllocOp>())
     if (pipelinableLoad(alloc, loop))
@@ -533,6 +542,9 @@ static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
   // copies one iteration less ahead instead measured slower at every size:
   // 1000^3 went from 13.5 to 19 us.)
   WarpGroupDotOp asyncDot = asyncCandidate(loop, allocs);
+  std::optional<DeferrableDot> deferrable;
+  if (!asyncDot && deferDots)
+    deferrable = mlir::tile::findDeferrableDot(loop, allocs);
   uint64_t bytesPerStage = 0;
   for (LocalAllocOp alloc : allocs)
     bytesPerStage += alloc.getType().getSizeInBytes();
@@ -553,6 +565,21 @@ static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
   if (asyncDot && (stages + 1) * bytesPerStage > maxSharedBytes)
     asyncDot = {};
   unsigned slots = asyncDot ? stages + 1 : stages, distance = stages - 1;
+  SmallVector<unsigned> ringSlots(allocs.size(), slots);
+  if (deferrable) {
+    // The deferred dot's B ring keeps the previous iteration's slot.
+    Value deferredB = deferrable->second.getB();
+    if (auto trans = deferredB.getDefiningOp<MemDescTransOp>())
+      deferredB = trans.getSrc();
+    for (auto [i, alloc] : llvm::enumerate(allocs))
+      if (alloc.getResult() == deferredB) {
+        if (stages * bytesPerStage + alloc.getType().getSizeInBytes() >
+            maxSharedBytes)
+          deferrable.reset();
+        else
+          ringSlots[i] = stages + 1;
+      }
+  }
   // A tensor descriptor's tile is copied by the TMA unit (one thread per
   // tile instead of every thread computing addresses and masks) where the
   // ring synchronizes through mbarriers, which TMA copies signal. With one
@@ -580,7 +607,7 @@ static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
   }
   AsyncWaitOp asyncWait;
   llvm::SetVector<Operation *> stage0 = introduceAsyncCopies(
-      loop, allocs, viaTMA, full, distance, slots, *addresses, asyncWait);
+      loop, allocs, viaTMA, full, distance, ringSlots, *addresses, asyncWait);
   Operation *wait = asyncWait;
   std::optional<unsigned> asyncResult;
   if (asyncDot) {
@@ -613,6 +640,10 @@ static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
                                   empty);
   }
 
+  IRRewriter rewriter(loop.getContext());
+  if (deferrable)
+    loop = mlir::tile::deferDot(rewriter, loop, *deferrable);
+
   scf::PipeliningOption options;
   options.peelEpilogue = false;
   options.supportDynamicLoops = true;
@@ -643,7 +674,6 @@ static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
         for (Operation *op : computeAfterWait)
           schedule.push_back({op, distance});
       };
-  IRRewriter rewriter(loop.getContext());
   rewriter.setInsertionPoint(loop);
   FailureOr<scf::ForOp> pipelined =
       scf::pipelineForLoop(rewriter, loop, options);
@@ -684,7 +714,8 @@ struct TileGPUPipelinePass
             stages = attr.getInt();
         if (stages < 2)
           continue;
-        if (failed(pipelineLoop(loop, stages, maxSharedBytes, mbarriers)))
+        if (failed(pipelineLoop(loop, stages, maxSharedBytes, mbarriers,
+                                deferDots)))
           return signalPassFailure();
       }
       // Loads left to the threads drop their tensor maps, which then go.

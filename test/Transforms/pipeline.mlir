@@ -6,6 +6,7 @@
 // RUN: tile-opt %s --split-input-file --tilegpu-pipeline=max-shared-bytes=20000 | FileCheck %s --check-prefix=FIT2
 // RUN: tile-opt %s --split-input-file --tilegpu-pipeline=max-shared-bytes=10000 | FileCheck %s --check-prefix=FIT1
 // RUN: tile-opt %s --split-input-file --tilegpu-pipeline=max-shared-bytes=60000 | FileCheck %s --check-prefix=SYNC
+// RUN: tile-opt %s --split-input-file --tilegpu-pipeline=defer-dots=true | FileCheck %s --check-prefix=DEFER
 // Loads that only feed shared memory for dot become cp.async copies into a
 // ring of num_stages buffers; the prologue starts the first num_stages - 1
 // iterations' copies, each iteration waits for its own (num_stages - 2
@@ -513,4 +514,77 @@ func.func @tma_and_cp_async(%pa: tensor<128x64x!tile.ptr<f16>, #bT>, %pb: tensor
     scf.yield %d : tensor<128x64xf32, #mmaT4>
   }
   return %r : tensor<128x64xf32, #mmaT4>
+}
+
+// -----
+
+// Attention's two dots (defer-dots): the second dot of iteration j, whose A
+// comes from the first's result in registers, is issued in iteration j + 1
+// right after that iteration's first dot, both in flight; the first is
+// waited for with one group pending (the softmax runs beside the second),
+// the second just before the accumulator's rescale, and iteration 0's
+// result (a zero A times whatever the slot holds) is dropped by a select.
+// A and V's slot are carried; V's ring gets one slot more than K's; after
+// the loop the last iteration's dot runs where the loop ran. Off by
+// default: each dot completes in its own iteration.
+#bK = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#mmaS = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]>
+#dotA = #tilegpu.dot_op<opIdx = 0, parent = #mmaS, kWidth = 2>
+#sK = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>
+
+// CHECK-LABEL: func.func @attention_loop
+// CHECK:       scf.for
+// CHECK:         tilegpu.warpgroup_dot
+// CHECK-NOT:     isAsync
+// CHECK:         tilegpu.warpgroup_dot
+// CHECK-NOT:     isAsync
+// CHECK:       return
+// DEFER-LABEL: func.func @attention_loop
+// DEFER:       %[[RK:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<3x64x64xf16
+// DEFER:       %[[RV:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<4x64x64xf16
+// DEFER:       %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<64x64xf16, #tilegpu.dot_op
+// DEFER:       %[[L:.*]]:5 = scf.for %[[IV:.*]] = %[[LB:.*]] to %[[UB:[^ ]*]] {{.*}} iter_args(%[[ACC:[^ ]*]] = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %[[PA:[^ ]*]] = %[[ZERO]], %[[PS:[^ ]*]] = %{{.*}})
+// DEFER:         %[[S:.*]] = tilegpu.warpgroup_dot %{{.*}}, %{{.*}}, %{{.*}} {isAsync}
+// DEFER:         %[[PV:.*]] = tilegpu.memdesc_index %[[RV]][%[[PS]]]
+// DEFER:         %[[D:.*]] = tilegpu.warpgroup_dot %[[PA]], %[[PV]], %[[ACC]] {isAsync}
+// DEFER:         %[[SW:.*]] = tilegpu.warpgroup_dot_wait %[[S]] {pendings = 1 : i32}
+// DEFER:         %[[P:.*]] = tilegpu.convert_layout
+// DEFER:         %[[DW:.*]]:2 = tilegpu.warpgroup_dot_wait %[[D]], %[[PA]] {pendings = 0 : i32}
+// DEFER:         %[[FIRST:.*]] = arith.cmpi eq
+// DEFER:         %[[NOW:.*]] = arith.select %[[FIRST]], %[[ACC]], %[[DW]]#0
+// DEFER:         %[[SC:.*]] = arith.mulf %[[NOW]]
+// DEFER-NOT:     tilegpu.warpgroup_dot
+// DEFER:         scf.yield %[[SC]], %{{.*}}, %{{.*}}, %[[P]], %{{.*}}
+// DEFER:       }
+// DEFER:       tilegpu.async_wait 0
+// DEFER:       %[[LV:.*]] = tilegpu.memdesc_index %[[RV]][%[[L]]#4]
+// DEFER:       %[[LAST:.*]] = tilegpu.warpgroup_dot %[[L]]#3, %[[LV]], %[[L]]#0 :
+// DEFER:       %[[RAN:.*]] = arith.cmpi slt
+// DEFER:       %[[OUT:.*]] = arith.select %[[RAN]], %[[LAST]], %[[L]]#0
+// DEFER:       return %[[OUT]]
+func.func @attention_loop(%q: !tilegpu.memdesc<64x64xf16, #sK>,
+                          %pk: tensor<64x64x!tile.ptr<f16>, #bK>, %pv: tensor<64x64x!tile.ptr<f16>, #bK>,
+                          %dk: tensor<64x64xi32, #bK>, %n: i32)
+    -> tensor<64x64xf32, #mmaS> attributes {tile.num_stages = 3 : i32, tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mmaS>
+  %half = arith.constant dense<0.5> : tensor<64x64xf32, #mmaS>
+  %r:3 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %k_ptrs = %pk, %v_ptrs = %pv)
+      -> (tensor<64x64xf32, #mmaS>, tensor<64x64x!tile.ptr<f16>, #bK>, tensor<64x64x!tile.ptr<f16>, #bK>) : i32 {
+    %k = tile.load %k_ptrs {tilegpu.vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #bK>
+    %mk = tilegpu.local_alloc %k : (tensor<64x64xf16, #bK>) -> !tilegpu.memdesc<64x64xf16, #sK>
+    %s = tilegpu.warpgroup_dot %q, %mk, %zero : !tilegpu.memdesc<64x64xf16, #sK>, !tilegpu.memdesc<64x64xf16, #sK>, tensor<64x64xf32, #mmaS> -> tensor<64x64xf32, #mmaS>
+    %e = math.exp2 %s : tensor<64x64xf32, #mmaS>
+    %h = arith.truncf %e : tensor<64x64xf32, #mmaS> to tensor<64x64xf16, #mmaS>
+    %p = tilegpu.convert_layout %h : tensor<64x64xf16, #mmaS> -> tensor<64x64xf16, #dotA>
+    %scaled = arith.mulf %acc, %half : tensor<64x64xf32, #mmaS>
+    %v = tile.load %v_ptrs {tilegpu.vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #bK>
+    %mv = tilegpu.local_alloc %v : (tensor<64x64xf16, #bK>) -> !tilegpu.memdesc<64x64xf16, #sK>
+    %d = tilegpu.warpgroup_dot %p, %mv, %scaled : tensor<64x64xf16, #dotA>, !tilegpu.memdesc<64x64xf16, #sK>, tensor<64x64xf32, #mmaS> -> tensor<64x64xf32, #mmaS>
+    %nk = tile.addptr %k_ptrs, %dk : tensor<64x64x!tile.ptr<f16>, #bK>, tensor<64x64xi32, #bK>
+    %nv = tile.addptr %v_ptrs, %dk : tensor<64x64x!tile.ptr<f16>, #bK>, tensor<64x64xi32, #bK>
+    scf.yield %d, %nk, %nv : tensor<64x64xf32, #mmaS>, tensor<64x64x!tile.ptr<f16>, #bK>, tensor<64x64x!tile.ptr<f16>, #bK>
+  }
+  return %r#0 : tensor<64x64xf32, #mmaS>
 }

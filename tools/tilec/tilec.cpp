@@ -88,6 +88,12 @@ cl::opt<bool> mbarriers(
     cl::desc("Synchronize the copy ring of an in-flight wgmma through "
              "per-slot mbarriers (=false: a barrier per iteration)"),
     cl::init(true), cl::cat(category));
+cl::opt<bool> deferDots(
+    "defer-dots",
+    cl::desc("Issue attention's second dot one iteration later, so that the "
+             "tensor cores run it during the next iteration's softmax (off: "
+             "measured slower, bench/NOTES.md)"),
+    cl::init(false), cl::cat(category));
 cl::opt<bool> fuseNestedLoops(
     "fuse-nested-loops",
     cl::desc("Fuse each tl.range(..., flatten=True) loop with the loop it "
@@ -173,6 +179,7 @@ static int run() {
   options.versionArguments = versionArguments;
   options.wgmma = wgmma;
   options.mbarriers = mbarriers;
+  options.deferDots = deferDots;
   options.fuseNestedLoops = fuseNestedLoops;
   options.registerBudget = registerBudget;
 

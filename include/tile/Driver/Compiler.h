@@ -84,6 +84,10 @@ struct CompileOptions {
   /// Synchronize the copy ring of an in-flight wgmma through per-slot
   /// mbarriers (off: a barrier of the whole program per iteration).
   bool mbarriers = true;
+  /// Issue attention's second dot one iteration later, so that it runs
+  /// during the next iteration's softmax (tilegpu-pipeline's defer-dots;
+  /// off: it cost occupancy and gained nothing measurable, bench/NOTES.md).
+  bool deferDots = false;
   /// Fuse a `tl.range(..., flatten=True)` loop with the loop it holds
   /// (tile-fuse-nested-loops). Off by default: measured slower on the
   /// H100 for the tutorial 09 persistent matmul (bench/NOTES.md).

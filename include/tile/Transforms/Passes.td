@@ -187,6 +187,14 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "ModuleOp"> {
     gets as many stages as fit (at least 2; a loop where 2 do not fit stays
     unpipelined), so a config chosen for 16-bit operands still compiles
     with 32-bit ones.
+
+    With `defer-dots`, a loop of two wgmma dots where the second reads a
+    pipelined tile and A in registers computed from the first's result
+    (attention: `p = softmax(q @ k)`, `acc = p @ v + acc * alpha`) issues
+    the second dot of iteration j in iteration j + 1, right after that
+    iteration's first dot and in flight during its softmax; A and the
+    slot are carried, the ring of that tile gets one slot more, and the
+    last iteration's dot follows the loop.
   }];
   let options = [
     Option<"numStages", "num-stages", "unsigned", /*default=*/"0",
@@ -196,7 +204,10 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "ModuleOp"> {
            "Shared memory one program may use (bytes)">,
     Option<"mbarriers", "mbarriers", "bool", /*default=*/"true",
            "Synchronize a ring read by an in-flight wgmma through per-slot "
-           "mbarriers instead of a barrier per iteration">
+           "mbarriers instead of a barrier per iteration">,
+    Option<"deferDots", "defer-dots", "bool", /*default=*/"false",
+           "Issue attention's second dot one iteration later, during the "
+           "next iteration's softmax">
   ];
   let dependentDialects = ["tile::TileDialect", "tilegpu::TileGPUDialect",
                            "arith::ArithDialect", "scf::SCFDialect"];
