@@ -6,6 +6,8 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/MathExtras.h"
 #include <cmath>
+#include <map>
+#include <mutex>
 
 using namespace tilec;
 using namespace mlir;
@@ -14,10 +16,63 @@ using namespace mlir;
 // Argument binding
 //===----------------------------------------------------------------------===//
 
+namespace {
+/// What the bindings so far said each built-in takes (for editors).
+struct SignatureRegistry {
+  std::mutex mutex;
+  std::map<std::string, std::string, std::less<>> signatures;
+};
+SignatureRegistry &signatureRegistry() {
+  static SignatureRegistry registry;
+  return registry;
+}
+} // namespace
+
+void tilec::recordBuiltinSignature(llvm::StringRef name,
+                                   llvm::StringRef params) {
+  SignatureRegistry &registry = signatureRegistry();
+  std::lock_guard<std::mutex> lock(registry.mutex);
+  registry.signatures.emplace(name.str(), params.str());
+}
+
+std::string tilec::formatBuiltinParams(llvm::ArrayRef<std::string> params,
+                                       unsigned numRequired) {
+  std::string text;
+  for (auto [i, p] : llvm::enumerate(params)) {
+    if (i == numRequired)
+      text += i ? "[, " : "[";
+    else if (i)
+      text += ", ";
+    text += p;
+  }
+  if (params.size() > numRequired)
+    text += "]";
+  return text;
+}
+
+static void recordSignature(llvm::StringRef fn,
+                            llvm::ArrayRef<const char *> params,
+                            unsigned numRequired) {
+  recordBuiltinSignature(
+      fn,
+      formatBuiltinParams(
+          std::vector<std::string>(params.begin(), params.end()), numRequired));
+}
+
+std::optional<std::string> tilec::getBuiltinSignature(llvm::StringRef name) {
+  SignatureRegistry &registry = signatureRegistry();
+  std::lock_guard<std::mutex> lock(registry.mutex);
+  auto it = registry.signatures.find(name);
+  if (it == registry.signatures.end())
+    return std::nullopt;
+  return it->second;
+}
+
 FailureOr<BoundArgs> Generator::bind(llvm::StringRef fn,
                                      llvm::ArrayRef<const char *> params,
                                      unsigned numRequired,
                                      const CallArgs &args, llvm::SMLoc at) {
+  recordSignature(fn, params, numRequired);
   BoundArgs bound;
   bound.values.resize(params.size());
   bound.locs.resize(params.size());
@@ -624,6 +679,10 @@ trailingInts(Generator &gen, const CallArgs &args, llvm::StringRef keyword,
 
 FailureOr<Val> Generator::builtinShape(llvm::StringRef name,
                                        const CallArgs &args, llvm::SMLoc at) {
+  recordBuiltinSignature(name, name == "expand_dims" ? "input, axis"
+                               : name == "trans" || name == "permute"
+                                   ? "input, *dims"
+                                   : "input, *shape[, can_reorder]");
   if (name == "view")
     return error(at, "view() is not supported; use reshape()");
   if (args.positional.empty())
@@ -725,6 +784,10 @@ FailureOr<Val> Generator::builtinHint(llvm::StringRef name,
 
 FailureOr<Val> Generator::builtinDebug(llvm::StringRef name,
                                        const CallArgs &args, llvm::SMLoc at) {
+  if (name == "device_print")
+    recordBuiltinSignature(name, "prefix, *args[, hex]");
+  else if (name == "static_print")
+    recordBuiltinSignature(name, "*args");
   if (name == "print")
     return error(at, "print() is not available in kernels; use "
                              "device_print() or static_print()");

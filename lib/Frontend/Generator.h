@@ -19,6 +19,14 @@
 
 namespace tilec {
 
+/// Records what built-in `name` takes, for getBuiltinSignature, where a
+/// built-in reads its arguments without Generator::bind (which records
+/// its own).
+void recordBuiltinSignature(llvm::StringRef name, llvm::StringRef params);
+/// "a, b[, c, d]" for parameters of which the first `numRequired` are.
+std::string formatBuiltinParams(llvm::ArrayRef<std::string> params,
+                                unsigned numRequired);
+
 /// Arguments of a call after evaluation.
 struct CallArgs {
   std::vector<Val> positional;

@@ -221,9 +221,12 @@ public:
         1);
     bool member = before.drop_back(word.size()).ends_with("tl.");
     if (member) {
+      learnBuiltinSignatures();
       for (const std::string &name : tilec::getBuiltinNames()) {
         CompletionItem item(name, CompletionItemKind::Function);
-        item.detail = "tl." + name + " (built-in)";
+        std::optional<std::string> params = tilec::getBuiltinSignature(name);
+        item.detail = params ? "tl." + name + "(" + *params + ")"
+                             : "tl." + name + " (built-in)";
         list.items.push_back(std::move(item));
       }
       return reply(std::move(list));
@@ -252,6 +255,27 @@ public:
   OutgoingNotification<PublishDiagnosticsParams> publish;
 
 private:
+  /// The compiler records a built-in's parameters where it binds a call of
+  /// it; a call of each without arguments, then with a block (for those
+  /// that look at their first argument before binding the rest), compiled
+  /// once and rejected, teaches it all of them.
+  void learnBuiltinSignatures() {
+    if (learnedSignatures)
+      return;
+    learnedSignatures = true;
+    for (const char *args : {"", "tl.zeros([16], dtype=tl.float32)"})
+      for (const std::string &name : tilec::getBuiltinNames()) {
+        if (tilec::getBuiltinSignature(name))
+          continue;
+        tilec::CompilerSession session(tilec::CompileOptions(), nulls());
+        session.loadSource("probe.tile", "kernel probe():\n    tl." + name +
+                                             "(" + args + ")\n");
+        if (session.parse())
+          session.generate();
+      }
+  }
+  bool learnedSignatures = false;
+
   void update(const URIForFile &uri, std::string text, int64_t version) {
     std::string key = uri.uri().str();
     documents[key] = std::move(text);

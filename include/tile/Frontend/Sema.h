@@ -63,6 +63,11 @@ std::optional<Val> foldCompare(CompareOp op, const Val &a, const Val &b,
 bool isBuiltinName(llvm::StringRef name);
 /// The built-ins, for "did you mean" suggestions.
 std::vector<std::string> getBuiltinNames();
+/// The parameters of built-in `name` as the compiler binds a call of it,
+/// "pointer[, mask, other, ...]" (the optional ones in brackets), once a
+/// call of it has been compiled in this process (the binding records
+/// them); nullopt before, and for built-ins bound otherwise.
+std::optional<std::string> getBuiltinSignature(llvm::StringRef name);
 
 /// Evaluate a constant expression (literals, dtype names, names bound in
 /// `env`, operators, tuples/lists, `float('inf')`, `cdiv`, `min`, `max`).
