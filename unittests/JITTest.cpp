@@ -45,6 +45,19 @@ TEST(Specialization, FromArguments) {
   ASSERT_TRUE(bool(unaligned)) << unaligned.error();
   EXPECT_EQ(signatureString(*unaligned), "a=*fp16,M=i32,s=i64");
   EXPECT_NE(specializationKey(*specs), specializationKey(*unaligned));
+  // A multiple of 8 but not of 16 (1000) is specialized as such: its own
+  // key, the same from the quick path.
+  std::vector<Arg> eights = {ptr(reinterpret_cast<half *>(buffer)),
+                             int32_t(1000), int32_t(24)};
+  auto byEight = specialize(kMatmulParams, eights);
+  ASSERT_TRUE(bool(byEight)) << byEight.error();
+  EXPECT_EQ(signatureString(*byEight), "a=*fp16:16,M=i32:8,s=i32:8");
+  EXPECT_NE(specializationKey(*byEight), specializationKey(*specs));
+  EXPECT_NE(specializationKey(*byEight), specializationKey(*unaligned));
+  std::string key;
+  ASSERT_TRUE(
+      quickSpecializationKey(kMatmulParams, eights.data(), eights.size(), key));
+  EXPECT_EQ(key, specializationKey(*byEight));
 }
 
 TEST(Specialization, DoNotSpecialize) {
