@@ -10,6 +10,7 @@ with OUT=OLD_DIR) run in the same rounds, and each config's ratio new/old
 is the median of the per-round ratios.
 """
 import argparse
+import json
 import statistics
 
 import torch
@@ -35,9 +36,10 @@ for D in map(int, args.d.split(",")):
         runs = {}
         builds = [("", args.dir)] + ([("old:", args.baseline)]
                                      if args.baseline else [])
+        configs = len(json.load(open(f"{args.dir}/attention_d{D}_s{stage}.json")))
         for (tag, folder), suffix, i in ((b, s, i) for b in builds
                                          for s in ["", "_jit"]
-                                         for i in range(3)):
+                                         for i in range(configs)):
             name = f"attention_d{D}_s{stage}{suffix}"
             kern = Kernel(folder, name, i)
             o = torch.full_like(q, float("nan"))
