@@ -52,9 +52,11 @@ class Kernel:
     def __call__(self, *args):
         self.bind(*args)()
 
-    def bind(self, *args):
+    def bind(self, *args, grid=None):
         """A launcher for these arguments with the host work done once; it
-        launches on PyTorch's current stream (so CUDA graphs capture it)."""
+        launches on PyTorch's current stream (so CUDA graphs capture it).
+        `grid` overrides the metadata's (a kernel without @grid, whose host
+        picks the grid: a persistent kernel)."""
         if not self.accepts(*args):
             raise ValueError(f"{self.md['kernel']}: arguments break the "
                              f"specialization {self.md['params']}")
@@ -72,7 +74,8 @@ class Kernel:
             else:
                 raise ValueError(t)
         assert len(converted) == len(self.md["params"])
-        grid, block = self.grid(args), (self.md["threads_per_block"], 1, 1)
+        grid = tuple(grid) if grid else self.grid(args)
+        block = (self.md["threads_per_block"], 1, 1)
         converted, shared = tuple(converted), self.md["shared_bytes"]
 
         def launch():

@@ -224,6 +224,7 @@ bool CompilerSession::lowerToGPU() {
         pipelining.mbarriers = options.mbarriers;
         pipelining.deferDots = options.deferDots;
         pm.addPass(mlir::tile::createTileGPUPipeline(pipelining));
+        pm.addPass(mlir::tile::createTileGPUPrefetchLoads());
         mlir::tile::TileGPUTMAStoresOptions tmaStores;
         tmaStores.enabled = options.target.arch == "sm_90a";
         pm.addPass(mlir::tile::createTileGPUTMAStores(tmaStores));

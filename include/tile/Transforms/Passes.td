@@ -213,6 +213,24 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "ModuleOp"> {
                            "arith::ArithDialect", "scf::SCFDialect"];
 }
 
+def TileGPUPrefetchLoads : Pass<"tilegpu-prefetch-loads", "ModuleOp"> {
+  let summary = "Issue the loads of later iterations early in loops asked "
+                "to pipeline whose loads feed no dot";
+  let description = [{
+    In an `scf.for` with `tile.num_stages` S >= 2 (`tl.range(...,
+    num_stages=S)`) whose body loads tiles for anything but a dot (no dot,
+    branch or nested loop; the address computation free of effects), the
+    loads of iteration i + 1 and their addresses run in iteration i and
+    their results are carried (the upstream scf pipeliner, the epilogue not
+    peeled: past the end the loads are masked off). A loop whose loads take
+    more than 16 registers per thread and iteration keeps enough bytes in
+    flight alone and is left. Tutorial 02's persistent softmax: two rows in
+    flight per program instead of one.
+  }];
+  let dependentDialects = ["tile::TileDialect", "tilegpu::TileGPUDialect",
+                           "arith::ArithDialect", "scf::SCFDialect"];
+}
+
 def TileGPUTMAStores : Pass<"tilegpu-tma-stores", "ModuleOp"> {
   let summary = "Tensor descriptors' block stores through shared memory and TMA";
   let description = [{
