@@ -27,6 +27,7 @@
 #include "tile/Transforms/Passes.h"
 
 #include "DeferDots.h"
+#include "LoopStages.h"
 #include "tile/Analysis/AxisInfo.h"
 #include "tile/Dialect/TileGPU/Scratch.h"
 
@@ -135,50 +136,25 @@ static Value ringSlot(OpBuilder &b, Location loc, scf::ForOp loop,
                                 i32Value(b, loc, slots));
 }
 
-/// The ops of the body that computing the loads' addresses and masks needs,
-/// for this iteration and (through loop-carried values) for the next: they
-/// run ahead in stage 0. Fails when one of them has side effects, as it
-/// could not be predicated.
+/// The ops of the body that computing the loads' addresses and masks needs
+/// (stageZeroComputation).
 static FailureOr<llvm::SetVector<Operation *>>
 addressComputation(scf::ForOp loop, ArrayRef<LocalAllocOp> allocs,
                    ArrayRef<bool> viaTMA) {
-  Block *body = loop.getBody();
-  auto yield = cast<scf::YieldOp>(body->getTerminator());
-  llvm::SetVector<Operation *> ops;
-  llvm::DenseSet<Value> visited;
-  SmallVector<Value> worklist;
+  SmallVector<Value> roots;
   for (auto [i, constAlloc] : llvm::enumerate(allocs)) {
     LocalAllocOp alloc = constAlloc;
     auto load = alloc.getSrc().getDefiningOp<tile::LoadOp>();
     if (viaTMA[i]) {
-      worklist.push_back(load.getTensorMap());
-      worklist.append(load.getTmaCoords().begin(), load.getTmaCoords().end());
+      roots.push_back(load.getTensorMap());
+      roots.append(load.getTmaCoords().begin(), load.getTmaCoords().end());
       continue;
     }
-    worklist.push_back(load.getPtr());
+    roots.push_back(load.getPtr());
     if (load.getMask())
-      worklist.push_back(load.getMask());
+      roots.push_back(load.getMask());
   }
-  while (!worklist.empty()) {
-    Value v = worklist.pop_back_val();
-    if (!visited.insert(v).second)
-      continue;
-    if (auto arg = dyn_cast<BlockArgument>(v)) {
-      if (arg.getOwner() == body && arg.getArgNumber() > 0)
-        worklist.push_back(yield.getOperand(arg.getArgNumber() - 1));
-      continue;
-    }
-    Operation *def = body->findAncestorOpInBlock(*v.getDefiningOp());
-    if (!def || !ops.insert(def))
-      continue;
-    if (!isMemoryEffectFree(def))
-      return failure();
-    def->walk([&](Operation *nested) {
-      for (Value operand : nested->getOperands())
-        worklist.push_back(operand);
-    });
-  }
-  return ops;
+  return mlir::tile::stageZeroComputation(loop, roots);
 }
 
 /// A wgmma dot of the loop that can stay in flight across iterations: it
@@ -489,17 +465,9 @@ static Value conjoin(RewriterBase &rewriter, Location loc, Value current,
 static Operation *predicate(RewriterBase &rewriter, Operation *op,
                             Value pred) {
   if (auto copy = dyn_cast<AsyncCopyOp>(op)) {
-    auto ptrType = cast<RankedTensorType>(copy.getPtr().getType());
     rewriter.setInsertionPoint(copy);
-    Value splat = tile::SplatOp::create(
-        rewriter, copy.getLoc(),
-        RankedTensorType::get(ptrType.getShape(), rewriter.getI1Type(),
-                              ptrType.getEncoding()),
-        pred);
-    Value mask = copy.getMask()
-                     ? arith::AndIOp::create(rewriter, copy.getLoc(),
-                                             copy.getMask(), splat)
-                     : splat;
+    Value mask = mlir::tile::maskedByPredicate(
+        rewriter, copy.getLoc(), copy.getMask(), pred, copy.getPtr());
     rewriter.modifyOpInPlace(copy, [&] { copy.getMaskMutable().assign(mask); });
     return copy;
   }
@@ -644,10 +612,7 @@ static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
   if (deferrable)
     loop = mlir::tile::deferDot(rewriter, loop, *deferrable);
 
-  scf::PipeliningOption options;
-  options.peelEpilogue = false;
-  options.supportDynamicLoops = true;
-  options.predicateFn = predicate;
+  scf::PipeliningOption options = mlir::tile::stagedLoopOptions(predicate);
   options.getScheduleFn =
       [&](scf::ForOp forOp,
           std::vector<std::pair<Operation *, unsigned>> &schedule) {

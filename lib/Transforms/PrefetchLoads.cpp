@@ -16,6 +16,7 @@
 
 #include "tile/Transforms/Passes.h"
 
+#include "LoopStages.h"
 #include "tile/Dialect/TileGPU/TileGPUDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -32,6 +33,8 @@ namespace mlir::tile {
 } // namespace mlir::tile
 
 using namespace mlir;
+using mlir::tile::maskedByPredicate;
+using mlir::tile::stageZeroComputation;
 
 namespace {
 
@@ -45,11 +48,9 @@ constexpr int64_t kMaxRegistersPerIteration = 16;
 /// across iterations, through loop-carried values); failure when one of
 /// those has effects or the body holds a loop, a branch or a dot.
 FailureOr<llvm::SetVector<Operation *>> loadsAndAddresses(scf::ForOp loop) {
-  Block *body = loop.getBody();
-  auto yield = cast<scf::YieldOp>(body->getTerminator());
-  llvm::SetVector<Operation *> ops;
-  SmallVector<Value> worklist;
-  for (Operation &op : body->without_terminator()) {
+  SmallVector<tile::LoadOp> loads;
+  SmallVector<Value> roots;
+  for (Operation &op : loop.getBody()->without_terminator()) {
     if (op.getNumRegions() && !isa<tile::ReduceOp, tile::ScanOp>(op))
       return failure();
     if (isa<tile::DotOp, tilegpu::WarpGroupDotOp, tilegpu::AsyncCopyOp,
@@ -60,30 +61,15 @@ FailureOr<llvm::SetVector<Operation *>> loadsAndAddresses(scf::ForOp loop) {
       continue;
     if (load.getIsVolatile() || !isa<RankedTensorType>(load.getPtr().getType()))
       return failure();
-    ops.insert(load);
-    worklist.push_back(load.getPtr());
-    if (Value mask = load.getMask())
-      worklist.push_back(mask);
-    if (Value other = load.getOther())
-      worklist.push_back(other);
+    loads.push_back(load);
+    for (Value root : {load.getPtr(), load.getMask(), load.getOther()})
+      if (root)
+        roots.push_back(root);
   }
-  llvm::DenseSet<Value> visited;
-  while (!worklist.empty()) {
-    Value v = worklist.pop_back_val();
-    if (!visited.insert(v).second)
-      continue;
-    if (auto arg = dyn_cast<BlockArgument>(v)) {
-      if (arg.getOwner() == body && arg.getArgNumber() > 0)
-        worklist.push_back(yield.getOperand(arg.getArgNumber() - 1));
-      continue;
-    }
-    Operation *def = v.getDefiningOp();
-    if (def->getBlock() != body || !ops.insert(def))
-      continue;
-    if (!isMemoryEffectFree(def))
-      return failure();
-    worklist.append(def->getOperands().begin(), def->getOperands().end());
-  }
+  FailureOr<llvm::SetVector<Operation *>> ops =
+      stageZeroComputation(loop, roots);
+  if (succeeded(ops))
+    ops->insert(loads.begin(), loads.end());
   return ops;
 }
 
@@ -107,16 +93,9 @@ Operation *predicate(RewriterBase &rewriter, Operation *op, Value pred) {
   auto load = dyn_cast<tile::LoadOp>(op);
   if (!load)
     return isMemoryEffectFree(op) ? op : nullptr;
-  auto ptrType = cast<RankedTensorType>(load.getPtr().getType());
   rewriter.setInsertionPoint(load);
-  Value splat = tile::SplatOp::create(
-      rewriter, load.getLoc(),
-      RankedTensorType::get(ptrType.getShape(), rewriter.getI1Type(),
-                            ptrType.getEncoding()),
-      pred);
-  Value mask = load.getMask() ? arith::AndIOp::create(rewriter, load.getLoc(),
-                                                      load.getMask(), splat)
-                              : splat;
+  Value mask = maskedByPredicate(rewriter, load.getLoc(), load.getMask(), pred,
+                                 load.getPtr());
   rewriter.modifyOpInPlace(load, [&] { load.getMaskMutable().assign(mask); });
   return load;
 }
@@ -131,10 +110,7 @@ LogicalResult prefetch(scf::ForOp loop, unsigned threads) {
   if (loadedRegisters(*stage0, threads) > kMaxRegistersPerIteration)
     return success();
 
-  scf::PipeliningOption options;
-  options.peelEpilogue = false;
-  options.supportDynamicLoops = true;
-  options.predicateFn = predicate;
+  scf::PipeliningOption options = mlir::tile::stagedLoopOptions(predicate);
   options.getScheduleFn =
       [&](scf::ForOp forOp,
           std::vector<std::pair<Operation *, unsigned>> &schedule) {
