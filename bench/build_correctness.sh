@@ -28,6 +28,11 @@ done
 for block in 1024 4096; do
   "$TILEC" examples/softmax.tile -D BLOCK=$block -o "$OUT/softmax_$block.ptx"
 done
+# Tutorial 02's persistent softmax: its row loop asks for stages, so the
+# next row's load runs an iteration ahead (tilegpu-prefetch-loads).
+"$TILEC" bench/kernels/softmax_persistent.tile -D BLOCK_SIZE=1024 \
+  -D num_stages=4 --num-warps 8 --signature "output_ptr=*fp32,input_ptr=*fp32,input_row_stride=i32,output_row_stride=i32,n_rows=i32,n_cols=i32" \
+  -o "$OUT/softmax_persistent.ptx"
 "$TILEC" examples/layernorm.tile -o "$OUT/layernorm.ptx"
 "$TILEC" examples/layernorm_bwd.tile -o "$OUT/layernorm_bwd.ptx"
 "$TILEC" examples/dropout.tile -o "$OUT/dropout.ptx"

@@ -156,6 +156,22 @@ def check_softmax():
                    rel_error(y, ref), 1e-5, ms)
 
 
+def check_softmax_persistent():
+    """Tutorial 02's persistent softmax (rows walked with a stride of the
+    grid, the next row loaded an iteration ahead): odd widths, unaligned
+    rows, more programs than rows (empty loops) and fewer."""
+    k = Kernel("softmax_persistent")
+    for n_rows, n_cols, programs in [(1823, 781, 264), (1823, 1024, 1056),
+                                     (5, 1000, 16), (1, 17, 1)]:
+        x = torch.randn(n_rows, n_cols, device="cuda")
+        y = torch.full_like(x, float("nan"))
+        k.bind(y, x, x.stride(0), y.stride(0), n_rows, n_cols,
+               grid=(programs, 1, 1))()
+        torch.cuda.synchronize()
+        record("softmax persistent", f"{n_rows}x{n_cols} ({programs} pr.)",
+               rel_error(y, torch.softmax(x.double(), dim=1)), 1e-5)
+
+
 def check_layernorm():
     k = Kernel("layernorm")
     for N in [1000, 1151, 4097, 8192]:
@@ -745,7 +761,8 @@ def check_reductions():
            rel_error(outs[2], acc.sum().reshape(1)), 1e-5)
 
 
-for check in [check_vector_add, check_matmul, check_softmax, check_layernorm,
+for check in [check_vector_add, check_matmul, check_softmax,
+              check_softmax_persistent, check_layernorm,
               check_layernorm_bwd, check_random, check_math_functions,
               check_custom_reduce, check_scan, check_histogram, check_sort,
               check_pointer_casts, check_gather, check_inline_asm,
