@@ -175,6 +175,37 @@ Attribute LayoutPlan::coalescedLayout(Value ptr) const {
                                   options.numWarps);
 }
 
+Attribute LayoutPlan::loadedLayoutFor(StoreOp store) const {
+  // A value computed from a loaded tile (a conversion of x's elements,
+  // int8 quantization of fp16) is stored in the load's arrangement when
+  // that one also gives each thread a contiguous run of at least 4 bytes
+  // along the stored tile's fastest dimension: the store's vectors are
+  // narrower than 16 bytes but each warp still writes whole sectors,
+  // where converting to the store's own 16-byte arrangement goes through
+  // shared memory (byte by byte for int8: 0.66x Triton on a row
+  // quantization).
+  Value valueRoot = find(store.getValue());
+  auto loaded =
+      dyn_cast_or_null<BlockedEncodingAttr>(classLayout.lookup(valueRoot));
+  auto coalesced =
+      dyn_cast<BlockedEncodingAttr>(coalescedLayout(store.getPtr()));
+  if (classPriority.lookup(valueRoot) != kLoad || !loaded || !coalesced ||
+      loaded == coalesced)
+    return {};
+  unsigned fastest = coalesced.getOrder()[0];
+  if (loaded.getOrder()[0] != fastest)
+    return {};
+  auto type = cast<RankedTensorType>(store.getPtr().getType());
+  int64_t bytes = std::max<unsigned>(1, cast<PointerType>(type.getElementType())
+                                                .getPointeeType()
+                                                .getIntOrFloatBitWidth() /
+                                            8);
+  int64_t run = loaded.getSizePerThread()[fastest];
+  if (run * bytes < 4 || axis.get(store.getPtr()).contiguity[fastest] < run)
+    return {};
+  return loaded;
+}
+
 BlockedEncodingAttr LayoutPlan::balancedLayout(ArrayRef<int64_t> shape,
                                                ArrayRef<unsigned> order) const {
   unsigned rank = shape.size();
@@ -488,6 +519,8 @@ LayoutPlan::LayoutPlan(func::FuncOp func, const AxisInfoAnalysis &axis,
     bool wgmmaResult = mma && mma.getVersion() == 3;
     if (classPriority.lookup(valueRoot) == kDot && !wgmmaResult)
       anchor(store.getPtr(), classLayout.lookup(valueRoot), kStore);
+    else if (Attribute loaded = loadedLayoutFor(store))
+      anchor(store.getPtr(), loaded, kStore);
     else
       anchor(store.getPtr(), coalescedLayout(store.getPtr()), kStore);
   });

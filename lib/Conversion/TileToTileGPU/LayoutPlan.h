@@ -61,6 +61,10 @@ private:
   Attribute rearrangedLayout(Operation *op,
                              tilegpu::DistributedLayoutAttr src) const;
   Attribute coalescedLayout(Value ptr) const;
+  /// The layout of the loaded tile `store`'s value comes from, where
+  /// storing in it needs no conversion and still writes whole sectors;
+  /// null otherwise.
+  Attribute loadedLayoutFor(StoreOp store) const;
   tilegpu::BlockedEncodingAttr
   balancedLayout(llvm::ArrayRef<int64_t> shape,
                  llvm::ArrayRef<unsigned> order) const;
