@@ -376,3 +376,33 @@ func.func @prefix_masks(%p: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %k: i
   tile.store %qp, %s : tensor<32x64x!tile.ptr<f16>>
   return
 }
+
+// A value computed from a loaded tile (fp16 quantized to i8) is stored in
+// the load's arrangement, 8 elements per thread (8 bytes of i8, whole
+// sectors per warp), not converted to the store's own 16-element one
+// through shared memory. The wider stored type (fp16 -> f32 widened)
+// keeps it too: 32 bytes per thread are two full vectors.
+// CHECK-LABEL: func.func @store_in_load_layout
+// CHECK: tile.load %{{.*}} : tensor<4096x!tile.ptr<f16>, [[L:#tilegpu.blocked<sizePerThread = \[?8\]?, threadsPerWarp = \[?32\]?, warpsPerCTA = \[?8\]?, order = \[?0\]?>]]>
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: tile.store %{{.*}}, %{{.*}} : tensor<4096x!tile.ptr<i8>, [[L]]>
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: tile.store %{{.*}}, %{{.*}} : tensor<4096x!tile.ptr<f32>, [[L]]>
+func.func @store_in_load_layout(%x: !tile.ptr<f16> {tile.divisibility = 16 : i32},
+                                %y: !tile.ptr<i8> {tile.divisibility = 16 : i32},
+                                %z: !tile.ptr<f32> {tile.divisibility = 16 : i32})
+    attributes {tilegpu.num_warps = 8 : i32} {
+  %r = tile.make_range 0 to 4096 : tensor<4096xi32>
+  %xs = tile.splat %x : tensor<4096x!tile.ptr<f16>>
+  %xp = tile.addptr %xs, %r : tensor<4096x!tile.ptr<f16>>, tensor<4096xi32>
+  %v = tile.load %xp : tensor<4096x!tile.ptr<f16>>
+  %q = arith.fptosi %v : tensor<4096xf16> to tensor<4096xi8>
+  %ys = tile.splat %y : tensor<4096x!tile.ptr<i8>>
+  %yp = tile.addptr %ys, %r : tensor<4096x!tile.ptr<i8>>, tensor<4096xi32>
+  tile.store %yp, %q : tensor<4096x!tile.ptr<i8>>
+  %w = arith.extf %v : tensor<4096xf16> to tensor<4096xf32>
+  %zs = tile.splat %z : tensor<4096x!tile.ptr<f32>>
+  %zp = tile.addptr %zs, %r : tensor<4096x!tile.ptr<f32>>, tensor<4096xi32>
+  tile.store %zp, %w : tensor<4096x!tile.ptr<f32>>
+  return
+}
