@@ -10,7 +10,9 @@
 // end), so two rows are in flight per program. One iteration ahead, not
 // S - 1: three ahead measured 0.95x at 4096x1024 where one gains 1.04x
 // (bench/NOTES.md). Loops of large tiles, which keep enough bytes in
-// flight on their own, are left.
+// flight on their own, are left. As in Triton, whose pipeliner the user's
+// num_stages asks for, an iteration is assumed not to load what the
+// previous one stored.
 //
 //===----------------------------------------------------------------------===//
 

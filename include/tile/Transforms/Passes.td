@@ -225,7 +225,9 @@ def TileGPUPrefetchLoads : Pass<"tilegpu-prefetch-loads", "ModuleOp"> {
     peeled: past the end the loads are masked off). A loop whose loads take
     more than 16 registers per thread and iteration keeps enough bytes in
     flight alone and is left. Tutorial 02's persistent softmax: two rows in
-    flight per program instead of one.
+    flight per program instead of one. Like Triton's pipeliner (which the
+    user's `num_stages` asks for), it assumes that an iteration does not
+    load what the previous one stored.
   }];
   let dependentDialects = ["tile::TileDialect", "tilegpu::TileGPUDialect",
                            "arith::ArithDialect", "scf::SCFDialect"];
