@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DeferDots.h"
+#include "LoopStages.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IRMapping.h"
@@ -36,13 +37,6 @@ namespace mlir::tile {
 
 /// Registers per thread the deferred dots' values may take together.
 constexpr int64_t kMaxDeferredRegisters = 128;
-
-/// The buffer a dot's B operand reads, seen through a transposed view.
-static Value viewedBuffer(Value operand) {
-  if (auto trans = operand.getDefiningOp<MemDescTransOp>())
-    return trans.getSrc();
-  return operand;
-}
 
 /// Whether `acc` reaches `second`'s C operand only through elementwise ops
 /// after `first`, and is read nowhere else.
@@ -107,8 +101,9 @@ findDeferrableDot(scf::ForOp loop, ArrayRef<LocalAllocOp> ringBuffers) {
       !isa<RankedTensorType>(second.getA().getType()))
     return std::nullopt;
   Value b = viewedBuffer(second.getB());
-  if (!llvm::any_of(ringBuffers,
-                    [&](LocalAllocOp alloc) { return alloc.getResult() == b; }))
+  auto ring = llvm::find_if(
+      ringBuffers, [&](LocalAllocOp alloc) { return alloc.getResult() == b; });
+  if (ring == ringBuffers.end())
     return std::nullopt;
   // Its result is only the next iteration's accumulator.
   if (!second.getD().hasOneUse())
@@ -141,7 +136,8 @@ findDeferrableDot(scf::ForOp loop, ArrayRef<LocalAllocOp> ringBuffers) {
           registers(second.getType()) >
       kMaxDeferredRegisters)
     return std::nullopt;
-  return DeferrableDot{first, second, acc};
+  return DeferrableDot{first, second, acc,
+                       unsigned(ring - ringBuffers.begin())};
 }
 
 /// `index`'s slot of the ring `slotView` reads, seen as `trans` sees it

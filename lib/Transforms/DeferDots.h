@@ -26,6 +26,8 @@ namespace mlir::tile {
 struct DeferrableDot {
   tilegpu::WarpGroupDotOp first, second;
   BlockArgument acc;
+  /// Which of the ring buffers `second`'s B is.
+  unsigned ring;
 };
 
 /// The deferrable pair of `loop`, whose ring loads are `ringBuffers` (the

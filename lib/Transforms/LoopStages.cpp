@@ -3,6 +3,7 @@
 #include "LoopStages.h"
 
 #include "tile/Dialect/Tile/TileDialect.h"
+#include "tile/Dialect/TileGPU/TileGPUDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -36,6 +37,12 @@ mlir::tile::stageZeroComputation(scf::ForOp loop, ArrayRef<Value> roots) {
     });
   }
   return ops;
+}
+
+Value mlir::tile::viewedBuffer(Value operand) {
+  if (auto trans = operand.getDefiningOp<tilegpu::MemDescTransOp>())
+    return trans.getSrc();
+  return operand;
 }
 
 Value mlir::tile::maskedByPredicate(RewriterBase &rewriter, Location loc,

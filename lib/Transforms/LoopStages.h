@@ -29,6 +29,10 @@ stageZeroComputation(scf::ForOp loop, ArrayRef<Value> roots);
 Value maskedByPredicate(RewriterBase &rewriter, Location loc, Value mask,
                         Value pred, Value like);
 
+/// The buffer a dot operand reads, seen through a transposed view
+/// (`tl.dot(a, b.T)`); the operand itself otherwise.
+Value viewedBuffer(Value operand);
+
 /// The upstream pipeliner's options both use: the epilogue not peeled (the
 /// stage-0 ops of the last iterations run under `predicate` instead), loop
 /// bounds known only at run time.

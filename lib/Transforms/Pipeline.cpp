@@ -183,14 +183,9 @@ static WarpGroupDotOp asyncCandidate(scf::ForOp loop,
     }
     if (yields != 1 || readsElsewhere)
       continue;
-    auto staged = [](Value operand) -> Value {
-      if (auto view = operand.getDefiningOp<MemDescTransOp>())
-        return view.getSrc();
-      return operand;
-    };
     bool readsRing = llvm::any_of(allocs, [&](LocalAllocOp alloc) {
-      return alloc.getResult() == staged(dot.getA()) ||
-             alloc.getResult() == staged(dot.getB());
+      return alloc.getResult() == mlir::tile::viewedBuffer(dot.getA()) ||
+             alloc.getResult() == mlir::tile::viewedBuffer(dot.getB());
     });
     if (readsRing)
       return dot;
@@ -536,17 +531,12 @@ static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
   SmallVector<unsigned> ringSlots(allocs.size(), slots);
   if (deferrable) {
     // The deferred dot's B ring keeps the previous iteration's slot.
-    Value deferredB = deferrable->second.getB();
-    if (auto trans = deferredB.getDefiningOp<MemDescTransOp>())
-      deferredB = trans.getSrc();
-    for (auto [i, alloc] : llvm::enumerate(allocs))
-      if (alloc.getResult() == deferredB) {
-        if (stages * bytesPerStage + alloc.getType().getSizeInBytes() >
-            maxSharedBytes)
-          deferrable.reset();
-        else
-          ringSlots[i] = stages + 1;
-      }
+    unsigned ring = deferrable->ring;
+    if (stages * bytesPerStage + allocs[ring].getType().getSizeInBytes() >
+        maxSharedBytes)
+      deferrable.reset();
+    else
+      ringSlots[ring] = stages + 1;
   }
   // A tensor descriptor's tile is copied by the TMA unit (one thread per
   // tile instead of every thread computing addresses and masks) where the
