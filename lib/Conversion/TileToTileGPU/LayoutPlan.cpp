@@ -135,6 +135,13 @@ Attribute LayoutPlan::defaultLayout(ArrayRef<int64_t> shape) const {
   return BlockedEncodingAttr::getDefault(ctx, shape, options.numWarps);
 }
 
+/// Bytes of one element a tensor of pointers addresses.
+static int64_t pointeeBytes(RankedTensorType ptrs) {
+  auto ptrType = cast<PointerType>(ptrs.getElementType());
+  return std::max<unsigned>(
+      1, ptrType.getPointeeType().getIntOrFloatBitWidth() / 8);
+}
+
 Attribute LayoutPlan::coalescedLayout(Value ptr) const {
   auto type = cast<RankedTensorType>(ptr.getType());
   ArrayRef<int64_t> shape = type.getShape();
@@ -153,9 +160,7 @@ Attribute LayoutPlan::coalescedLayout(Value ptr) const {
   // dimension. Alignment and masks only limit the width of the vector
   // instructions later: two accesses with the same contiguity but different
   // alignment then still share a layout and need no conversion between them.
-  auto ptrType = cast<PointerType>(type.getElementType());
-  int64_t bytes = std::max<unsigned>(
-      1, ptrType.getPointeeType().getIntOrFloatBitWidth() / 8);
+  int64_t bytes = pointeeBytes(type);
   int64_t vec = std::min<int64_t>(
       {16 / bytes, info.contiguity[order[0]], perThread, shape[order[0]]});
   vec = llvm::bit_floor(static_cast<uint64_t>(std::max<int64_t>(1, vec)));
@@ -175,7 +180,8 @@ Attribute LayoutPlan::coalescedLayout(Value ptr) const {
                                   options.numWarps);
 }
 
-Attribute LayoutPlan::loadedLayoutFor(StoreOp store) const {
+Attribute LayoutPlan::loadedLayoutFor(StoreOp store,
+                                      Attribute coalescedLayout) const {
   // A value computed from a loaded tile (a conversion of x's elements,
   // int8 quantization of fp16) is stored in the load's arrangement when
   // that one also gives each thread a contiguous run of at least 4 bytes
@@ -187,21 +193,17 @@ Attribute LayoutPlan::loadedLayoutFor(StoreOp store) const {
   Value valueRoot = find(store.getValue());
   auto loaded =
       dyn_cast_or_null<BlockedEncodingAttr>(classLayout.lookup(valueRoot));
-  auto coalesced =
-      dyn_cast<BlockedEncodingAttr>(coalescedLayout(store.getPtr()));
+  auto coalesced = dyn_cast<BlockedEncodingAttr>(coalescedLayout);
   if (classPriority.lookup(valueRoot) != kLoad || !loaded || !coalesced ||
       loaded == coalesced)
     return {};
   unsigned fastest = coalesced.getOrder()[0];
   if (loaded.getOrder()[0] != fastest)
     return {};
-  auto type = cast<RankedTensorType>(store.getPtr().getType());
-  int64_t bytes = std::max<unsigned>(1, cast<PointerType>(type.getElementType())
-                                                .getPointeeType()
-                                                .getIntOrFloatBitWidth() /
-                                            8);
   int64_t run = loaded.getSizePerThread()[fastest];
-  if (run * bytes < 4 || axis.get(store.getPtr()).contiguity[fastest] < run)
+  auto type = cast<RankedTensorType>(store.getPtr().getType());
+  if (run * pointeeBytes(type) < 4 ||
+      axis.get(store.getPtr()).contiguity[fastest] < run)
     return {};
   return loaded;
 }
@@ -519,10 +521,11 @@ LayoutPlan::LayoutPlan(func::FuncOp func, const AxisInfoAnalysis &axis,
     bool wgmmaResult = mma && mma.getVersion() == 3;
     if (classPriority.lookup(valueRoot) == kDot && !wgmmaResult)
       anchor(store.getPtr(), classLayout.lookup(valueRoot), kStore);
-    else if (Attribute loaded = loadedLayoutFor(store))
-      anchor(store.getPtr(), loaded, kStore);
-    else
-      anchor(store.getPtr(), coalescedLayout(store.getPtr()), kStore);
+    else {
+      Attribute coalesced = coalescedLayout(store.getPtr());
+      Attribute loaded = loadedLayoutFor(store, coalesced);
+      anchor(store.getPtr(), loaded ? loaded : coalesced, kStore);
+    }
   });
   derive(func);
 }

@@ -62,9 +62,9 @@ private:
                              tilegpu::DistributedLayoutAttr src) const;
   Attribute coalescedLayout(Value ptr) const;
   /// The layout of the loaded tile `store`'s value comes from, where
-  /// storing in it needs no conversion and still writes whole sectors;
-  /// null otherwise.
-  Attribute loadedLayoutFor(StoreOp store) const;
+  /// storing in it needs no conversion and still writes whole sectors as
+  /// well as `coalescedLayout` (the store's own) would; null otherwise.
+  Attribute loadedLayoutFor(StoreOp store, Attribute coalescedLayout) const;
   tilegpu::BlockedEncodingAttr
   balancedLayout(llvm::ArrayRef<int64_t> shape,
                  llvm::ArrayRef<unsigned> order) const;
