@@ -31,18 +31,19 @@ using namespace mlir;
 
 namespace {
 
-/// The first op of `block` that is or contains a user of `op`'s results;
-/// null when some user lies outside `block`.
-Operation *firstUserIn(Operation *op, Block *block) {
-  Operation *first = nullptr;
+/// The ops of `block` that are or contain a user of `op`'s results, in
+/// order; empty when some user lies outside `block`.
+SmallVector<Operation *> usersIn(Operation *op, Block &block) {
+  SmallVector<Operation *> userAts;
   for (Operation *user : op->getUsers()) {
-    Operation *at = block->findAncestorOpInBlock(*user);
+    Operation *at = block.findAncestorOpInBlock(*user);
     if (!at)
-      return nullptr;
-    if (!first || at->isBeforeInBlock(first))
-      first = at;
+      return {};
+    userAts.push_back(at);
   }
-  return first;
+  llvm::sort(userAts,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  return userAts;
 }
 
 /// Index and address arithmetic that costs a few instructions per element:
@@ -71,17 +72,9 @@ Operation *firstSkippedRegion(ArrayRef<Operation *> userAts) {
 
 /// Gives the users of `op` after a loop or branch that does not use it,
 /// when others come before it, a copy of `op` of their own, placed before
-/// the first of them.
-void recomputeAfterRegion(Operation *op, Block &block) {
-  SmallVector<Operation *> userAts;
-  for (Operation *user : op->getUsers()) {
-    Operation *at = block.findAncestorOpInBlock(*user);
-    if (!at)
-      return;
-    userAts.push_back(at);
-  }
-  llvm::sort(userAts,
-             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+/// the first of them. `userAts`: usersIn(op, block), not empty.
+void recomputeAfterRegion(Operation *op, Block &block,
+                          ArrayRef<Operation *> userAts) {
   Operation *region = firstSkippedRegion(userAts);
   if (!region)
     return;
@@ -108,12 +101,14 @@ void sinkInBlock(Block &block) {
     if (op->getNumRegions() || op->use_empty() || !isMemoryEffectFree(op) ||
         isa<arith::ConstantOp>(op))
       continue;
-    Operation *user = firstUserIn(op, &block);
-    if (!user)
+    SmallVector<Operation *> userAts = usersIn(op, block);
+    if (userAts.empty())
       continue;
-    if (isCheapToRecompute(op))
-      recomputeAfterRegion(op, block);
-    user = firstUserIn(op, &block);
+    if (isCheapToRecompute(op)) {
+      recomputeAfterRegion(op, block, userAts);
+      userAts = usersIn(op, block); // the users before the region stay
+    }
+    Operation *user = userAts.front();
     bool skipsRegion = false;
     for (Operation *it = op->getNextNode(); it != user; it = it->getNextNode())
       skipsRegion |= it->getNumRegions() > 0;
