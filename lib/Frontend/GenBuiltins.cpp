@@ -29,10 +29,11 @@ SignatureRegistry &signatureRegistry() {
 } // namespace
 
 void tilec::recordBuiltinSignature(llvm::StringRef name,
-                                   llvm::StringRef params) {
+                                   llvm::function_ref<std::string()> params) {
   SignatureRegistry &registry = signatureRegistry();
   std::lock_guard<std::mutex> lock(registry.mutex);
-  registry.signatures.emplace(name.str(), params.str());
+  if (registry.signatures.find(name) == registry.signatures.end())
+    registry.signatures.emplace(name.str(), params());
 }
 
 std::string tilec::formatBuiltinParams(llvm::ArrayRef<std::string> params,
@@ -53,10 +54,10 @@ std::string tilec::formatBuiltinParams(llvm::ArrayRef<std::string> params,
 static void recordSignature(llvm::StringRef fn,
                             llvm::ArrayRef<const char *> params,
                             unsigned numRequired) {
-  recordBuiltinSignature(
-      fn,
-      formatBuiltinParams(
-          std::vector<std::string>(params.begin(), params.end()), numRequired));
+  recordBuiltinSignature(fn, [&] {
+    return formatBuiltinParams(
+        std::vector<std::string>(params.begin(), params.end()), numRequired);
+  });
 }
 
 std::optional<std::string> tilec::getBuiltinSignature(llvm::StringRef name) {
@@ -679,10 +680,12 @@ trailingInts(Generator &gen, const CallArgs &args, llvm::StringRef keyword,
 
 FailureOr<Val> Generator::builtinShape(llvm::StringRef name,
                                        const CallArgs &args, llvm::SMLoc at) {
-  recordBuiltinSignature(name, name == "expand_dims" ? "input, axis"
-                               : name == "trans" || name == "permute"
-                                   ? "input, *dims"
-                                   : "input, *shape[, can_reorder]");
+  recordBuiltinSignature(name, [&]() -> std::string {
+    return name == "expand_dims" ? "input, axis"
+           : name == "trans" || name == "permute"
+               ? "input, *dims"
+               : "input, *shape[, can_reorder]";
+  });
   if (name == "view")
     return error(at, "view() is not supported; use reshape()");
   if (args.positional.empty())
@@ -785,9 +788,9 @@ FailureOr<Val> Generator::builtinHint(llvm::StringRef name,
 FailureOr<Val> Generator::builtinDebug(llvm::StringRef name,
                                        const CallArgs &args, llvm::SMLoc at) {
   if (name == "device_print")
-    recordBuiltinSignature(name, "prefix, *args[, hex]");
+    recordBuiltinSignature(name, [] { return "prefix, *args[, hex]"; });
   else if (name == "static_print")
-    recordBuiltinSignature(name, "*args");
+    recordBuiltinSignature(name, [] { return "*args"; });
   if (name == "print")
     return error(at, "print() is not available in kernels; use "
                              "device_print() or static_print()");

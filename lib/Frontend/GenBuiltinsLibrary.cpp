@@ -260,12 +260,14 @@ FailureOr<Val> Generator::builtinLibrary(llvm::StringRef name,
   if (!fn)
     return error(at, "internal error: the built-in library has no '" + name +
                          "'");
-  std::vector<std::string> params;
-  unsigned numRequired = 0;
-  for (const Param &p : fn->params) {
-    params.push_back(p.name);
-    numRequired += !p.defaultValue;
-  }
-  recordBuiltinSignature(name, formatBuiltinParams(params, numRequired));
+  recordBuiltinSignature(name, [&] {
+    std::vector<std::string> params;
+    unsigned numRequired = 0;
+    for (const Param &p : fn->params) {
+      params.push_back(p.name);
+      numRequired += !p.defaultValue;
+    }
+    return formatBuiltinParams(params, numRequired);
+  });
   return callHelper(*fn, args, at);
 }

@@ -21,8 +21,10 @@ namespace tilec {
 
 /// Records what built-in `name` takes, for getBuiltinSignature, where a
 /// built-in reads its arguments without Generator::bind (which records
-/// its own).
-void recordBuiltinSignature(llvm::StringRef name, llvm::StringRef params);
+/// its own). `params` runs only for the first call of each built-in: the
+/// text is made once per process, not per call compiled.
+void recordBuiltinSignature(llvm::StringRef name,
+                            llvm::function_ref<std::string()> params);
 /// "a, b[, c, d]" for parameters of which the first `numRequired` are.
 std::string formatBuiltinParams(llvm::ArrayRef<std::string> params,
                                 unsigned numRequired);
