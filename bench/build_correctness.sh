@@ -20,6 +20,18 @@ for precision in tf32 tf32x3 ieee; do
   "$TILEC" "$OUT/matmul_fp32_$precision.tile" --all-configs \
     -o "$OUT/matmul_fp32_$precision.ptx"
 done
+# fp8 inputs (tutorial 03's fp8 run): the same kernel with fp8 A and B.
+for fp8 in fp8e4nv fp8e5; do
+  sed "s/a_ptr: \*fp16:16, b_ptr: \*fp16:16/a_ptr: *$fp8:16, b_ptr: *$fp8:16/" \
+    examples/matmul.tile > "$OUT/matmul_$fp8.tile"
+  "$TILEC" "$OUT/matmul_$fp8.tile" --all-configs -o "$OUT/matmul_$fp8.ptx"
+  # B K-major (the tutorial's b.T), stated as the JIT would: wgmma's fp8
+  # form, any size.
+  "$TILEC" "$OUT/matmul_$fp8.tile" --all-configs \
+    --signature "stride_ak=i32:1,stride_bk=i32:1,stride_cn=i32:1" \
+    -o "$OUT/matmul_${fp8}_kmajor.ptx"
+done
+"$TILEC" bench/kernels/fp8.tile -o "$OUT/fp8.ptx"
 "$TILEC" examples/matmul.tile -D BLOCK_M=64 -D BLOCK_N=64 -D BLOCK_K=32 \
   -D ACTIVATION=leaky_relu --num-warps 4 -o "$OUT/matmul_leaky.ptx"
 "$TILEC" examples/matmul_block_ptr.tile --all-configs -o "$OUT/matmul_block_ptr.ptx"

@@ -58,13 +58,13 @@ def tf32(x):
 
 
 def matmul_case(k, dtype, M, N, K, transpose_b=False, act=None, tol=2e-3,
-                timed=False, label=None, operands=lambda x: x):
-    a = torch.randn(M, K, device="cuda", dtype=dtype)
-    if transpose_b:
-        b = torch.randn(N, K, device="cuda", dtype=dtype).t()
-    else:
-        b = torch.randn(K, N, device="cuda", dtype=dtype)
-    c = torch.full((M, N), float("nan"), device="cuda", dtype=dtype)
+                timed=False, label=None, operands=lambda x: x, out_dtype=None):
+    def randn(*shape):  # fp8 has no randn: round normal fp32 values
+        return torch.randn(*shape, device="cuda").to(dtype)
+    a = randn(M, K)
+    b = randn(N, K).t() if transpose_b else randn(K, N)
+    c = torch.full((M, N), float("nan"), device="cuda",
+                   dtype=out_dtype or dtype)
     args = (a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0),
             b.stride(1), c.stride(0), c.stride(1))
     k(*args)
@@ -120,6 +120,30 @@ def check_matmul():
                 tol = 1e-5 + steps * K * 2.0 ** -27
                 matmul_case(k, torch.float32, M, N, K, tol=tol,
                             timed=(M == 4096), label=label, operands=operands)
+    # fp8 A and B, fp16 C (tutorial 03's fp8 run): B K-major as the
+    # tutorial passes it (b.T) and N-major.
+    for fp8, dtype in [("fp8e4nv", torch.float8_e4m3fn),
+                       ("fp8e5", torch.float8_e5m2)]:
+        for i, cfg in enumerate(json.load(open(f"{DIR}/matmul_{fp8}.json"))):
+            k = Kernel(f"matmul_{fp8}", i)
+            c = cfg["constexprs"]
+            label = f"matmul {fp8} {c['BLOCK_M']}x{c['BLOCK_N']}x{c['BLOCK_K']}"
+            for (M, N, K) in [(512, 512, 512), (1000, 1000, 1000)]:
+                for transpose_b in (True, False):
+                    matmul_case(k, dtype, M, N, K, transpose_b=transpose_b,
+                                label=label, out_dtype=torch.float16)
+            matmul_case(k, dtype, 4096, 4096, 4096, transpose_b=True,
+                        timed=True, label=label, out_dtype=torch.float16)
+        name = f"matmul_{fp8}_kmajor"
+        for i, cfg in enumerate(json.load(open(f"{DIR}/{name}.json"))):
+            k = Kernel(name, i)
+            c = cfg["constexprs"]
+            label = (f"matmul {fp8} K-major "
+                     f"{c['BLOCK_M']}x{c['BLOCK_N']}x{c['BLOCK_K']}")
+            for (M, N, K) in [(512, 512, 512), (1000, 1000, 1000),
+                              (4096, 4096, 4097), (64, 128, 96)]:
+                matmul_case(k, dtype, M, N, K, transpose_b=True, label=label,
+                            out_dtype=torch.float16)
     k = Kernel("matmul_leaky")
     for (M, N, K) in [(512, 512, 512), (1000, 1000, 1000)]:
         matmul_case(k, torch.float16, M, N, K, act="leaky_relu",
@@ -726,6 +750,61 @@ def check_library_builtins():
     record("tl.swizzle2d (wrong)", "8x8", float(wrong), 0)
 
 
+def fp8_codes_differ(got, want):
+    """How many fp8 codes differ (two NaNs count as equal)."""
+    nan = torch.isnan(got.float()) & torch.isnan(want.float())
+    return int(((got.view(torch.uint8) != want.view(torch.uint8)) & ~nan).sum())
+
+
+def check_fp8():
+    e4, e5 = torch.float8_e4m3fn, torch.float8_e5m2
+
+    def satfinite(x, dtype):  # Triton's rounding: saturate, keep NaN
+        largest = torch.finfo(dtype).max
+        return torch.where(torch.isnan(x), x, x.clamp(-largest, largest)).to(dtype)
+
+    k = Kernel("fp8", 0)
+    n = 100003
+    special = [0.0, -0.0, float("inf"), float("-inf"), float("nan"), 448.0,
+               464.0, 480.0, 1e6, -1e6, 57344.0, 61440.0, 2.0**-9, 2.0**-10,
+               3 * 2.0**-10, 2.0**-16, 3 * 2.0**-17, 2.0**-18, -2.0**-20]
+    x = torch.randn(n, device="cuda") * torch.exp2(
+        torch.randint(-12, 12, (n,), device="cuda").float())
+    x[:len(special)] = torch.tensor(special, device="cuda")
+    h = (torch.randn(n, device="cuda") * 64).half()
+    q = (torch.randn(n, device="cuda") * torch.exp2(
+        torch.randint(-8, 6, (n,), device="cuda").float())).to(e4)
+    outs = [torch.empty(n, device="cuda", dtype=t)
+            for t in (e4, e5, e4, e5)]
+    up = torch.full((n,), float("nan"), device="cuda")
+    total = torch.empty(n, device="cuda", dtype=e4)
+    cross = torch.empty(n, device="cuda", dtype=e5)
+    k(x, h, q, *outs, up, total, cross, n)
+    torch.cuda.synchronize()
+    qd = q.double()
+    for name, got, want in [
+            ("fp32 -> e4m3", outs[0], satfinite(x, e4)),
+            ("fp32 -> e5m2", outs[1], satfinite(x, e5)),
+            ("fp16 -> e4m3", outs[2], satfinite(h.float(), e4)),
+            ("fp16 -> e5m2", outs[3], satfinite(h.float(), e5)),
+            # q * 0.5 is an fp8 value too (rounded), then the sum.
+            ("e4m3 arithmetic", total, satfinite(
+                (qd + satfinite((qd * 0.5).float(), e4).double()).float(), e4)),
+            ("e4m3 -> e5m2", cross, satfinite(q.float(), e5))]:
+        record(f"fp8 {name}", f"n={n}", float(fp8_codes_differ(got, want)), 0)
+    record("fp8 e4m3 -> fp32", f"n={n}", rel_error(up, qd), 0)
+    k = Kernel("fp8", 1)
+    M, N = 64, 128
+    q = (torch.randn(M, N, device="cuda") * 100).to(e4)
+    mx = torch.full((M,), float("nan"), device="cuda")
+    sm = torch.full((M,), float("nan"), device="cuda")
+    k(q, mx, sm, M)
+    torch.cuda.synchronize()
+    qd = q.double()
+    record("fp8 row max |x|", f"{M}x{N}", rel_error(mx, qd.abs().max(1).values), 0)
+    record("fp8 row sum", f"{M}x{N}", rel_error(sm, qd.sum(1)), 1e-6)
+
+
 def check_reductions():
     k = Kernel("reductions", 0)
     BM, BN = 32, 128
@@ -770,7 +849,7 @@ for check in [check_vector_add, check_matmul, check_softmax,
               check_attention_tutorial06,
               check_cuda_helpers,
               check_join_split, check_propagate_nan,
-              check_library_builtins, check_reductions]:
+              check_library_builtins, check_reductions, check_fp8]:
     # ONLY=check_a,check_b runs those checks alone (a quick experiment).
     only = os.environ.get("ONLY")
     if only and check.__name__ not in only.split(","):

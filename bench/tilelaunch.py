@@ -64,7 +64,10 @@ class Kernel:
         for p, a in zip(self.md["params"], args):
             t = p["type"]
             if t.startswith("*"):
-                converted.append(cp.from_dlpack(a))
+                # CuPy has no fp8 dtype: one-byte floats pass as bytes.
+                fp8 = a.is_floating_point() and a.element_size() == 1
+                converted.append(cp.from_dlpack(a.view(torch.uint8) if fp8
+                                                else a))
             elif t == "i32":
                 converted.append(np.int32(a))
             elif t == "i64":

@@ -27,7 +27,7 @@ bool tilec::isUnsigned(ScalarType t) {
          t == ScalarType::U64;
 }
 
-bool tilec::isReserved(ScalarType t) {
+bool tilec::isFloat8(ScalarType t) {
   return t == ScalarType::FP8E4M3 || t == ScalarType::FP8E5M2;
 }
 
@@ -86,9 +86,9 @@ llvm::StringRef tilec::getName(ScalarType t) {
   case ScalarType::F64:
     return "fp64";
   case ScalarType::FP8E4M3:
-    return "fp8e4m3";
+    return "fp8e4nv";
   case ScalarType::FP8E5M2:
-    return "fp8e5m2";
+    return "fp8e5";
   }
   return "?";
 }
@@ -108,7 +108,9 @@ std::optional<ScalarType> tilec::parseScalarType(llvm::StringRef name) {
       .Cases({"bf16", "bfloat16"}, ScalarType::BF16)
       .Cases({"fp32", "float32"}, ScalarType::F32)
       .Cases({"fp64", "float64"}, ScalarType::F64)
-      .Cases({"fp8e4m3", "float8e4nv", "float8_e4m3fn"}, ScalarType::FP8E4M3)
-      .Cases({"fp8e5m2", "float8e5", "float8_e5m2"}, ScalarType::FP8E5M2)
+      .Cases({"fp8e4nv", "float8e4nv", "fp8e4m3", "float8_e4m3fn"},
+             ScalarType::FP8E4M3)
+      .Cases({"fp8e5", "float8e5", "fp8e5m2", "float8_e5m2"},
+             ScalarType::FP8E5M2)
       .Default(std::nullopt);
 }

@@ -155,12 +155,8 @@ Generator::requireIntList(const std::optional<Val> &v, llvm::SMLoc at,
 FailureOr<ScalarType> Generator::requireDType(const std::optional<Val> &v,
                                               llvm::SMLoc at,
                                               llvm::StringRef what) {
-  if (v && v->getKind() == Val::Kind::DType && !v->isPointerDType()) {
-    if (isReserved(v->getDType()))
-      return error(at, "dtype " + getName(v->getDType()).str() +
-                                   " is reserved and not supported yet");
+  if (v && v->getKind() == Val::Kind::DType && !v->isPointerDType())
     return v->getDType();
-  }
   return error(at, what + " must be a dtype such as tl.float32, got " +
                                (v ? v->describe() : std::string("nothing")));
 }
@@ -543,6 +539,17 @@ FailureOr<Val> Generator::builtinCast(const CallArgs &args, llvm::SMLoc at) {
                                     " to " + getName(*dtype).str() +
                                     " (a pointer converts to int64 or to "
                                     "another tl.pointer_type)");
+  if (b->has(2) && !(*b)[2]->isNone()) {
+    FailureOr<std::string> rounding =
+        requireString((*b)[2], b->loc(2, at), "fp_downcast_rounding");
+    if (failed(rounding))
+      return failure();
+    if (*rounding != "rtne")
+      return error(b->loc(2, at),
+                   "fp_downcast_rounding='" + *rounding +
+                       "' is not supported; conversions round to nearest "
+                       "even ('rtne')");
+  }
   bool bitcast = b->has(3) && (*b)[3]->truthy();
   if (bitcast) {
     if (getBitWidth(*dtype) != getBitWidth(input.getType().element))

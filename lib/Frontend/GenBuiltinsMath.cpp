@@ -100,6 +100,10 @@ FailureOr<Val> Generator::builtinMath(llvm::StringRef name,
     FailureOr<ScalarType> t = unify(x, y, OpClass::Arith, at, name);
     if (failed(t))
       return failure();
+    if (isFloat8(*t)) {
+      x = cast(x, ScalarType::F32, at);
+      y = cast(y, ScalarType::F32, at);
+    }
     bool isMin = name == "minimum";
     mlir::Value a = x.getValue(), c = y.getValue(), r;
     if (isFloat(*t) && propagateNan)
@@ -110,7 +114,7 @@ FailureOr<Val> Generator::builtinMath(llvm::StringRef name,
       r = minOrMax<arith::MinUIOp, arith::MaxUIOp>(builder, l, isMin, a, c);
     else
       r = minOrMax<arith::MinSIOp, arith::MaxSIOp>(builder, l, isMin, a, c);
-    return Val::runtime(r, x.getType());
+    return cast(Val::runtime(r, x.getType()), *t, at);
   }
   if (name == "umulhi") {
     // The high half of the unsigned double-width product (Triton's
@@ -227,7 +231,8 @@ FailureOr<Val> Generator::builtinMath(llvm::StringRef name,
           return failure();
         common = *t;
       }
-    ScalarType t = isFloat(*common) ? *common : ScalarType::F32;
+    ScalarType t =
+        isFloat(*common) && !isFloat8(*common) ? *common : ScalarType::F32;
     for (Val &v : ops)
       v = cast(v, t, at);
     mlir::Value r =
@@ -248,6 +253,12 @@ FailureOr<Val> Generator::builtinMath(llvm::StringRef name,
     return failure();
   ScalarType elem = x->getType().element;
   if (name == "abs") {
+    if (isFloat8(elem))
+      return cast(Val::runtime(
+                      math::AbsFOp::create(
+                          builder, l, cast(*x, ScalarType::F32, at).getValue()),
+                      x->getType().withElement(ScalarType::F32)),
+                  elem, at);
     if (isFloat(elem))
       return Val::runtime(math::AbsFOp::create(builder, l, x->getValue()),
                           x->getType());
@@ -437,7 +448,9 @@ FailureOr<Val> Generator::dot(const Val &a, const Val &bv,
   if (ta.shape[1] != tb.shape[0])
     return error(at, "dot: inner dimensions differ: " + ta.str() +
                                  " times " + tb.str());
-  if (ta.element != tb.element)
+  // Hopper multiplies e4m3 by e5m2 (Triton allows mixing the fp8 types).
+  if (ta.element != tb.element &&
+      !(isFloat8(ta.element) && isFloat8(tb.element)))
     return error(at, "dot operands have different element types " +
                                  getName(ta.element).str() + " and " +
                                  getName(tb.element).str() +
@@ -447,6 +460,8 @@ FailureOr<Val> Generator::dot(const Val &a, const Val &bv,
   std::vector<ScalarType> allowed;
   switch (in) {
   case ScalarType::F16:
+  case ScalarType::FP8E4M3:
+  case ScalarType::FP8E5M2:
     allowed = {ScalarType::F32, ScalarType::F16};
     break;
   case ScalarType::BF16:

@@ -132,6 +132,8 @@ FailureOr<Val> Generator::builtinReduce(llvm::StringRef name,
   // for floats (as Triton) and is i32 for narrow integers.
   ScalarType elem = x.getType().element;
   ScalarType accType = elem, resultElem = elem;
+  if (isFloat8(elem))
+    accType = ScalarType::F32; // no fp8 arithmetic; exact for max and min
   if (name == "sum") {
     if (elem == ScalarType::F16 || elem == ScalarType::BF16)
       accType = ScalarType::F32;
@@ -425,7 +427,7 @@ FailureOr<Val> Generator::builtinScan(llvm::StringRef name,
   if (isSum || isProd) {
     Val &x = inputs[0];
     ScalarType elem = x.getType().element;
-    if (elem == ScalarType::BF16)
+    if (elem == ScalarType::BF16 || isFloat8(elem))
       x = cast(x, ScalarType::F32, at);
     if (isSum && b->has(3) && !(*b)[3]->isNone()) {
       FailureOr<ScalarType> d = requireDType((*b)[3], b->loc(3, at), "dtype");

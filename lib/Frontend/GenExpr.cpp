@@ -29,6 +29,10 @@ mlir::Type Generator::mlirScalar(ScalarType t) {
     return Float32Type::get(ctx);
   case ScalarType::F64:
     return Float64Type::get(ctx);
+  case ScalarType::FP8E4M3:
+    return Float8E4M3FNType::get(ctx);
+  case ScalarType::FP8E5M2:
+    return Float8E5M2Type::get(ctx);
   default:
     return IntegerType::get(ctx, getBitWidth(t));
   }
@@ -114,6 +118,10 @@ Val Generator::cast(const Val &v, ScalarType to, llvm::SMLoc at) {
   const TileType &from = v.getType();
   if (from.element == to)
     return v;
+  // fp8 converts only to and from other floats; integers go through fp32.
+  if ((isFloat8(from.element) && !isFloat(to)) ||
+      (isFloat8(to) && !isFloat(from.element)))
+    return cast(cast(v, ScalarType::F32, at), to, at);
   TileType resultType = from.withElement(to);
   mlir::Type target = mlirType(resultType);
   mlir::Location l = loc(at);
@@ -890,6 +898,15 @@ FailureOr<Val> Generator::binary(BinaryOp op, const Val &lhs, const Val &rhs,
   FailureOr<ScalarType> t = unify(a, b, classify(op), at, spelling);
   if (failed(t))
     return failure();
+  if (isFloat8(*t)) {
+    // GPUs have no fp8 arithmetic: compute in fp32 (exact for the operands)
+    // and round the result once.
+    FailureOr<Val> r = binary(op, cast(a, ScalarType::F32, at),
+                              cast(b, ScalarType::F32, at), at);
+    if (failed(r))
+      return failure();
+    return cast(*r, *t, at);
+  }
   if (op == BinaryOp::Div && !isFloat(*t)) {
     // '/' on integers gives fp32, as in Triton.
     a = cast(a, ScalarType::F32, at);
@@ -995,6 +1012,9 @@ FailureOr<Val> Generator::compare(CompareOp op, const Val &lhs, const Val &rhs,
   FailureOr<ScalarType> t = unify(a, b, OpClass::Compare, at, spelling);
   if (failed(t))
     return failure();
+  if (isFloat8(*t))
+    return compare(op, cast(a, ScalarType::F32, at),
+                   cast(b, ScalarType::F32, at), at);
   mlir::Location l = loc(at);
   mlir::Value r;
   if (isFloat(*t)) {
@@ -1068,6 +1088,8 @@ FailureOr<Val> Generator::unary(UnaryOp op, const Val &v, llvm::SMLoc at) {
   case UnaryOp::Pos:
     return v;
   case UnaryOp::Neg:
+    if (isFloat8(t.element))
+      return cast(*unary(op, cast(v, ScalarType::F32, at), at), t.element, at);
     if (isFloat(t.element))
       return Val::runtime(arith::NegFOp::create(builder, l, v.getValue()), t);
     return binary(BinaryOp::Sub, Val::integer(0), v, at);

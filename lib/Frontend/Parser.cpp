@@ -292,10 +292,6 @@ std::optional<ParamType> Parser::parseParamType() {
                     "pointer such as *fp16, or constexpr");
     return std::nullopt;
   }
-  if (isReserved(*scalar)) {
-    fail(first, "type '" + name + "' is reserved and not supported yet");
-    return std::nullopt;
-  }
   type.kind = isPointer ? ParamType::Kind::Pointer : ParamType::Kind::Scalar;
   type.elementType = *scalar;
   if (!isPointer && *scalar != ScalarType::I32 && *scalar != ScalarType::I64 &&

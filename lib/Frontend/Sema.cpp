@@ -54,6 +54,12 @@ static ScalarType promoteFloats(ScalarType a, ScalarType b, OpClass cls) {
   // fp16 with bf16 has no common 16-bit type.
   if (has(ScalarType::F16) && has(ScalarType::BF16))
     return ScalarType::F32;
+  // Two fp8 values keep their type if they share it (as Triton types them;
+  // the arithmetic itself is carried out in fp32), else meet in fp16.
+  if (isFloat8(a) && isFloat8(b) && cls != OpClass::DivMod)
+    return a == b ? a : ScalarType::F16;
+  if (isFloat8(a) && isFloat8(b))
+    return ScalarType::F32;
   ScalarType half = has(ScalarType::F16) ? ScalarType::F16 : ScalarType::BF16;
   // PTX has no 16-bit division or remainder: compute those in fp32.
   return cls == OpClass::DivMod ? ScalarType::F32 : half;
@@ -95,12 +101,7 @@ bool tilec::fitsIn(int64_t value, ScalarType t) {
 
 std::optional<ScalarType> tilec::promoteTypes(ScalarType a, bool aWeak,
                                               ScalarType b, bool bWeak,
-                                              OpClass cls,
-                                              std::string &error) {
-  if (isReserved(a) || isReserved(b)) {
-    error = "fp8 types are not supported yet";
-    return std::nullopt;
-  }
+                                              OpClass cls, std::string &error) {
   // A literal (constexpr) joins the promotion only if it is of a higher
   // kind (bool < integer < float) than the other operand, as in Triton;
   // otherwise it takes the other operand's type (the caller checks that an
@@ -114,7 +115,8 @@ std::optional<ScalarType> tilec::promoteTypes(ScalarType a, bool aWeak,
         return std::nullopt;
       }
       if (cls == OpClass::DivMod &&
-          (strong == ScalarType::F16 || strong == ScalarType::BF16))
+          (strong == ScalarType::F16 || strong == ScalarType::BF16 ||
+           isFloat8(strong)))
         return ScalarType::F32;
       if (strong == ScalarType::I1 && cls != OpClass::Bitwise &&
           cls != OpClass::Compare)
@@ -132,7 +134,8 @@ std::optional<ScalarType> tilec::promoteTypes(ScalarType a, bool aWeak,
     if (isFloat(a) && isFloat(b))
       return promoteFloats(a, b, cls);
     ScalarType f = isFloat(a) ? a : b;
-    if (cls == OpClass::DivMod && (f == ScalarType::F16 || f == ScalarType::BF16))
+    if (cls == OpClass::DivMod &&
+        (f == ScalarType::F16 || f == ScalarType::BF16 || isFloat8(f)))
       return ScalarType::F32;
     return f;
   }

@@ -77,8 +77,9 @@ std::optional<ParamType> tilec::parseTypeString(llvm::StringRef text,
             "'; expected e.g. *fp16, *fp32:16, i32, i64:16, fp32";
     return std::nullopt;
   }
-  if (isReserved(*scalar)) {
-    error = "type '" + name.str() + "' is reserved and not supported yet";
+  if (!pointer && isFloat8(*scalar)) {
+    error = "a scalar parameter cannot be " + name.str() +
+            " (fp8 values live in memory: pass a pointer, *" + name.str() + ")";
     return std::nullopt;
   }
   type.kind = pointer ? ParamType::Kind::Pointer : ParamType::Kind::Scalar;

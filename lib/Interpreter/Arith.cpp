@@ -330,40 +330,10 @@ LogicalResult Machine::executeArith(Operation *op, bool &handled) {
     const Tensor &a = operand(0);
     r = resultFor(op);
     for (int64_t i = 0, e = r->numel(); i < e; ++i) {
-      uint64_t bits = 0;
-      if (a.isFloat()) {
-        switch (formatOf(a.elem)) {
-        case FloatFormat::F16:
-          bits = halfBits(a.floats[i]);
-          break;
-        case FloatFormat::BF16:
-          bits = bfloatBits(a.floats[i]);
-          break;
-        case FloatFormat::F32:
-          bits = floatBits(static_cast<float>(a.floats[i]));
-          break;
-        case FloatFormat::F64:
-          std::memcpy(&bits, &a.floats[i], 8);
-          break;
-        }
-      } else {
-        bits = asUnsigned(a.ints[i], intBits(a.elem));
-      }
+      uint64_t bits = a.isFloat() ? encodeFloat(formatOf(a.elem), a.floats[i])
+                                  : asUnsigned(a.ints[i], intBits(a.elem));
       if (r->isFloat()) {
-        switch (formatOf(r->elem)) {
-        case FloatFormat::F16:
-          r->floats[i] = halfValue(bits);
-          break;
-        case FloatFormat::BF16:
-          r->floats[i] = bfloatValue(bits);
-          break;
-        case FloatFormat::F32:
-          r->floats[i] = bitsFloat(static_cast<uint32_t>(bits));
-          break;
-        case FloatFormat::F64:
-          std::memcpy(&r->floats[i], &bits, 8);
-          break;
-        }
+        r->floats[i] = decodeFloat(formatOf(r->elem), bits);
       } else {
         r->ints[i] = wrapSigned(static_cast<int64_t>(bits), intBits(r->elem));
       }

@@ -114,53 +114,16 @@ bool Machine::checkAccess(Operation *op, int32_t buffer, int64_t offset,
 
 double Machine::loadFloat(int32_t buffer, int64_t offset, Type elem) {
   const uint8_t *p = buffers[buffer].bytes.data() + offset;
-  switch (formatOf(elem)) {
-  case FloatFormat::F16: {
-    uint16_t b;
-    std::memcpy(&b, p, 2);
-    return halfValue(b);
-  }
-  case FloatFormat::BF16: {
-    uint16_t b;
-    std::memcpy(&b, p, 2);
-    return bfloatValue(b);
-  }
-  case FloatFormat::F32: {
-    float f;
-    std::memcpy(&f, p, 4);
-    return f;
-  }
-  case FloatFormat::F64: {
-    double d;
-    std::memcpy(&d, p, 8);
-    return d;
-  }
-  }
-  return 0;
+  FloatFormat f = formatOf(elem);
+  uint64_t bits = 0; // little-endian, as the GPU
+  std::memcpy(&bits, p, formatBytes(f));
+  return decodeFloat(f, bits);
 }
 
 void Machine::storeFloat(int32_t buffer, int64_t offset, Type elem, double v) {
-  uint8_t *p = buffers[buffer].bytes.data() + offset;
-  switch (formatOf(elem)) {
-  case FloatFormat::F16: {
-    uint16_t b = halfBits(v);
-    std::memcpy(p, &b, 2);
-    return;
-  }
-  case FloatFormat::BF16: {
-    uint16_t b = bfloatBits(v);
-    std::memcpy(p, &b, 2);
-    return;
-  }
-  case FloatFormat::F32: {
-    float f = static_cast<float>(v);
-    std::memcpy(p, &f, 4);
-    return;
-  }
-  case FloatFormat::F64:
-    std::memcpy(p, &v, 8);
-    return;
-  }
+  FloatFormat f = formatOf(elem);
+  uint64_t bits = encodeFloat(f, v);
+  std::memcpy(buffers[buffer].bytes.data() + offset, &bits, formatBytes(f));
 }
 
 int64_t Machine::loadInt(int32_t buffer, int64_t offset, Type elem) {

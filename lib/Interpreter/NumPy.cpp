@@ -13,6 +13,7 @@ std::string tilec::npyDescr(llvm::StringRef dtype) {
   return llvm::StringSwitch<std::string>(dtype)
       .Case("fp16", "<f2")
       .Case("bf16", "<u2")
+      .Cases({"fp8e4nv", "fp8e5"}, "|u1") // the bits, as bf16's
       .Case("fp32", "<f4")
       .Case("fp64", "<f8")
       .Case("i8", "<i1")

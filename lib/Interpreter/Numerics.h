@@ -12,17 +12,22 @@
 #define TILE_LIB_INTERPRETER_NUMERICS_H
 
 #include "tile/Support/Float16.h"
+#include "tile/Support/Float8.h"
 
-#include "mlir/IR/Types.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 
 namespace tilec::interp {
 
-enum class FloatFormat { F16, BF16, F32, F64 };
+enum class FloatFormat { E4M3, E5M2, F16, BF16, F32, F64 };
 
 inline FloatFormat formatOf(mlir::Type t) {
+  if (llvm::isa<mlir::Float8E4M3FNType>(t))
+    return FloatFormat::E4M3;
+  if (llvm::isa<mlir::Float8E5M2Type>(t))
+    return FloatFormat::E5M2;
   if (t.isF16())
     return FloatFormat::F16;
   if (t.isBF16())
@@ -50,8 +55,13 @@ inline double roundToPrecision(double x, int precision, int minExponent,
   return r;
 }
 
+/// `x` rounded to format `f` (fp8 saturates, as the GPU's conversion).
 inline double roundTo(FloatFormat f, double x) {
   switch (f) {
+  case FloatFormat::E4M3:
+    return roundToFloat8(x, Float8Kind::E4M3);
+  case FloatFormat::E5M2:
+    return roundToFloat8(x, Float8Kind::E5M2);
   case FloatFormat::F16:
     return roundToPrecision(x, 11, -14, 65504.0);
   case FloatFormat::BF16:
@@ -113,6 +123,66 @@ inline uint16_t bfloatBits(double x) {
 
 inline double bfloatValue(uint16_t bits) {
   return bitsFloat(static_cast<uint32_t>(bits) << 16);
+}
+
+/// The bits of `x` (representable in `f`) and the value of bits in `f`.
+inline uint64_t encodeFloat(FloatFormat f, double x) {
+  switch (f) {
+  case FloatFormat::E4M3:
+    return float8Bits(x, Float8Kind::E4M3);
+  case FloatFormat::E5M2:
+    return float8Bits(x, Float8Kind::E5M2);
+  case FloatFormat::F16:
+    return halfBits(x);
+  case FloatFormat::BF16:
+    return bfloatBits(x);
+  case FloatFormat::F32:
+    return floatBits(static_cast<float>(x));
+  case FloatFormat::F64: {
+    uint64_t bits;
+    std::memcpy(&bits, &x, 8);
+    return bits;
+  }
+  }
+  return 0;
+}
+
+inline double decodeFloat(FloatFormat f, uint64_t bits) {
+  switch (f) {
+  case FloatFormat::E4M3:
+    return float8Value(static_cast<uint8_t>(bits), Float8Kind::E4M3);
+  case FloatFormat::E5M2:
+    return float8Value(static_cast<uint8_t>(bits), Float8Kind::E5M2);
+  case FloatFormat::F16:
+    return halfValue(static_cast<uint16_t>(bits));
+  case FloatFormat::BF16:
+    return bfloatValue(static_cast<uint16_t>(bits));
+  case FloatFormat::F32:
+    return bitsFloat(static_cast<uint32_t>(bits));
+  case FloatFormat::F64: {
+    double x;
+    std::memcpy(&x, &bits, 8);
+    return x;
+  }
+  }
+  return 0;
+}
+
+/// Bytes of an element of format `f`.
+inline unsigned formatBytes(FloatFormat f) {
+  switch (f) {
+  case FloatFormat::E4M3:
+  case FloatFormat::E5M2:
+    return 1;
+  case FloatFormat::F16:
+  case FloatFormat::BF16:
+    return 2;
+  case FloatFormat::F32:
+    return 4;
+  case FloatFormat::F64:
+    return 8;
+  }
+  return 0;
 }
 
 /// Keep the low `bits` bits of `v`, sign-extended.

@@ -141,3 +141,23 @@ func.func @restart(%c: tensor<64x64xf32, #mma3>, %use: i1, %p: tensor<64x64x!til
   tile.store %p, %d : tensor<64x64x!tile.ptr<f32>, #mma3>
   return
 }
+
+// -----
+
+// fp8 operands (e4m3 A, e5m2 B), both K-major (the only form wgmma's fp8
+// instruction has): k-steps of 32, one 64-byte line per row of each.
+#sA8 = #tilegpu.shared<vec = 16, perPhase = 2, maxPhase = 4, order = [1, 0], lineElems = 64>
+#sB8 = #tilegpu.shared<vec = 16, perPhase = 2, maxPhase = 4, order = [0, 1], lineElems = 64>
+#mma3 = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]>
+// CHECK-LABEL: gpu.func @fp8
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-COUNT-2: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 64, k = 32>, D[<f32>, <one>], A[<e4m3>, <one>, <row>], B[<e5m2>, <one>, <col>]
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+func.func @fp8(%c: tensor<64x64xf32, #mma3>, %p: tensor<64x64x!tile.ptr<f32>, #mma3>) attributes {tilegpu.num_warps = 4 : i32} {
+  %a = tilegpu.local_alloc {offset = 0 : i32} : () -> !tilegpu.memdesc<64x64xf8E4M3FN, #sA8>
+  %b = tilegpu.local_alloc {offset = 4096 : i32} : () -> !tilegpu.memdesc<64x64xf8E5M2, #sB8>
+  %d = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<64x64xf8E4M3FN, #sA8>, !tilegpu.memdesc<64x64xf8E5M2, #sB8>, tensor<64x64xf32, #mma3> -> tensor<64x64xf32, #mma3>
+  tile.store %p, %d : tensor<64x64x!tile.ptr<f32>, #mma3>
+  return
+}

@@ -17,6 +17,7 @@
 #include "tile/Runtime/CUDADriver.h"
 #include "tile/Runtime/JIT.h"
 #include "tile/Support/Float16.h"
+#include "tile/Support/Float8.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/StringExtras.h"
@@ -87,6 +88,13 @@ void encode(llvm::StringRef dtype, double v, uint8_t *p) {
   case ScalarType::BF16: {
     uint16_t h = tilec::toBFloat16Bits(static_cast<float>(v));
     std::memcpy(p, &h, 2);
+    return;
+  }
+  case ScalarType::FP8E4M3:
+  case ScalarType::FP8E5M2: {
+    Float8Kind kind =
+        t == ScalarType::FP8E4M3 ? Float8Kind::E4M3 : Float8Kind::E5M2;
+    *p = float8Bits(roundToFloat8(v, kind), kind);
     return;
   }
   case ScalarType::F32: {

@@ -10,15 +10,32 @@ namespace tilec {
 
 /// Scalar element types. Unsigned types are distinct here (they change
 /// division, comparison and extension) though MLIR integers are signless.
+/// FP8E4M3 is Triton's float8e4nv (e4m3, no infinities), FP8E5M2 its
+/// float8e5 (e5m2, IEEE-like).
 enum class ScalarType {
-  I1, I8, I16, I32, I64, U8, U16, U32, U64, F16, BF16, F32, F64,
-  FP8E4M3, FP8E5M2, // reserved names; not supported yet
+  I1,
+  I8,
+  I16,
+  I32,
+  I64,
+  U8,
+  U16,
+  U32,
+  U64,
+  F16,
+  BF16,
+  F32,
+  F64,
+  FP8E4M3,
+  FP8E5M2, // the fp8 types
 };
 
 bool isFloat(ScalarType t);
 bool isInteger(ScalarType t); // includes i1
 bool isUnsigned(ScalarType t);
-bool isReserved(ScalarType t);
+/// fp8e4nv or fp8e5: storage and dot operands only; arithmetic on them
+/// is carried out in fp32.
+bool isFloat8(ScalarType t);
 unsigned getBitWidth(ScalarType t);
 
 /// Canonical short name: "fp16", "i32", "u8", "i1", ...

@@ -63,6 +63,21 @@ struct ElementwiseOpLowering : public ConversionPattern {
         return rewriter.notifyMatchFailure(op, "unconvertible result type");
       resultElems.push_back(converted.front());
     }
+    if (isa<arith::TruncFOp, arith::ExtFOp, arith::BitcastOp>(op)) {
+      Type from = getElementTypeOrSelf(op->getOperand(0).getType());
+      Type to = getElementTypeOrSelf(op->getResult(0).getType());
+      // fp8 <-> i8 is the same register.
+      if (isa<arith::BitcastOp>(op) &&
+          resultElems[0] == operands[0][0].getType()) {
+        rewriter.replaceOpWithMultiple(op, {llvm::to_vector(operands[0])});
+        return success();
+      }
+      if (isFloat8(from) != isFloat8(to) && !isa<arith::BitcastOp>(op)) {
+        rewriter.replaceOpWithMultiple(
+            op, {convertFloat8(rewriter, op->getLoc(), operands[0], from, to)});
+        return success();
+      }
+    }
     StringRef intrinsic = fp32Intrinsic(op);
     Value log2e;
     if (!intrinsic.empty() && isa<math::ExpOp>(op))
@@ -117,12 +132,18 @@ struct ConstantLowering : public OpConversionPattern<arith::ConstantOp> {
                   ConversionPatternRewriter &rewriter) const override {
     auto type = dyn_cast<RankedTensorType>(op.getType());
     auto splat = dyn_cast<SplatElementsAttr>(op.getValue());
+    if (!type && isFloat8(op.getType())) { // a scalar fp8: its bits
+      rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+          op, float8AsBits(cast<TypedAttr>(op.getValue())));
+      return success();
+    }
     if (!type)
       return rewriter.notifyMatchFailure(op, "not a tensor constant");
     if (!splat)
       return op.emitOpError("non-splat tensor constants are not supported on "
                             "the GPU");
-    auto value = cast<TypedAttr>(splat.getSplatValue<Attribute>());
+    auto value =
+        float8AsBits(cast<TypedAttr>(splat.getSplatValue<Attribute>()));
     Value scalar = arith::ConstantOp::create(rewriter, op.getLoc(), value);
     unsigned n = layoutOf(type).getNumRegs();
     rewriter.replaceOpWithMultiple(

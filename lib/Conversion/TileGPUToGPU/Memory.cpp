@@ -413,7 +413,8 @@ struct LoadLowering : public OpConversionPattern<LoadOp> {
   matchAndRewrite(LoadOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Type elem = getElementTypeOrSelf(op.getType());
+    Type elem =
+        getTypeConverter()->convertType(getElementTypeOrSelf(op.getType()));
     ValueRange ptrs = adaptor.getPtr();
     ValueRange masks = adaptor.getMask();
     ValueRange others = adaptor.getOther();
@@ -458,7 +459,8 @@ struct StoreLowering : public OpConversionPattern<StoreOp> {
     Value owner = ownerOf(rewriter, loc, op.getPtr().getType());
     ValueRange ptrs = adaptor.getPtr(), values = adaptor.getValue();
     ValueRange masks = adaptor.getMask();
-    Type elem = getElementTypeOrSelf(op.getValue().getType());
+    Type elem = getTypeConverter()->convertType(
+        getElementTypeOrSelf(op.getValue().getType()));
     unsigned vec = vectorWidth(op, elem);
     for (size_t i = 0; i < ptrs.size(); i += vec) {
       Value pred = andPredicates(rewriter, loc, owner,

@@ -308,7 +308,7 @@ struct LocalLoadLowering : public OpConversionPattern<tilegpu::LocalLoadOp> {
     RankedTensorType type = op.getResult().getType();
     MemDescType memType = op.getSrc().getType();
     LinearLayout layout = layoutOf(type);
-    Type elem = type.getElementType();
+    Type elem = getTypeConverter()->convertType(type.getElementType());
     SmallVector<int64_t> window = op.getWindowOffsets();
     unsigned inner = memType.getEncoding().getOrder()[0];
     unsigned width = layout.getContiguousRegisters(

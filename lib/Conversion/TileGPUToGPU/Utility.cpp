@@ -20,6 +20,11 @@ using tilegpu::LinearLayout;
 
 DistributedTypeConverter::DistributedTypeConverter(MLIRContext *ctx) {
   addConversion([](Type type) { return type; });
+  // LLVM has no fp8 type: registers hold the bits.
+  addConversion(
+      [ctx](Float8E4M3FNType) -> Type { return IntegerType::get(ctx, 8); });
+  addConversion(
+      [ctx](Float8E5M2Type) -> Type { return IntegerType::get(ctx, 8); });
   addConversion([ctx](tilegpu::MemDescType) -> Type {
     return LLVM::LLVMPointerType::get(ctx, 3);
   });

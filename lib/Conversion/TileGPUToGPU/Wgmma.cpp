@@ -81,17 +81,28 @@ static Value packHalves(OpBuilder &b, Location loc, Value lo, Value hi) {
 /// One wgmma as inline PTX, for what the NVVM op cannot express: A from
 /// registers (`aRegs`; otherwise `descA`), or whether D is read decided at
 /// run time (`readsD`, an i32: 0 for d = a * b). `acc` in and out.
+/// The shape and operand types of one wgmma.
+struct WgmmaKind {
+  int64_t n, k;
+  NVVM::WGMMATypes typeA, typeB;
+  /// Only 16-bit operands may be transposed (MN-major); fp8 has no such
+  /// operands in the instruction.
+  bool hasTranspose() const { return k == 16; }
+};
+
 static Value wgmmaInlineAsm(OpBuilder &b, Location loc, Type structType,
                             Value acc, ArrayRef<Value> aRegs, Value descA,
-                            Value descB, Value readsD, int64_t n,
-                            StringRef type, bool transA, bool transB) {
-  unsigned numAcc = n / 2;
+                            Value descB, Value readsD, const WgmmaKind &kind,
+                            bool transA, bool transB) {
+  unsigned numAcc = kind.n / 2;
   unsigned numA = aRegs.empty() ? 1 : aRegs.size();
   unsigned predicate = 2 * numAcc + numA + 1;
-  std::string text =
-      "{\n.reg .pred p;\nsetp.ne.b32 p, $" + std::to_string(predicate) +
-      ", 0;\nwgmma.mma_async.sync.aligned.m64n" + std::to_string(n) +
-      "k16.f32." + type.str() + "." + type.str() + " {";
+  std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $" +
+                     std::to_string(predicate) +
+                     ", 0;\nwgmma.mma_async.sync.aligned.m64n" +
+                     std::to_string(kind.n) + "k" + std::to_string(kind.k) +
+                     ".f32." + NVVM::stringifyWGMMATypes(kind.typeA).str() +
+                     "." + NVVM::stringifyWGMMATypes(kind.typeB).str() + " {";
   std::string constraints;
   for (unsigned i = 0; i < numAcc; ++i) {
     text += "$" + std::to_string(i) + (i + 1 < numAcc ? ", " : "");
@@ -106,11 +117,13 @@ static Value wgmmaInlineAsm(OpBuilder &b, Location loc, Type structType,
       text += "$" + std::to_string(2 * numAcc + i) + (i + 1 < numA ? ", " : "");
     text += "}";
   }
-  text += ", $" + std::to_string(2 * numAcc + numA) + ", p, 1, 1, ";
+  text += ", $" + std::to_string(2 * numAcc + numA) + ", p, 1, 1";
   // The register form has no transpose of A.
-  if (aRegs.empty())
-    text += std::string(transA ? "1" : "0") + ", ";
-  text += std::string(transB ? "1" : "0") + ";\n}";
+  if (aRegs.empty() && kind.hasTranspose())
+    text += std::string(", ") + (transA ? "1" : "0");
+  if (kind.hasTranspose())
+    text += std::string(", ") + (transB ? "1" : "0");
+  text += ";\n}";
   SmallVector<Value> operands;
   for (unsigned i = 0; i < numAcc; ++i) {
     operands.push_back(
@@ -198,15 +211,24 @@ struct WarpGroupDotLowering
 
     auto regAt = registersByCoordinate(layout);
 
-    Type elem = aType.getElementType();
-    auto wgmmaType =
-        elem.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+    auto wgmmaType = [](Type elem) {
+      if (isa<Float8E4M3FNType>(elem))
+        return NVVM::WGMMATypes::e4m3;
+      if (isa<Float8E5M2Type>(elem))
+        return NVVM::WGMMATypes::e5m2;
+      return elem.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+    };
+    // A k-step reads 32 bytes of each row along K: 16 16-bit or 32 fp8
+    // elements.
+    WgmmaKind kind{instrN, isFloat8(aType.getElementType()) ? 32 : 16,
+                   wgmmaType(aType.getElementType()),
+                   wgmmaType(op.getB().getType().getElementType())};
     // K-major A is "row" and K-major B "col"; the others are transposed.
     auto layoutA = !a || a->contiguousAlong(1) ? NVVM::MMALayout::row
                                                : NVVM::MMALayout::col;
     auto layoutB =
         b.contiguousAlong(0) ? NVVM::MMALayout::col : NVVM::MMALayout::row;
-    auto shape = NVVM::MMAShapeAttr::get(ctx, 64, instrN, 16);
+    auto shape = NVVM::MMAShapeAttr::get(ctx, 64, instrN, kind.k);
     auto structType = LLVM::LLVMStructType::getLiteral(
         ctx, SmallVector<Type>(instrN / 2, rewriter.getF32Type()));
 
@@ -239,7 +261,7 @@ struct WarpGroupDotLowering
                                            i32Constant(rewriter, loc, m));
         Value colB = arith::AddIOp::create(rewriter, loc, col0,
                                            i32Constant(rewriter, loc, n));
-        for (int64_t k = 0; k < K; k += 16) {
+        for (int64_t k = 0; k < K; k += kind.k) {
           Step &step = block.steps.emplace_back();
           Value kv = i32Constant(rewriter, loc, k);
           step.descB = b.at(rewriter, loc, {kv, colB});
@@ -285,15 +307,14 @@ struct WarpGroupDotLowering
           if (!readsAtRunTime)
             readsAtRunTime = i32Constant(rewriter, loc, readsD ? 1 : 0);
           packed = wgmmaInlineAsm(rewriter, loc, structType, packed, step.regsA,
-                                  step.descA, step.descB, readsAtRunTime,
-                                  instrN, NVVM::stringifyWGMMATypes(wgmmaType),
+                                  step.descA, step.descB, readsAtRunTime, kind,
                                   layoutA == NVVM::MMALayout::col,
                                   layoutB == NVVM::MMALayout::row);
           continue;
         }
         packed = NVVM::WgmmaMmaAsyncOp::create(
             rewriter, loc, structType, packed, step.descA, step.descB, shape,
-            wgmmaType, wgmmaType, NVVM::WGMMATypes::f32,
+            kind.typeA, kind.typeB, NVVM::WGMMATypes::f32,
             readsD ? NVVM::WGMMAScaleOut::one : NVVM::WGMMAScaleOut::zero,
             NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, layoutA, layoutB,
             /*satfinite=*/nullptr);

@@ -239,7 +239,7 @@ BlockedEncodingAttr LayoutPlan::balancedLayout(ArrayRef<int64_t> shape,
 /// Whether `dot` is part of a chain in which one dot's result, after
 /// elementwise work (attention's scaling, exp2 and .to(fp16)), is operand A
 /// of another: forward from its result, or backward from its A.
-static bool isChainedDot(DotOp dot) {
+bool mlir::tile::isChainedDot(DotOp dot) {
   auto reaches = [](Value start, bool forward) {
     SmallVector<Value> work{start};
     DenseSet<Value> seen;
@@ -272,20 +272,24 @@ static bool isChainedDot(DotOp dot) {
          reaches(dot.getA(), /*forward=*/false);
 }
 
-MmaEncodingAttr LayoutPlan::chooseWgmma(DotOp dot) const {
+MmaEncodingAttr
+mlir::tile::chooseWgmmaLayout(DotOp dot, const LayoutPlanOptions &options) {
   if (!options.useWgmma || options.numWarps % 4)
     return {};
   auto aType = dot.getA().getType();
   Type in = aType.getElementType();
-  if (!(in.isF16() || in.isBF16()))
+  bool fp8 = isa<Float8E4M3FNType, Float8E5M2Type>(in);
+  if (!(in.isF16() || in.isBF16() || fp8))
     return {};
   int64_t M = aType.getDimSize(0), K = aType.getDimSize(1),
           N = dot.getB().getType().getDimSize(1);
   // B (and A unless it is in registers) goes through shared memory in
   // wgmma's layout: rows of at least 32 bytes whichever dimension is
   // contiguous, and whole 1024-byte swizzle groups so that every buffer of
-  // a ring stays aligned.
-  if (M % 64 || K % 16 || N % 16 || (K * N * 2) % 1024)
+  // a ring stays aligned. fp8 takes k-steps of 32 and must also fit as
+  // fp16, should it be widened (widenFloat8Dots).
+  if (M % 64 || K % 16 || N % 16 || (K * N * 2) % 1024 ||
+      (fp8 && (K % 32 || (K * N) % 1024)))
     return {};
   // Warpgroups along M first (each owns 64-row bands), then along N. In a
   // chain of dots every warp owns whole rows (all warps along M), so that
@@ -303,7 +307,12 @@ MmaEncodingAttr LayoutPlan::chooseWgmma(DotOp dot) const {
   // A warpgroup's columns start on a whole 128-byte line of B.
   if (warpN % 8 || N % (warpN * wn) || (wn > 1 && warpN % 64))
     return {};
-  return MmaEncodingAttr::get(ctx, 3, {wm, wn}, {16, static_cast<unsigned>(warpN)});
+  return MmaEncodingAttr::get(dot.getContext(), 3, {wm, wn},
+                              {16, static_cast<unsigned>(warpN)});
+}
+
+MmaEncodingAttr LayoutPlan::chooseWgmma(DotOp dot) const {
+  return chooseWgmmaLayout(dot, options);
 }
 
 MmaEncodingAttr LayoutPlan::chooseMma(DotOp dot) const {
@@ -313,14 +322,16 @@ MmaEncodingAttr LayoutPlan::chooseMma(DotOp dot) const {
   Type in = aType.getElementType();
   Type out = dot.getType().getElementType();
   bool tf32 = in.isF32() && dot.getInputPrecision() != InputPrecision::ieee;
-  if (!out.isF32() || !(in.isF16() || in.isBF16() || tf32))
+  if (!out.isF32())
+    return {};
+  if (MmaEncodingAttr wgmma = chooseWgmma(dot))
+    return wgmma;
+  if (!(in.isF16() || in.isBF16() || tf32))
     return {};
   int64_t M = aType.getDimSize(0), K = aType.getDimSize(1),
           N = dot.getB().getType().getDimSize(1);
   if (M < 16 || N < 8 || K < (tf32 ? 8 : 16))
     return {};
-  if (MmaEncodingAttr wgmma = chooseWgmma(dot))
-    return wgmma;
   // In a chain of dots every warp owns whole rows, so that one dot's result
   // is the next one's operand A in the same registers (no data crosses
   // warps) and row reductions need no shared memory.

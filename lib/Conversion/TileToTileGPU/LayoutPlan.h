@@ -81,6 +81,20 @@ private:
   llvm::SmallVector<Value> members; // every tensor value, in program order
 };
 
+/// The wgmma (version-3 #mma) layout for `dot`, or null where wgmma cannot
+/// take it.
+tilegpu::MmaEncodingAttr chooseWgmmaLayout(DotOp dot,
+                                           const LayoutPlanOptions &options);
+
+/// Whether `dot` is part of a chain in which one dot's result, after
+/// elementwise work, is operand A of another.
+bool isChainedDot(DotOp dot);
+
+/// Gives the dots of fp8 blocks that wgmma's fp8 form cannot take fp16
+/// operands (Float8Dots.cpp). Returns whether any dot changed.
+bool widenFloat8Dots(func::FuncOp func, const AxisInfoAnalysis &axis,
+                     const LayoutPlanOptions &options);
+
 /// Clone cheap index computations (ranges, splats, constants, integer
 /// arithmetic on them, expand_dims and broadcast) so that each use has its
 /// own copy and can take its own layout; a use inside a loop or branch gets

@@ -363,14 +363,16 @@ struct ConvertTileToTileGPUPass
       rematerializeCheapValues(func);
       std::optional<AxisInfoAnalysis> axisInfo(std::in_place, func);
       LayoutPlanOptions planOptions;
+      planOptions.numWarps = numWarps;
+      planOptions.useMma = useMma;
+      planOptions.useWgmma = useWgmma;
+      if (widenFloat8Dots(func, *axisInfo, planOptions))
+        axisInfo.emplace(func);
       planOptions.rowSplitPointers =
           splitScatteredLoopAddresses(func, *axisInfo);
       if (!planOptions.rowSplitPointers.empty())
         axisInfo.emplace(func);
       const AxisInfoAnalysis &axis = *axisInfo;
-      planOptions.numWarps = numWarps;
-      planOptions.useMma = useMma;
-      planOptions.useWgmma = useWgmma;
       LayoutPlan plan(func, axis, planOptions);
       LayoutAssigner assigner(&getContext(), plan);
       for (Block &block : func.getBody())

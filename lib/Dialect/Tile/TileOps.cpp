@@ -295,12 +295,13 @@ LogicalResult DotOp::verify() {
            << a.getDimSize(0) << "x" << b.getDimSize(1);
   Type ea = a.getElementType(), eb = b.getElementType(),
        ec = c.getElementType();
-  if (ea != eb)
+  bool fp8 = isa<Float8E4M3FNType, Float8E5M2Type>(ea) &&
+             isa<Float8E4M3FNType, Float8E5M2Type>(eb);
+  if (ea != eb && !fp8)
     return emitOpError("operand element types differ: ") << ea << " vs " << eb;
-  bool ok = (ea.isF16() && (ec.isF32() || ec.isF16())) ||
+  bool ok = ((ea.isF16() || fp8) && (ec.isF32() || ec.isF16())) ||
             ((ea.isBF16() || ea.isF32()) && ec.isF32()) ||
-            (ea.isF64() && ec.isF64()) ||
-            (ea.isInteger(8) && ec.isInteger(32));
+            (ea.isF64() && ec.isF64()) || (ea.isInteger(8) && ec.isInteger(32));
   if (!ok)
     return emitOpError("cannot accumulate a product of ")
            << ea << " in " << ec;

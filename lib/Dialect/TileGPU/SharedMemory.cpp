@@ -273,14 +273,25 @@ LogicalResult WarpGroupDotOp::verify() {
            << b.getShape()[0] << "x" << b.getShape()[1] << " into "
            << c.getShape()[0] << "x" << c.getShape()[1];
   Type elem = a.getElementType();
-  if (elem != b.getElementType() || !(elem.isF16() || elem.isBF16()) ||
-      !c.getElementType().isF32())
-    return emitOpError("wgmma takes f16 or bf16 operands into f32");
-  if (a.getShape()[1] % 16)
-    return emitOpError("K must be a multiple of 16");
+  auto isFloat8 = [](Type t) {
+    return isa<Float8E4M3FNType, Float8E5M2Type>(t);
+  };
+  // fp8 operands may mix e4m3 and e5m2; each is read K-major from shared
+  // memory in k-steps of 32.
+  bool fp8 = isFloat8(elem) && isFloat8(b.getElementType());
+  if ((elem != b.getElementType() && !fp8) ||
+      !(elem.isF16() || elem.isBF16() || fp8) || !c.getElementType().isF32())
+    return emitOpError("wgmma takes f16, bf16 or fp8 operands into f32");
+  if (a.getShape()[1] % (fp8 ? 32 : 16))
+    return emitOpError("K must be a multiple of ") << (fp8 ? 32 : 16);
   SmallVector<MemDescType, 2> buffers{b};
   if (auto aBuffer = dyn_cast<MemDescType>(getA().getType())) {
     buffers.push_back(aBuffer);
+    if (fp8 && (aBuffer.getEncoding().getOrder()[0] != 1 ||
+                b.getEncoding().getOrder()[0] != 0))
+      return emitOpError("fp8 operands must be K-major in shared memory");
+  } else if (fp8) {
+    return emitOpError("fp8 operand A must be in shared memory");
   } else {
     auto dotOp = dyn_cast_or_null<DotOperandEncodingAttr>(
         cast<RankedTensorType>(getA().getType()).getEncoding());
@@ -291,7 +302,8 @@ LogicalResult WarpGroupDotOp::verify() {
   }
   for (MemDescType t : buffers) {
     SharedEncodingAttr enc = t.getEncoding();
-    int64_t lineBytes = enc.getLineElems() * 2;
+    int64_t lineBytes =
+        enc.getLineElems() * (t.getElementType().getIntOrFloatBitWidth() / 8);
     if (lineBytes != 32 && lineBytes != 64 && lineBytes != 128)
       return emitOpError("operands need a wgmma encoding (lines of 32, 64 or "
                          "128 bytes)");

@@ -393,6 +393,23 @@ func.func @dot_element_types(%a: tensor<16x32xf16>, %b: tensor<32x8xbf16>, %c: t
 
 // -----
 
+// The two fp8 types mix; fp8 with a 16-bit type does not.
+func.func @dot_fp8_with_f16(%a: tensor<16x32xf8E4M3FN>, %b: tensor<32x8xf16>, %c: tensor<16x8xf32>) {
+  // expected-error @+1 {{operand element types differ: 'f8E4M3FN' vs 'f16'}}
+  %0 = tile.dot %a, %b, %c : tensor<16x32xf8E4M3FN> * tensor<32x8xf16> -> tensor<16x8xf32>
+  return
+}
+
+// -----
+
+func.func @dot_fp8_into_bf16(%a: tensor<16x32xf8E4M3FN>, %b: tensor<32x8xf8E5M2>, %c: tensor<16x8xbf16>) {
+  // expected-error @+1 {{cannot accumulate a product of 'f8E4M3FN' in 'bf16'}}
+  %0 = tile.dot %a, %b, %c : tensor<16x32xf8E4M3FN> * tensor<32x8xf8E5M2> -> tensor<16x8xbf16>
+  return
+}
+
+// -----
+
 func.func @dot_float_int_acc(%a: tensor<16x32xf16>, %b: tensor<32x8xf16>, %c: tensor<16x8xi32>) {
   // expected-error @+1 {{cannot accumulate a product of 'f16' in 'i32'}}
   %0 = tile.dot %a, %b, %c : tensor<16x32xf16> * tensor<32x8xf16> -> tensor<16x8xi32>

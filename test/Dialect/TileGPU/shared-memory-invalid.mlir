@@ -160,8 +160,32 @@ func.func @wgmma_shapes(%a: !tilegpu.memdesc<64x64xf16, #s>, %b: !tilegpu.memdes
 #s = #tilegpu.shared<vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 32>
 #mma3 = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]>
 func.func @wgmma_types(%a: !tilegpu.memdesc<64x32xf32, #s>, %b: !tilegpu.memdesc<32x64xf32, #s>, %c: tensor<64x64xf32, #mma3>) {
-  // expected-error @below {{wgmma takes f16 or bf16 operands into f32}}
+  // expected-error @below {{wgmma takes f16, bf16 or fp8 operands into f32}}
   %d = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<64x32xf32, #s>, !tilegpu.memdesc<32x64xf32, #s>, tensor<64x64xf32, #mma3> -> tensor<64x64xf32, #mma3>
+  return
+}
+
+// -----
+
+// fp8 operands are read K-major only: B contiguous along N is rejected.
+#sA = #tilegpu.shared<vec = 16, perPhase = 2, maxPhase = 4, order = [1, 0], lineElems = 64>
+#sN = #tilegpu.shared<vec = 16, perPhase = 2, maxPhase = 4, order = [1, 0], lineElems = 64>
+#mma3 = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]>
+func.func @wgmma_fp8_major(%a: !tilegpu.memdesc<64x64xf8E4M3FN, #sA>, %b: !tilegpu.memdesc<64x64xf8E4M3FN, #sN>, %c: tensor<64x64xf32, #mma3>) {
+  // expected-error @below {{fp8 operands must be K-major in shared memory}}
+  %d = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<64x64xf8E4M3FN, #sA>, !tilegpu.memdesc<64x64xf8E4M3FN, #sN>, tensor<64x64xf32, #mma3> -> tensor<64x64xf32, #mma3>
+  return
+}
+
+// -----
+
+// fp8 k-steps are 32 deep.
+#sA = #tilegpu.shared<vec = 16, perPhase = 4, maxPhase = 2, order = [1, 0], lineElems = 32>
+#sB = #tilegpu.shared<vec = 16, perPhase = 4, maxPhase = 2, order = [0, 1], lineElems = 32>
+#mma3 = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]>
+func.func @wgmma_fp8_k(%a: !tilegpu.memdesc<64x48xf8E4M3FN, #sA>, %b: !tilegpu.memdesc<48x64xf8E5M2, #sB>, %c: tensor<64x64xf32, #mma3>) {
+  // expected-error @below {{K must be a multiple of 32}}
+  %d = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<64x48xf8E4M3FN, #sA>, !tilegpu.memdesc<48x64xf8E5M2, #sB>, tensor<64x64xf32, #mma3> -> tensor<64x64xf32, #mma3>
   return
 }
 

@@ -51,7 +51,8 @@ def Tile_TensorMapType : Tile_TypeDef<"TensorMap", "tensormap"> {
 // Type constraints
 //===----------------------------------------------------------------------===//
 
-def Tile_Float : AnyTypeOf<[F16, BF16, F32, F64], "floating-point">;
+def Tile_Float : AnyTypeOf<[F8E4M3FN, F8E5M2, F16, BF16, F32, F64],
+                           "floating-point">;
 def Tile_Int : AnyTypeOf<[I1, I8, I16, I32, I64], "integer">;
 def Tile_Ptr : Type<CPred<"::llvm::isa<::mlir::tile::PointerType>($_self)">,
                     "tile pointer", "::mlir::tile::PointerType">;

@@ -1,0 +1,65 @@
+//===- Float8Dots.cpp - Which dots of fp8 blocks stay fp8 -----------------===//
+//
+// wgmma multiplies fp8 (e4m3, e5m2, mixed) at twice the fp16 rate, but its
+// fp8 form reads both operands from shared memory and K-major only (no
+// transpose), and mma.sync and the FMA path have no fp8 form here. A dot of
+// fp8 blocks therefore stays fp8 only where wgmma takes it, it is not part
+// of a chain (where A would stay in registers), and both operands are
+// loaded tiles whose layout will run along K: A's (M x K) loads contiguous
+// along K at least as long as along M, B's (K x N) longer along K than N,
+// the order coalescedLayout gives them. Every other fp8 dot gets the fp16
+// widening of its operands (exact: every fp8 value is an fp16 value), so
+// that the fp16 paths serve any layout and architecture.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LayoutPlan.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+static bool isFloat8(Type t) {
+  return isa<Float8E4M3FNType, Float8E5M2Type>(t);
+}
+
+/// Whether `operand` (operand `index` of a dot, 2-D) is a loaded tile
+/// whose coalesced layout runs along K.
+static bool loadedAlongK(Value operand, unsigned index,
+                         const AxisInfoAnalysis &axis) {
+  unsigned kDim = index == 0 ? 1 : 0;
+  auto load = operand.getDefiningOp<LoadOp>();
+  if (!load || !isa<RankedTensorType>(load.getPtr().getType()))
+    return false;
+  AxisInfo info = axis.get(load.getPtr());
+  int64_t alongK = info.contiguity[kDim], across = info.contiguity[1 - kDim];
+  // Among equal contiguities the last dimension is the fastest.
+  return kDim == 1 ? alongK >= across : alongK > across;
+}
+
+static Value widenToF16(OpBuilder &b, Location loc, Value v) {
+  auto type = cast<RankedTensorType>(v.getType());
+  return arith::ExtFOp::create(b, loc, type.clone(b.getF16Type()), v);
+}
+
+bool mlir::tile::widenFloat8Dots(func::FuncOp func,
+                                 const AxisInfoAnalysis &axis,
+                                 const LayoutPlanOptions &options) {
+  bool changed = false;
+  func.walk([&](DotOp dot) {
+    if (!isFloat8(dot.getA().getType().getElementType()))
+      return;
+    bool wgmmaTakesIt =
+        options.useMma && chooseWgmmaLayout(dot, options) &&
+        dot.getType().getElementType().isF32() && !isChainedDot(dot) &&
+        loadedAlongK(dot.getA(), 0, axis) && loadedAlongK(dot.getB(), 1, axis);
+    if (wgmmaTakesIt)
+      return;
+    OpBuilder b(dot);
+    dot.getAMutable().assign(widenToF16(b, dot.getLoc(), dot.getA()));
+    dot.getBMutable().assign(widenToF16(b, dot.getLoc(), dot.getB()));
+    changed = true;
+  });
+  return changed;
+}
