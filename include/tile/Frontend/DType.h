@@ -12,23 +12,12 @@ namespace tilec {
 /// division, comparison and extension) though MLIR integers are signless.
 /// FP8E4M3 is Triton's float8e4nv (e4m3, no infinities), FP8E5M2 its
 /// float8e5 (e5m2, IEEE-like).
+// clang-format off
 enum class ScalarType {
-  I1,
-  I8,
-  I16,
-  I32,
-  I64,
-  U8,
-  U16,
-  U32,
-  U64,
-  F16,
-  BF16,
-  F32,
-  F64,
-  FP8E4M3,
-  FP8E5M2, // the fp8 types
+  I1, I8, I16, I32, I64, U8, U16, U32, U64, F16, BF16, F32, F64,
+  FP8E4M3, FP8E5M2,
 };
+// clang-format on
 
 bool isFloat(ScalarType t);
 bool isInteger(ScalarType t); // includes i1
