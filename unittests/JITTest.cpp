@@ -1,11 +1,12 @@
 //===- JITTest.cpp - The JIT library without (and with) a GPU -------------===//
 
+#include "tile/Runtime/JIT.h"
 #include "tile/Runtime/CUDADriver.h"
 #include "tile/Runtime/DiskCache.h"
 #include "tile/Runtime/GridExpr.h"
-#include "tile/Runtime/JIT.h"
 #include "tile/Runtime/Specialization.h"
 #include "tile/Support/Float16.h"
+#include "tile/Support/Float8.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "gtest/gtest.h"
@@ -157,8 +158,43 @@ TEST(Specialization, HalfConversions) {
   EXPECT_EQ(tilec::toBFloat16Bits(-3.0f), 0xc040);
 }
 
+TEST(Specialization, Float8Pointers) {
+  alignas(16) static char buffer[64];
+  std::vector<DeclaredParam> params = {{"q", std::nullopt, true}};
+  auto specs =
+      specialize(params, {ptr(reinterpret_cast<float8e4nv *>(buffer))});
+  ASSERT_TRUE(bool(specs)) << specs.error();
+  EXPECT_EQ(signatureString(*specs), "q=*fp8e4nv:16");
+  auto e5 = specialize(params, {ptr(reinterpret_cast<float8e5 *>(buffer + 1))});
+  ASSERT_TRUE(bool(e5)) << e5.error();
+  EXPECT_EQ(signatureString(*e5), "q=*fp8e5");
+}
+
+TEST(Specialization, Float8Codec) {
+  using tilec::Float8Kind;
+  auto bits = [](double x, Float8Kind k) {
+    return tilec::float8Bits(tilec::roundToFloat8(x, k), k);
+  };
+  EXPECT_EQ(bits(1.0, Float8Kind::E4M3), 0x38);
+  EXPECT_EQ(bits(-2.0, Float8Kind::E4M3), 0xc0);
+  EXPECT_EQ(bits(448.0, Float8Kind::E4M3), 0x7e);
+  EXPECT_EQ(bits(1e6, Float8Kind::E4M3), 0x7e); // saturates
+  EXPECT_EQ(bits(-INFINITY, Float8Kind::E4M3), 0xfe);
+  EXPECT_EQ(bits(NAN, Float8Kind::E4M3), 0x7f);
+  EXPECT_EQ(bits(0x1p-9, Float8Kind::E4M3), 0x01);  // smallest subnormal
+  EXPECT_EQ(bits(0x1p-10, Float8Kind::E4M3), 0x00); // tie to even: zero
+  EXPECT_EQ(bits(1.0625, Float8Kind::E4M3), 0x38);  // tie to even: 1.0
+  EXPECT_EQ(bits(1.0, Float8Kind::E5M2), 0x3c);
+  EXPECT_EQ(bits(INFINITY, Float8Kind::E5M2), 0x7b); // saturates to 57344
+  EXPECT_EQ(bits(0x1p-16, Float8Kind::E5M2), 0x01);
+  EXPECT_EQ(tilec::float8Value(0x7c, Float8Kind::E5M2), INFINITY);
+  EXPECT_TRUE(std::isnan(tilec::float8Value(0xff, Float8Kind::E4M3)));
+  EXPECT_EQ(tilec::float8Value(0x7e, Float8Kind::E4M3), 448.0);
+  EXPECT_EQ(tilec::float8Value(0x03, Float8Kind::E4M3), 3 * 0x1p-9);
+}
+
 TEST(Specialization, TypeNames) {
-  for (int t = 0; t <= int(DType::fp64); ++t)
+  for (int t = 0; t <= int(DType::fp8e5); ++t)
     EXPECT_EQ(dtypeFromName(dtypeName(DType(t))), DType(t));
   EXPECT_EQ(dtypeFromName("float16"), std::nullopt);
   EXPECT_EQ(dtypeFromName(""), std::nullopt);

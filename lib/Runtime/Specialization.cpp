@@ -23,12 +23,16 @@ const char *tile::dtypeName(DType t) {
   case DType::bf16: return "bf16";
   case DType::fp32: return "fp32";
   case DType::fp64: return "fp64";
+  case DType::fp8e4nv:
+    return "fp8e4nv";
+  case DType::fp8e5:
+    return "fp8e5";
   }
   return "?";
 }
 
 std::optional<DType> tile::dtypeFromName(const std::string &name) {
-  for (int t = 0; t <= int(DType::fp64); ++t)
+  for (int t = 0; t <= int(DType::fp8e5); ++t)
     if (name == dtypeName(DType(t)))
       return DType(t);
   return std::nullopt;
@@ -36,7 +40,7 @@ std::optional<DType> tile::dtypeFromName(const std::string &name) {
 
 static bool isIntegerType(DType t) {
   return t != DType::fp16 && t != DType::bf16 && t != DType::fp32 &&
-         t != DType::fp64;
+         t != DType::fp64 && t != DType::fp8e4nv && t != DType::fp8e5;
 }
 
 /// The parameter type a scalar argument has by its C++ type.

@@ -35,7 +35,23 @@
 namespace tile {
 
 /// Element types of pointers (the language's scalar types).
-enum class DType { i1, i8, i16, i32, i64, u8, u16, u32, u64, fp16, bf16, fp32, fp64 };
+enum class DType {
+  i1,
+  i8,
+  i16,
+  i32,
+  i64,
+  u8,
+  u16,
+  u32,
+  u64,
+  fp16,
+  bf16,
+  fp32,
+  fp64,
+  fp8e4nv,
+  fp8e5, // the last: dtypeFromName walks up to it
+};
 
 /// The language's name of a type ("fp16", "i32", ...).
 const char *dtypeName(DType t);
@@ -48,6 +64,13 @@ struct half {
 };
 struct bfloat16 {
   uint16_t bits;
+};
+/// fp8 storage types (e4m3 and e5m2) for typed pointers.
+struct float8e4nv {
+  uint8_t bits;
+};
+struct float8e5 {
+  uint8_t bits;
 };
 
 template <typename T> struct DTypeOf;
@@ -68,6 +91,8 @@ TILE_DTYPE(half, fp16)
 TILE_DTYPE(bfloat16, bf16)
 TILE_DTYPE(float, fp32)
 TILE_DTYPE(double, fp64)
+TILE_DTYPE(float8e4nv, fp8e4nv)
+TILE_DTYPE(float8e5, fp8e5)
 #undef TILE_DTYPE
 
 /// A device address with its element type.
