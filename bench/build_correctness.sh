@@ -68,6 +68,7 @@ for bm in 32 64; do
 done
 "$TILEC" examples/matmul_descriptor.tile --all-configs -o "$OUT/matmul_descriptor.ptx"
 "$TILEC" examples/grouped_matmul_tma.tile --all-configs -o "$OUT/grouped_matmul_tma.ptx"
+"$TILEC" examples/matmul_tma.tile --all-configs -o "$OUT/matmul_tma.ptx"
 "$TILEC" examples/attention_tutorial06.tile -D HEAD_DIM=64 -D BLOCK_M=128 \
   -D BLOCK_N=64 -D STAGE=3 --num-warps 8 -o "$OUT/attention_tutorial06.ptx"
 for f in "$OUT"/*.ptx; do

@@ -554,6 +554,28 @@ def check_descriptor():
             torch.cuda.synchronize()
             record(f"matmul_descriptor cfg{i}", f"{M}x{N}x{K}",
                    rel_error(c, a.double() @ b.double().T), 2e-3)
+    # Tutorial 09's kernels on host-made descriptors (examples/matmul_tma.tile),
+    # each descriptor passed as its base, shape and leading strides.
+    def parts(x):
+        return (x, *x.shape, *x.stride()[:-1])
+    configs = json.load(open(f"{DIR}/matmul_tma.json"))
+    for i, cfg in enumerate(configs):
+        k = Kernel("matmul_tma", i)
+        c = cfg["constexprs"]
+        label = (f"{cfg['kernel']} {c['BLOCK_SIZE_M']}x{c['BLOCK_SIZE_N']}"
+                 f"x{c['BLOCK_SIZE_K']}")
+        for M, N, K in [(1000, 1000, 1000), (384, 520, 136), (4096, 4096, 4096)]:
+            a = torch.randn(M, K, device="cuda", dtype=torch.float16)
+            b = torch.randn(N, K, device="cuda", dtype=torch.float16)
+            out = torch.full((M, N), float("nan"), device="cuda",
+                             dtype=torch.float16)
+            args = (*parts(a), *parts(b), *parts(out), M, N, K)
+            k(*args)
+            torch.cuda.synchronize()
+            ms = median_ms(lambda: k(*args), reps=5) if M == 4096 else None
+            extra = f"{2 * M * N * K / ms / 1e9:.1f} TFLOP/s" if ms else ""
+            record(label, f"{M}x{N}x{K}",
+                   rel_error(out, a.double() @ b.double().T), 2e-3, ms, extra)
 
 
 def check_dot_transposed():

@@ -207,5 +207,35 @@ for i in range(2):
 q, k, v = (torch.randn(1, 2, 256, 64, device="cuda", dtype=torch.float16) for _ in range(3))
 Kernel(CDIR, "attention_tutorial06")(
     0.125, torch.empty(2, 256, device="cuda"), 1, 2, q, k, v, torch.empty_like(q), 256)
+# fp8: conversions, and the fp8 matmul on wgmma's fp8 form (B K-major) and
+# on fp16 widenings (B N-major); tutorial 09's kernels on host-made
+# descriptors (passed as base, shape and leading strides).
+x = torch.randn(1000, device="cuda")
+q = x.to(torch.float8_e4m3fn)
+Kernel(CDIR, "fp8", 0)(
+    x, x.half(), q, *(torch.empty(1000, device="cuda", dtype=t) for t in (
+        torch.float8_e4m3fn, torch.float8_e5m2, torch.float8_e4m3fn,
+        torch.float8_e5m2)),
+    torch.empty(1000, device="cuda"), torch.empty_like(q),
+    torch.empty(1000, device="cuda", dtype=torch.float8_e5m2), 1000)
+a8 = torch.randn(192, 160, device="cuda").to(torch.float8_e4m3fn)
+b8 = torch.randn(160, 136, device="cuda").to(torch.float8_e4m3fn)
+for name, b in [("matmul_fp8e4nv_kmajor", b8.t().contiguous().t()),
+                ("matmul_fp8e4nv", b8)]:
+    for i in range(2):
+        c8 = torch.empty(192, 136, device="cuda", dtype=torch.float16)
+        Kernel(CDIR, name, i)(a8, b, c8, 192, 136, 160, *a8.stride(),
+                              *b.stride(), *c8.stride())
+        torch.cuda.synchronize()
+        assert (c8.double() - a8.double() @ b.double()).abs().max() < 0.1, name
+a = torch.randn(200, 136, device="cuda", dtype=torch.float16)
+b = torch.randn(264, 136, device="cuda", dtype=torch.float16)
+for i in range(4):
+    c = torch.empty(200, 264, device="cuda", dtype=torch.float16)
+    Kernel(CDIR, "matmul_tma", i)(*(p for t in (a, b, c)
+                                    for p in (t, *t.shape, *t.stride()[:-1])),
+                                  200, 264, 136)
+    torch.cuda.synchronize()
+    assert (c.double() - a.double() @ b.double().T).abs().max() < 0.1
 torch.cuda.synchronize()
 print("sanitize_examples: all launches done")

@@ -252,7 +252,95 @@ std::unique_ptr<FunctionDef> Parser::parseFunction(std::vector<Decorator> decos)
     return nullptr;
   if (!parseBlock(fn->body))
     return nullptr;
+  expandDescriptorParams(*fn);
   return fn;
+}
+
+/// A kernel parameter `d: tensordesc<T[B0, ..., Bn]>` (a host-made tensor
+/// descriptor, as Triton's TensorDescriptor arguments) is passed as its
+/// parts, which become the parameters `d_base: *T:16`, `d_shape0` ...
+/// `d_shapeN: i32` and `d_stride0` ... `d_stride{N-1}: i64` (the last
+/// stride is 1); the body starts with
+/// `d = tl.make_tensor_descriptor(d_base, [shapes], [strides, 1], [B...])`.
+void Parser::expandDescriptorParams(FunctionDef &fn) {
+  std::vector<Param> params;
+  StmtList prologue;
+  for (Param &param : fn.params) {
+    if (!param.descriptor) {
+      params.push_back(std::move(param));
+      continue;
+    }
+    DescriptorParamType &desc = *param.descriptor;
+    llvm::SMLoc at = param.loc;
+    auto part = [&](std::string suffix, ParamType::Kind kind, ScalarType t,
+                    unsigned divisibility) {
+      Param p;
+      p.name = param.name + suffix;
+      p.loc = at;
+      p.type = ParamType{kind, t, divisibility, false, desc.loc};
+      params.push_back(std::move(p));
+      return std::make_unique<NameExpr>(at, param.name + suffix);
+    };
+    ExprPtr base =
+        part("_base", ParamType::Kind::Pointer, desc.elementType, 16);
+    size_t rank = desc.blockShape.size();
+    std::vector<ExprPtr> shape, strides;
+    for (size_t d = 0; d < rank; ++d)
+      shape.push_back(part("_shape" + std::to_string(d),
+                           ParamType::Kind::Scalar, ScalarType::I32, 1));
+    for (size_t d = 0; d + 1 < rank; ++d)
+      strides.push_back(part("_stride" + std::to_string(d),
+                             ParamType::Kind::Scalar, ScalarType::I64, 1));
+    strides.push_back(std::make_unique<IntExpr>(at, 1));
+    std::vector<ExprPtr> args;
+    args.push_back(std::move(base));
+    args.push_back(std::make_unique<ListExpr>(at, std::move(shape)));
+    args.push_back(std::make_unique<ListExpr>(at, std::move(strides)));
+    args.push_back(std::make_unique<ListExpr>(at, std::move(desc.blockShape)));
+    auto callee = std::make_unique<AttributeExpr>(
+        at, std::make_unique<NameExpr>(at, "tl"), "make_tensor_descriptor", at);
+    std::vector<ExprPtr> targets;
+    targets.push_back(std::make_unique<NameExpr>(at, param.name));
+    prologue.push_back(std::make_unique<AssignStmt>(
+        at, std::move(targets),
+        std::make_unique<CallExpr>(at, std::move(callee), std::move(args),
+                                   std::vector<KeywordArg>{})));
+  }
+  fn.params = std::move(params);
+  for (StmtPtr &stmt : fn.body)
+    prologue.push_back(std::move(stmt));
+  fn.body = std::move(prologue);
+}
+
+std::optional<DescriptorParamType> Parser::parseDescriptorType() {
+  DescriptorParamType desc;
+  desc.loc = consume().loc; // `tensordesc`
+  if (!expectOp("<", "after 'tensordesc'"))
+    return std::nullopt;
+  const Token &dtype = peek();
+  std::optional<ScalarType> elem;
+  if (dtype.is(TokenKind::Name))
+    elem = parseScalarType(llvm::StringRef(dtype.text).trim());
+  if (!elem) {
+    fail(dtype, "expected the element type of the tensor descriptor (as in "
+                "tensordesc<fp16[64, 64]>), found " +
+                    describe(dtype));
+    return std::nullopt;
+  }
+  consume();
+  desc.elementType = *elem;
+  if (!expectOp("[", "before the descriptor's block shape"))
+    return std::nullopt;
+  do {
+    ExprPtr dim = parseExpr();
+    if (!dim)
+      return std::nullopt;
+    desc.blockShape.push_back(std::move(dim));
+  } while (consumeIfOp(","));
+  if (!expectOp("]", "after the descriptor's block shape") ||
+      !expectOp(">", "to close 'tensordesc<'"))
+    return std::nullopt;
+  return desc;
 }
 
 std::optional<ParamType> Parser::parseParamType() {
@@ -337,6 +425,13 @@ bool Parser::parseParam(Param &param, bool isKernel) {
   param.loc = nameTok.loc;
   consume();
   if (consumeIfOp(":")) {
+    if (peek().isName("tensordesc")) {
+      if (!isKernel)
+        return fail(peek(), "only kernel parameters may be tensordesc<...>; "
+                            "a helper function takes the descriptor as is");
+      param.descriptor = parseDescriptorType();
+      return param.descriptor.has_value();
+    }
     param.type = parseParamType();
     if (!param.type)
       return false;

@@ -352,11 +352,22 @@ struct ParamType {
   llvm::SMLoc loc;
 };
 
+/// A kernel parameter annotated `tensordesc<DTYPE[B0, B1, ...]>`: a host
+/// tensor descriptor (Triton's TensorDescriptor) with that block shape.
+struct DescriptorParamType {
+  ScalarType elementType = ScalarType::F16;
+  std::vector<ExprPtr> blockShape; // constant expressions of constexprs
+  llvm::SMLoc loc;
+};
+
 struct Param {
   std::string name;
   llvm::SMLoc loc;
   std::optional<ParamType> type; // absent: fixed at specialization
   ExprPtr defaultValue;          // only constexprs may have one
+  /// Set only while parsing: the parser replaces a descriptor parameter
+  /// by its parts (Parser::expandDescriptorParams).
+  std::optional<DescriptorParamType> descriptor;
   bool isConstexpr() const {
     return type && type->kind == ParamType::Kind::Constexpr;
   }

@@ -37,6 +37,8 @@ private:
   bool parseDecorator(Decorator &deco);
   bool parseParam(Param &param, bool isKernel);
   std::optional<ParamType> parseParamType();
+  std::optional<DescriptorParamType> parseDescriptorType();
+  void expandDescriptorParams(FunctionDef &fn);
 
   // Statements.
   bool parseBlock(StmtList &body);
