@@ -32,6 +32,7 @@ for fp8 in fp8e4nv fp8e5; do
     -o "$OUT/matmul_${fp8}_kmajor.ptx"
 done
 "$TILEC" bench/kernels/fp8.tile -o "$OUT/fp8.ptx"
+"$TILEC" bench/kernels/dot_scaled.tile -o "$OUT/dot_scaled.ptx"
 "$TILEC" examples/matmul.tile -D BLOCK_M=64 -D BLOCK_N=64 -D BLOCK_K=32 \
   -D ACTIVATION=leaky_relu --num-warps 4 -o "$OUT/matmul_leaky.ptx"
 "$TILEC" examples/matmul_block_ptr.tile --all-configs -o "$OUT/matmul_block_ptr.ptx"

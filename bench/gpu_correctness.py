@@ -827,6 +827,52 @@ def check_fp8():
     record("fp8 row sum", f"{M}x{N}", rel_error(sm, qd.sum(1)), 1e-6)
 
 
+def check_dot_scaled():
+    """tl.dot_scaled (bench/kernels/dot_scaled.tile) against float64
+    references built from the microscaling definitions: e2m1 codes two per
+    byte (first in the low bits), e8m0 scales per 32 elements along K."""
+    e2m1 = torch.tensor([0, 0.5, 1, 1.5, 2, 3, 4, 6] * 2, device="cuda",
+                        dtype=torch.float64) * torch.tensor(
+                            [1.0] * 8 + [-1.0] * 8, device="cuda",
+                            dtype=torch.float64)
+
+    def pack(codes, dim):  # pairs along dim, the first in the low bits
+        lo, hi = codes.unflatten(dim, (-1, 2)).unbind(dim + 1)
+        return (lo | (hi << 4)).to(torch.uint8)
+
+    def scaled(v, s, k_dim):
+        f = torch.exp2(s.double() - 127).repeat_interleave(32, dim=1)
+        return v * (f if k_dim == 1 else f.T)
+
+    def scales(rows, k):
+        return torch.randint(120, 134, (rows, k // 32), device="cuda",
+                             dtype=torch.uint8)
+
+    for M, N, K in [(80, 72, 128), (256, 192, 512)]:
+        ca = torch.randint(0, 16, (M, K), device="cuda")
+        cb = torch.randint(0, 16, (K, N), device="cuda")
+        sa, sb = scales(M, K), scales(N, K)
+        c = torch.full((M, N), float("nan"), device="cuda")
+        Kernel("dot_scaled", 0)(pack(ca, 1), pack(cb, 0), sa, sb, c, M, N, K)
+        torch.cuda.synchronize()
+        ref = scaled(e2m1[ca], sa, 1) @ scaled(e2m1[cb], sb, 0)
+        record("dot_scaled mxfp4 x mxfp4", f"{M}x{N}x{K}", rel_error(c, ref), 1e-6)
+    B = 64
+    a8 = (torch.randn(B, B, device="cuda") * 4).to(torch.float8_e4m3fn)
+    cb = torch.randint(0, 16, (B, B), device="cuda")
+    sa, sb = scales(B, B), scales(B, B)
+    h = torch.randn(B, B, device="cuda", dtype=torch.bfloat16)
+    e5 = torch.randn(B, B, device="cuda").to(torch.float8_e5m2)
+    c = torch.full((B, B), float("nan"), device="cuda")
+    d = torch.full((B, B), float("nan"), device="cuda")
+    Kernel("dot_scaled", 1)(a8, pack(cb, 1), sa, sb, h, e5.view(torch.uint8), c, d)
+    torch.cuda.synchronize()
+    record("dot_scaled e4m3 x fp4 along N", f"{B}^3", rel_error(
+        c, scaled(a8.double(), sa, 1) @ scaled(e2m1[cb], sb, 0)), 1e-6)
+    record("dot_scaled bf16 x scaled e5m2", f"{B}^3", rel_error(
+        d, h.double() @ scaled(e5.double(), sb, 0)), 1e-6)
+
+
 def check_reductions():
     k = Kernel("reductions", 0)
     BM, BN = 32, 128
@@ -871,7 +917,8 @@ for check in [check_vector_add, check_matmul, check_softmax,
               check_attention_tutorial06,
               check_cuda_helpers,
               check_join_split, check_propagate_nan,
-              check_library_builtins, check_reductions, check_fp8]:
+              check_library_builtins, check_reductions, check_fp8,
+              check_dot_scaled]:
     # ONLY=check_a,check_b runs those checks alone (a quick experiment).
     only = os.environ.get("ONLY")
     if only and check.__name__ not in only.split(","):

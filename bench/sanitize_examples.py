@@ -237,5 +237,9 @@ for i in range(4):
                                   200, 264, 136)
     torch.cuda.synchronize()
     assert (c.double() - a.double() @ b.double().T).abs().max() < 0.1
+codes = torch.randint(0, 256, (64, 32), device="cuda", dtype=torch.uint8)
+sc = torch.full((64, 2), 127, device="cuda", dtype=torch.uint8)
+Kernel(CDIR, "dot_scaled", 0)(codes, codes.t().contiguous(), sc, sc,
+                              torch.empty(64, 64, device="cuda"), 64, 64, 64)
 torch.cuda.synchronize()
 print("sanitize_examples: all launches done")

@@ -161,6 +161,76 @@ def _sort_impl(x, k: tl.constexpr = None, dim: tl.constexpr = None,
         h = _bitonic_merge_hypercube(h, log_k, 2 if i < log_n else descending)
     return tl.reshape(h, x.shape[:-1] + [2 ** log_k])
 
+def _e2m1_values(n):
+    # One e2m1 code (sign, 2 exponent bits with bias 1, 1 mantissa bit) per
+    # element of `n` (0..15) as fp32: 0, 0.5, 1, 1.5, 2, 3, 4, 6, signed.
+    e = ((n >> 1) & 3).to(tl.uint32)
+    m = (n & 1).to(tl.uint32)
+    normal = (((e + 126) << 23) | (m << 22)).to(tl.float32, bitcast=True)
+    v = tl.where(e == 0, m.to(tl.float32) * 0.5, normal)
+    return tl.where((n & 8) != 0, -v, v)
+
+def _unpack_e2m1(x, axis: tl.constexpr):
+    # Two e2m1 values per byte, the first in the low bits, packed along
+    # `axis`: twice as many fp32 values along it.
+    x = x.to(tl.uint8, bitcast=True)
+    pairs = tl.join(_e2m1_values(x & 15), _e2m1_values(x >> 4))
+    if axis == 1:
+        return tl.reshape(pairs, (x.shape[0], 2 * x.shape[1]))
+    return tl.reshape(tl.permute(pairs, (0, 2, 1)), (2 * x.shape[0], x.shape[1]))
+
+def _e8m0_values(s):
+    # 2^(s - 127) as fp32 (s = 0 is 2^-127, a subnormal; 255 is NaN).
+    s = s.to(tl.uint8, bitcast=True).to(tl.uint32)
+    bits = tl.where(s == 0, 0x400000, tl.where(s == 255, 0x7FC00000, s << 23))
+    return bits.to(tl.float32, bitcast=True)
+
+def _scaled_operand(x, scale, format: tl.constexpr, k_pack: tl.constexpr,
+                    k_axis: tl.constexpr):
+    # An operand of dot_scaled as fp32 values (k_axis: 1 for lhs, 0 for
+    # rhs), each group of 32 along K multiplied by its e8m0 scale.
+    tl.static_assert(format == "e2m1" or format == "e4m3" or format == "e5m2" or
+                     format == "bf16" or format == "fp16",
+                     "dot_scaled formats are e2m1, e4m3, e5m2, bf16 and fp16")
+    if format == "e2m1":
+        v = _unpack_e2m1(x, k_axis if k_pack else 1 - k_axis)
+    elif format == "e4m3":
+        v = x.to(tl.float8e4nv, bitcast=True).to(tl.float32)
+    elif format == "e5m2":
+        v = x.to(tl.float8e5, bitcast=True).to(tl.float32)
+    else:
+        v = x.to(tl.float32)
+    if scale is None:
+        return v
+    K: tl.constexpr = v.shape[k_axis]
+    rows: tl.constexpr = v.shape[1 - k_axis]
+    tl.static_assert(scale.shape[0] == rows and scale.shape[1] * 32 == K,
+                     "dot_scaled: a scale must be [M, K // 32] for lhs and "
+                     "[N, K // 32] for rhs")
+    f = _e8m0_values(scale)
+    f = tl.reshape(tl.broadcast_to(f[:, :, None], (rows, K // 32, 32)), (rows, K))
+    if k_axis == 0:
+        f = tl.trans(f)
+    return v * f
+
+def dot_scaled(lhs, lhs_scale, lhs_format: tl.constexpr, rhs, rhs_scale,
+               rhs_format: tl.constexpr, acc=None, fast_math: tl.constexpr = False,
+               lhs_k_pack: tl.constexpr = True, rhs_k_pack: tl.constexpr = True,
+               out_dtype: tl.constexpr = tl.float32):
+    # Up-conversion, as Triton computes it where the tensor cores have no
+    # block-scaled form (Hopper): both operands scaled in fp32 and rounded
+    # to bf16 (exact for the fp4 and fp8 formats within bf16's range), or
+    # kept fp16 when both are unscaled fp16; then tl.dot. fast_math allows
+    # less care with NaN and infinite scales; this is exact either way.
+    a = _scaled_operand(lhs, lhs_scale, lhs_format, lhs_k_pack, 1)
+    b = _scaled_operand(rhs, rhs_scale, rhs_format, rhs_k_pack, 0)
+    tl.static_assert(a.shape[1] == b.shape[0],
+                     "dot_scaled: lhs and rhs differ in K once unpacked")
+    both_fp16: tl.constexpr = (lhs_format == "fp16" and rhs_format == "fp16" and
+                               lhs_scale is None and rhs_scale is None)
+    compute: tl.constexpr = tl.float16 if both_fp16 else tl.bfloat16
+    return tl.dot(a.to(compute), b.to(compute), acc, out_dtype=out_dtype)
+
 def sort(x, dim: tl.constexpr = None, descending: tl.constexpr = 0):
     return _sort_impl(x, None, dim, descending)
 
@@ -172,7 +242,7 @@ bool tilec::isLibraryBuiltin(llvm::StringRef name) {
   return llvm::is_contained(
       {"rand", "randn", "randint", "randint4x", "rand4x", "randn4x", "philox",
        "philox_impl", "uint_to_uniform_float", "pair_uniform_to_normal",
-       "softmax", "swizzle2d", "sort", "topk"},
+       "softmax", "swizzle2d", "sort", "topk", "dot_scaled"},
       name);
 }
 

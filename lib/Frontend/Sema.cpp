@@ -534,6 +534,7 @@ static const char *const kBuiltinNames[] = {
     "rand",
     "randn",
     "softmax",
+    "dot_scaled",
     "flip",
     "sort",
     "topk",
