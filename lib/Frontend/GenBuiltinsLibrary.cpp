@@ -266,11 +266,79 @@ bool Generator::inLibrary() const {
          });
 }
 
+/// tl.dot_scaled's operands checked at the call (the library function
+/// would report a misuse inside itself): the formats, 2-D operands whose K
+/// agree once fp4 is unpacked, and uint8 scales of [rows, K / 32].
+LogicalResult Generator::checkDotScaled(const ArgumentLookup &argument,
+                                        llvm::SMLoc at) {
+  struct Side {
+    const Val *x, *scale, *format, *kPack;
+    llvm::SMLoc xAt, scaleAt, formatAt;
+    int64_t rows = 0, k = 0;
+  };
+  Side sides[2];
+  const char *names[2][4] = {{"lhs", "lhs_scale", "lhs_format", "lhs_k_pack"},
+                             {"rhs", "rhs_scale", "rhs_format", "rhs_k_pack"}};
+  for (int i = 0; i < 2; ++i) {
+    Side &side = sides[i];
+    std::tie(side.x, side.xAt) = argument(3 * i, names[i][0]);
+    std::tie(side.scale, side.scaleAt) = argument(3 * i + 1, names[i][1]);
+    std::tie(side.format, side.formatAt) = argument(3 * i + 2, names[i][2]);
+    side.kPack = argument(8 + i, names[i][3]).first;
+    if (!side.x || !side.format)
+      return success(); // the call's own binding reports what is missing
+    static const char *kFormats[] = {"e2m1", "e4m3", "e5m2", "bf16", "fp16"};
+    if (side.format->getKind() != Val::Kind::Str ||
+        !llvm::is_contained(kFormats, side.format->getString()))
+      return error(side.formatAt,
+                   std::string("dot_scaled: ") + names[i][2] +
+                       " must be one of 'e2m1', 'e4m3', 'e5m2', 'bf16', "
+                       "'fp16', got " +
+                       (side.format->isConstexpr() ? side.format->repr()
+                                                   : side.format->describe()));
+    if (!side.x->isRuntime() || side.x->getType().shape.size() != 2 ||
+        side.x->getType().isPointer)
+      return error(side.xAt, std::string("dot_scaled: ") + names[i][0] +
+                                 " must be a 2-D block, got " +
+                                 side.x->describe());
+    bool fp4 = side.format->getString() == "e2m1";
+    bool kPack = !side.kPack || side.kPack->truthy();
+    auto shape = side.x->getType().shape;
+    // lhs is [M, K], rhs [K, N]; fp4 holds two values per byte along K
+    // (k_pack) or along M / N.
+    int64_t k = i == 0 ? shape[1] : shape[0],
+            rows = i == 0 ? shape[0] : shape[1];
+    side.k = k * (fp4 && kPack ? 2 : 1);
+    side.rows = rows * (fp4 && !kPack ? 2 : 1);
+  }
+  if (sides[0].k != sides[1].k)
+    return error(at, "dot_scaled: lhs and rhs differ in K (" +
+                         std::to_string(sides[0].k) + " and " +
+                         std::to_string(sides[1].k) + " once fp4 is unpacked)");
+  for (int i = 0; i < 2; ++i) {
+    const Side &side = sides[i];
+    if (!side.scale || side.scale->isNone())
+      continue;
+    const TileType *t =
+        side.scale->isRuntime() ? &side.scale->getType() : nullptr;
+    SmallVector<int64_t, 4> want = {side.rows, side.k / 32};
+    if (!t || t->isPointer || getBitWidth(t->element) != 8 ||
+        isFloat(t->element) || t->shape != want)
+      return error(side.scaleAt,
+                   std::string("dot_scaled: ") + names[i][1] +
+                       " must be None or a uint8 block of e8m0 scales of "
+                       "shape " +
+                       formatShape(want) + ", got " + side.scale->describe());
+  }
+  return success();
+}
+
 FailureOr<Val> Generator::builtinLibrary(llvm::StringRef name,
                                         const CallArgs &args, llvm::SMLoc at) {
   // An argument by position or keyword (null when not given).
-  auto argument = [&](size_t index, llvm::StringRef keyword)
-      -> std::pair<const Val *, llvm::SMLoc> {
+  ArgumentLookup argument =
+      [&](size_t index,
+          llvm::StringRef keyword) -> std::pair<const Val *, llvm::SMLoc> {
     if (index < args.positional.size())
       return {&args.positional[index], args.positionalLocs[index]};
     for (size_t i = 0; i < args.keywords.size(); ++i)
@@ -326,6 +394,9 @@ FailureOr<Val> Generator::builtinLibrary(llvm::StringRef name,
                             std::to_string(last) + ", got " +
                             (k->isConstexpr() ? k->repr() : k->describe()));
   }
+  if (name == "dot_scaled" && !inLibrary() &&
+      failed(checkDotScaled(argument, at)))
+    return failure();
   const FunctionDef *fn = libraryFunction(name);
   if (!fn)
     return error(at, "internal error: the built-in library has no '" + name +

@@ -10,12 +10,13 @@
 #ifndef TILE_LIB_FRONTEND_GENERATOR_H
 #define TILE_LIB_FRONTEND_GENERATOR_H
 
+#include "mlir/IR/Builders.h"
+#include "tile/Dialect/Tile/TileDialect.h"
 #include "tile/Frontend/MLIRGen.h"
 #include "tile/Frontend/Sema.h"
-#include "tile/Dialect/Tile/TileDialect.h"
-#include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringMap.h"
 #include <deque>
+#include <functional>
 
 namespace tilec {
 
@@ -182,6 +183,12 @@ public:
   mlir::FailureOr<Val> builtinMakeBlockPtr(const CallArgs &args,
                                            llvm::SMLoc loc);
   mlir::FailureOr<Val> builtinAdvance(const CallArgs &args, llvm::SMLoc loc);
+  /// An argument of a built-in call by position or keyword, and where it is
+  /// (null when not given).
+  using ArgumentLookup = std::function<std::pair<const Val *, llvm::SMLoc>(
+      size_t, llvm::StringRef)>;
+  mlir::LogicalResult checkDotScaled(const ArgumentLookup &argument,
+                                     llvm::SMLoc at);
   mlir::FailureOr<Val> builtinMakeTensorDescriptor(const CallArgs &args,
                                                    llvm::SMLoc loc);
   mlir::FailureOr<Val> builtinDescriptorLoad(const CallArgs &args,
