@@ -9,6 +9,7 @@
 #include "tile/Target/RegisterBudget.h"
 #include "tile/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -191,8 +192,36 @@ static unsigned sharedBytesPerSM(const TargetInfo &target) {
   return target.computeCapability() >= 90 ? 233472 : 167936;
 }
 
+/// fp8 conversions exist from sm_89 on: on sm_80 they are reported at the
+/// first one rather than left for ptxas to reject.
+static bool checkFloat8Support(mlir::ModuleOp module, const TargetInfo &target,
+                               DiagnosticEngine &diags) {
+  if (target.computeCapability() >= 89)
+    return true;
+  mlir::Operation *first = nullptr;
+  module.walk([&](mlir::Operation *op) {
+    if (!mlir::isa<mlir::arith::ExtFOp, mlir::arith::TruncFOp>(op))
+      return mlir::WalkResult::advance();
+    for (mlir::Type t :
+         {op->getOperand(0).getType(), op->getResult(0).getType()})
+      if (mlir::isa<mlir::Float8E4M3FNType, mlir::Float8E5M2Type>(
+              mlir::getElementTypeOrSelf(t))) {
+        first = op;
+        return mlir::WalkResult::interrupt();
+      }
+    return mlir::WalkResult::advance();
+  });
+  if (!first)
+    return true;
+  first->emitError() << "fp8 conversions need sm_89 or newer; --arch "
+                     << target.arch << " has none";
+  return false;
+}
+
 bool CompilerSession::lowerToGPU() {
   if (!module && !generate())
+    return false;
+  if (!checkFloat8Support(*module, options.target, diags))
     return false;
   mlir::tile::TileGPUAllocateSharedOptions shared;
   shared.maxSharedBytes = maxSharedBytesPerProgram(options.target);
