@@ -33,6 +33,16 @@ for fp8 in fp8e4nv fp8e5; do
 done
 "$TILEC" bench/kernels/fp8.tile -o "$OUT/fp8.ptx"
 "$TILEC" bench/kernels/dot_scaled.tile -o "$OUT/dot_scaled.ptx"
+# Split-K (fp32 atomic adds of a dot's result): 16-byte vector atomics
+# where the sizes are multiples of 16, scalar ones otherwise.
+for facts in "M=i32:16,N=i32:16,K=i32:16,stride_am=i32:16,stride_bk=i32:16,stride_cm=i32:16" \
+             "M=i32,N=i32,K=i32,stride_am=i32,stride_bk=i32,stride_cm=i32"; do
+  name=splitk_$([ "${facts#*:16}" = "$facts" ] && echo general || echo aligned)
+  "$TILEC" bench/kernels/probe_misc.tile -k matmul_splitk -D BLOCK_M=64 \
+    -D BLOCK_N=64 -D BLOCK_K=64 -D SPLIT_K=4 --num-warps 4 \
+    --signature "a_ptr=*fp16:16,b_ptr=*fp16:16,c_ptr=*fp32:16,$facts,stride_ak=i32:1,stride_bn=i32:1,stride_cn=i32:1" \
+    -o "$OUT/$name.ptx"
+done
 "$TILEC" examples/matmul.tile -D BLOCK_M=64 -D BLOCK_N=64 -D BLOCK_K=32 \
   -D ACTIVATION=leaky_relu --num-warps 4 -o "$OUT/matmul_leaky.ptx"
 "$TILEC" examples/matmul_block_ptr.tile --all-configs -o "$OUT/matmul_block_ptr.ptx"

@@ -873,6 +873,25 @@ def check_dot_scaled():
         d, h.double() @ scaled(e5.double(), sb, 0)), 1e-6)
 
 
+def check_splitk():
+    """Split-K matmul (bench/kernels/probe_misc.tile): fp32 atomic adds of
+    each K slice's product, vector adds (aligned sizes) and scalar ones."""
+    for name, sizes in [("splitk_aligned", [(1024, 1024, 2048), (64, 128, 4096)]),
+                        ("splitk_general", [(1000, 1000, 1000), (70, 130, 300)])]:
+        k = Kernel(name)
+        for M, N, K in sizes:
+            a = torch.randn(M, K, device="cuda", dtype=torch.float16)
+            b = torch.randn(K, N, device="cuda", dtype=torch.float16)
+            c = torch.zeros(M, N, device="cuda")
+            # No @grid: (M tiles, N tiles, SPLIT_K), as the host launches it.
+            k.bind(a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0),
+                   b.stride(1), c.stride(0), c.stride(1),
+                   grid=(-(-M // 64), -(-N // 64), 4))()
+            torch.cuda.synchronize()
+            record(f"split-K {name}", f"{M}x{N}x{K}",
+                   rel_error(c, a.double() @ b.double()), 1e-5)
+
+
 def check_reductions():
     k = Kernel("reductions", 0)
     BM, BN = 32, 128
@@ -918,7 +937,7 @@ for check in [check_vector_add, check_matmul, check_softmax,
               check_cuda_helpers,
               check_join_split, check_propagate_nan,
               check_library_builtins, check_reductions, check_fp8,
-              check_dot_scaled]:
+              check_dot_scaled, check_splitk]:
     # ONLY=check_a,check_b runs those checks alone (a quick experiment).
     only = os.environ.get("ONLY")
     if only and check.__name__ not in only.split(","):

@@ -241,5 +241,13 @@ codes = torch.randint(0, 256, (64, 32), device="cuda", dtype=torch.uint8)
 sc = torch.full((64, 2), 127, device="cuda", dtype=torch.uint8)
 Kernel(CDIR, "dot_scaled", 0)(codes, codes.t().contiguous(), sc, sc,
                               torch.empty(64, 64, device="cuda"), 64, 64, 64)
+for name in ["splitk_aligned", "splitk_general"]:
+    a = torch.randn(64, 512, device="cuda", dtype=torch.float16)
+    b = torch.randn(512, 128, device="cuda", dtype=torch.float16)
+    c = torch.zeros(64, 128, device="cuda")
+    Kernel(CDIR, name).bind(a, b, c, 64, 128, 512, *a.stride(), *b.stride(),
+                            *c.stride(), grid=(1, 2, 4))()
+    torch.cuda.synchronize()
+    assert (c.double() - a.double() @ b.double()).abs().max() < 1e-2, name
 torch.cuda.synchronize()
 print("sanitize_examples: all launches done")

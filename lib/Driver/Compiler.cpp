@@ -245,6 +245,7 @@ bool CompilerSession::lowerToGPU() {
         pm.addPass(mlir::tile::createTileSinkPastLoops());
         mlir::tile::ConvertTileToTileGPUOptions layouts;
         layouts.useWgmma = options.wgmma && options.target.arch == "sm_90a";
+        layouts.vectorAtomics = options.target.computeCapability() >= 90;
         pm.addPass(mlir::tile::createConvertTileToTileGPU(layouts));
         pm.addPass(mlir::createCanonicalizerPass());
         pm.addPass(mlir::tile::createTileGPUSharedDotOperands());

@@ -45,8 +45,9 @@ llvm::Error tilec::validateArch(llvm::StringRef arch) {
 }
 
 std::string TargetInfo::features() const {
-  // PTX ISA 8.0 covers sm_80 and sm_90a, with the cache-eviction hints.
-  return "+ptx80";
+  // PTX ISA 8.0 covers sm_80 and sm_90a, with the cache-eviction hints;
+  // 8.1 adds sm_90's vector atomics (atom.add.v4.f32).
+  return computeCapability() >= 90 ? "+ptx81" : "+ptx80";
 }
 
 unsigned TargetInfo::computeCapability() const {

@@ -21,7 +21,10 @@ def ConvertTileToTileGPU : Pass<"convert-tile-to-tilegpu", "ModuleOp"> {
            "Give dots with 16-bit or tf32 operands tensor-core layouts">,
     Option<"useWgmma", "use-wgmma", "bool", /*default=*/"false",
            "Give dots that Hopper's wgmma can take its accumulator layout "
-           "(version-3 #mma; sm_90a only)">
+           "(version-3 #mma; sm_90a only)">,
+    Option<"vectorAtomics", "vector-atomics", "bool", /*default=*/"false",
+           "Let fp32 atomic adds whose old values are unused move 8 or 16 "
+           "contiguous bytes per instruction (sm_90)">
   ];
 }
 

@@ -532,6 +532,41 @@ struct AtomicRMWLowering : public OpConversionPattern<AtomicRMWOp> {
     ValueRange masks = adaptor.getMask();
     Value alwaysOn = arith::ConstantOp::create(rewriter, loc,
                                                rewriter.getBoolAttr(true));
+    // sm_90's vector fp32 adds (PTX 8.1): one instruction per aligned run
+    // of 2 or 4 elements (the conversion pass marks them only where the old
+    // values go unused).
+    if (unsigned vec = vectorWidth(op, elem); vec > 1) {
+      std::string outs, ins;
+      for (unsigned j = 0; j < vec; ++j) {
+        outs += (j ? ", $" : "$") + std::to_string(j);
+        ins += (j ? ", $" : "$") + std::to_string(vec + 1 + j);
+      }
+      std::string vecText = "@$" + std::to_string(2 * vec + 1) +
+                            " atom.acq_rel.gpu.global.add.v" +
+                            std::to_string(vec) + ".f32 {" + outs + "}, [ $" +
+                            std::to_string(vec) + " + 0 ], {" + ins + "};";
+      std::string constraints;
+      for (unsigned j = 0; j < vec; ++j)
+        constraints += "=f,";
+      constraints += "l";
+      for (unsigned j = 0; j < vec; ++j)
+        constraints += ",f";
+      constraints += ",b";
+      auto results = LLVM::LLVMStructType::getLiteral(
+          rewriter.getContext(), SmallVector<Type>(vec, rewriter.getF32Type()));
+      for (size_t i = 0; i < ptrs.size(); i += vec) {
+        Value pred = andPredicates(rewriter, loc, owner,
+                                   masks.empty() ? Value() : masks[i]);
+        SmallVector<Value> operands{ptrs[i]};
+        operands.append(vals.begin() + i, vals.begin() + i + vec);
+        operands.push_back(pred ? pred : alwaysOn);
+        inlineAsm(rewriter, loc, results, operands, vecText, constraints);
+      }
+      Value unused = LLVM::PoisonOp::create(rewriter, loc, elem);
+      rewriter.replaceOpWithMultiple(op,
+                                     {SmallVector<Value>(ptrs.size(), unused)});
+      return success();
+    }
     SmallVector<Value> old;
     for (size_t i = 0; i < ptrs.size(); ++i) {
       Value pred = andPredicates(rewriter, loc, owner,

@@ -272,6 +272,32 @@ bool mlir::tile::isChainedDot(DotOp dot) {
          reaches(dot.getA(), /*forward=*/false);
 }
 
+bool mlir::tile::isAccumulationOfDot(AtomicRMWOp atomic) {
+  if (atomic.getKind() != AtomicKind::add || !atomic.getResult().use_empty() ||
+      !isa<RankedTensorType>(atomic.getVal().getType()))
+    return false;
+  // Back from the value through elementwise ops and loop results.
+  SmallVector<Value> work{atomic.getVal()};
+  DenseSet<Value> seen;
+  while (!work.empty() && seen.size() < 64) {
+    Value v = work.pop_back_val();
+    if (!seen.insert(v).second)
+      continue;
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      continue;
+    if (isa<DotOp>(def))
+      return true;
+    if (auto forOp = dyn_cast<scf::ForOp>(def)) {
+      unsigned i = cast<OpResult>(v).getResultNumber();
+      work.push_back(forOp.getBody()->getTerminator()->getOperand(i));
+    } else if (isElementwise(def)) {
+      llvm::append_range(work, def->getOperands());
+    }
+  }
+  return false;
+}
+
 MmaEncodingAttr
 mlir::tile::chooseWgmmaLayout(DotOp dot, const LayoutPlanOptions &options) {
   if (!options.useWgmma || options.numWarps % 4)
@@ -386,8 +412,12 @@ void LayoutPlan::collect(Region &region) {
         if (store.getMask())
           uniteAll({store.getPtr(), store.getMask()});
       } else if (auto atomic = dyn_cast<AtomicRMWOp>(op)) {
-        SmallVector<Value> all{atomic.getPtr(), atomic.getVal(),
-                               atomic.getResult()};
+        // An accumulation into memory of a dot's result (split-K) keeps
+        // the addresses coalesced: the value is converted, as a stored
+        // wgmma result is, and the adds go 16 bytes at a time.
+        SmallVector<Value> all{atomic.getPtr(), atomic.getResult()};
+        if (!isAccumulationOfDot(atomic))
+          all.push_back(atomic.getVal());
         if (atomic.getMask())
           all.push_back(atomic.getMask());
         if (atomic.getCmp())

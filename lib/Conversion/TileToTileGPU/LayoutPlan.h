@@ -86,6 +86,10 @@ private:
 tilegpu::MmaEncodingAttr chooseWgmmaLayout(DotOp dot,
                                            const LayoutPlanOptions &options);
 
+/// Whether `atomic` adds a dot's result (through elementwise work or a
+/// loop) into memory without reading the old values: split-K's epilogue.
+bool isAccumulationOfDot(AtomicRMWOp atomic);
+
 /// Whether `dot` is part of a chain in which one dot's result, after
 /// elementwise work, is operand A of another.
 bool isChainedDot(DotOp dot);

@@ -124,8 +124,11 @@ private:
         r.setType(planned(r));
       return;
     }
-    if (auto store = dyn_cast<StoreOp>(op)) {
-      if (Attribute layout = plan.getLayout(store.getPtr()))
+    if (isa<StoreOp, AtomicRMWOp>(op)) {
+      // The value (and an atomic's result) take the addresses' layout.
+      for (Value r : op->getResults())
+        r.setType(planned(r));
+      if (Attribute layout = plan.getLayout(op->getOperand(0)))
         for (unsigned i = 0; i < op->getNumOperands(); ++i)
           convertOperandTo(op, i, layout);
       return;
@@ -249,11 +252,16 @@ private:
 /// Record on each load and store how many contiguous elements along its
 /// layout's fastest dimension a thread accesses at once.
 static void annotateVectorWidths(func::FuncOp func,
-                                 const AxisInfoAnalysis &axis) {
+                                 const AxisInfoAnalysis &axis,
+                                 bool vectorAtomics) {
   func.walk([&](Operation *op) {
-    // Atomics move one element per instruction.
-    if (isa<AtomicRMWOp>(op))
-      return;
+    // Atomics move one element per instruction, but for sm_90's vector
+    // fp32 adds (whose old values are not returned).
+    if (auto atomic = dyn_cast<AtomicRMWOp>(op))
+      if (!vectorAtomics || atomic.getKind() != AtomicKind::add ||
+          !getElementTypeOrSelf(atomic.getVal().getType()).isF32() ||
+          !atomic.getResult().use_empty())
+        return;
     auto [ptr, mask] = getMemoryAccess(op);
     if (!ptr)
       return;
@@ -377,7 +385,7 @@ struct ConvertTileToTileGPUPass
       LayoutAssigner assigner(&getContext(), plan);
       for (Block &block : func.getBody())
         assigner.processBlock(block);
-      annotateVectorWidths(func, axis);
+      annotateVectorWidths(func, axis, vectorAtomics);
       annotateConstancy(func, axis);
       if (failed(checkRegisterCounts(func)))
         return signalPassFailure();
