@@ -82,6 +82,17 @@ done
 "$TILEC" examples/matmul_tma.tile --all-configs -o "$OUT/matmul_tma.ptx"
 "$TILEC" examples/attention_tutorial06.tile -D HEAD_DIM=64 -D BLOCK_M=128 \
   -D BLOCK_N=64 -D STAGE=3 --num-warps 8 -o "$OUT/attention_tutorial06.ptx"
+# The same kernel as Triton 3.6 runs it on Hopper: host-made descriptors
+# (tensordesc annotations); and its fp8 run (FP8_OUTPUT, e5m2, V passed
+# transposed as the tutorial does).
+sed 's/desc_q: \*fp16, desc_k: \*fp16, desc_v: \*fp16, desc_o: \*fp16/desc_q: tensordesc<fp16[BLOCK_M, HEAD_DIM]>, desc_k: tensordesc<fp16[BLOCK_N, HEAD_DIM]>, desc_v: tensordesc<fp16[BLOCK_N, HEAD_DIM]>, desc_o: tensordesc<fp16[BLOCK_M, HEAD_DIM]>/' \
+  examples/attention_tutorial06.tile > "$OUT/attention_tutorial06_hostdesc.tile"
+"$TILEC" "$OUT/attention_tutorial06_hostdesc.tile" -D HEAD_DIM=64 -D BLOCK_M=128 \
+  -D BLOCK_N=64 -D STAGE=3 --num-warps 8 -o "$OUT/attention_tutorial06_hostdesc.ptx"
+sed 's/\*fp16/*fp8e5/g' examples/attention_tutorial06.tile > "$OUT/attention_tutorial06_fp8.tile"
+"$TILEC" "$OUT/attention_tutorial06_fp8.tile" -D HEAD_DIM=64 -D BLOCK_M=128 \
+  -D BLOCK_N=64 -D STAGE=3 -D FP8_OUTPUT=True --num-warps 8 \
+  -o "$OUT/attention_tutorial06_fp8.ptx"
 for f in "$OUT"/*.ptx; do
   /usr/local/cuda/bin/ptxas -arch=sm_90a "$f" -o /dev/null
 done

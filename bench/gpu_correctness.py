@@ -606,6 +606,31 @@ def check_attention_tutorial06():
                       float("-inf"))
     record("attention_tutorial06 causal", f"{Z}x{H}x{N}x{D}",
            rel_error(o, torch.softmax(s, -1) @ v.double()), 1e-2)
+    ref = torch.softmax(s, -1) @ v.double()
+    # Host-made descriptors, each passed as base, shape and leading stride.
+    def parts(x):
+        return (x, Z * H * N, D, D)
+    o.fill_(float("nan"))
+    Kernel("attention_tutorial06_hostdesc")(
+        D ** -0.5, m, Z, H, *parts(q), *parts(k), *parts(v), *parts(o), N)
+    torch.cuda.synchronize()
+    record("attention_tutorial06 host descriptors", f"{Z}x{H}x{N}x{D}",
+           rel_error(o, ref), 1e-2)
+    # The fp8 run (e5m2 in and out, V stored transposed as the tutorial
+    # passes it; its V descriptor, [HEAD_DIM, Z*H*N] with row stride N,
+    # addresses such a V for one head, Z = H = 1). e5m2 keeps 2 mantissa
+    # bits, so the output's own rounding is a few percent; a wrong kernel
+    # is off by ~100%.
+    q8, k8, v8 = (x[:1, :1].to(torch.float8_e5m2) for x in (q, k, v))
+    vt8 = v8.transpose(-1, -2).contiguous()
+    o8 = torch.empty_like(q8)
+    Kernel("attention_tutorial06_fp8")(D ** -0.5, m, 1, 1, q8, k8, vt8, o8, N)
+    torch.cuda.synchronize()
+    s8 = q8.double() @ k8.double().transpose(-1, -2) * D ** -0.5
+    s8 = s8.masked_fill(torch.ones(N, N, device="cuda").tril() == 0,
+                        float("-inf"))
+    record("attention_tutorial06 fp8 (e5m2)", f"1x1x{N}x{D}",
+           rel_error(o8, torch.softmax(s8, -1) @ v8.double()), 0.1)
 
 
 def check_grouped_matmul():

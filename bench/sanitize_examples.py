@@ -241,6 +241,16 @@ codes = torch.randint(0, 256, (64, 32), device="cuda", dtype=torch.uint8)
 sc = torch.full((64, 2), 127, device="cuda", dtype=torch.uint8)
 Kernel(CDIR, "dot_scaled", 0)(codes, codes.t().contiguous(), sc, sc,
                               torch.empty(64, 64, device="cuda"), 64, 64, 64)
+q, k, v = (torch.randn(1, 1, 256, 64, device="cuda", dtype=torch.float16)
+           for _ in range(3))
+Kernel(CDIR, "attention_tutorial06_hostdesc")(
+    0.125, torch.empty(1, 256, device="cuda"), 1, 1,
+    *(p for t in (q, k, v, torch.empty_like(q))
+      for p in (t, 256, 64, 64)), 256)
+q8, k8, v8 = (t.to(torch.float8_e5m2) for t in (q, k, v))
+Kernel(CDIR, "attention_tutorial06_fp8")(
+    0.125, torch.empty(1, 256, device="cuda"), 1, 1, q8, k8,
+    v8.transpose(-1, -2).contiguous(), torch.empty_like(q8), 256)
 for name in ["splitk_aligned", "splitk_general"]:
     a = torch.randn(64, 512, device="cuda", dtype=torch.float16)
     b = torch.randn(512, 128, device="cuda", dtype=torch.float16)

@@ -3,11 +3,12 @@
 // wgmma multiplies fp8 (e4m3, e5m2, mixed) at twice the fp16 rate, but its
 // fp8 form reads both operands from shared memory and K-major only (no
 // transpose), and mma.sync and the FMA path have no fp8 form here. A dot of
-// fp8 blocks therefore stays fp8 only where wgmma takes it, it is not part
-// of a chain (where A would stay in registers), and both operands are
-// loaded tiles whose layout will run along K: A's (M x K) loads contiguous
-// along K at least as long as along M, B's (K x N) longer along K than N,
-// the order coalescedLayout gives them. Every other fp8 dot gets the fp16
+// fp8 blocks therefore stays fp8 only where wgmma takes it and both
+// operands are loaded tiles (so A is not a register operand, as the second
+// dot of a chain's is) whose layout will run along K: A's (M x K) loads
+// contiguous along K at least as long as along M, B's (K x N, or the
+// transpose of a loaded N x K tile) longer along K than N, the order
+// coalescedLayout gives them. Every other fp8 dot gets the fp16
 // widening of its operands (exact: every fp8 value is an fp16 value), so
 // that the fp16 paths serve any layout and architecture.
 //
@@ -29,6 +30,12 @@ static bool isFloat8(Type t) {
 static bool loadedAlongK(Value operand, unsigned index,
                          const AxisInfoAnalysis &axis) {
   unsigned kDim = index == 0 ? 1 : 0;
+  // B may be the transpose of a loaded N x K tile (`b.T`, attention's
+  // K^T): its K is the tile's second dimension.
+  if (auto trans = operand.getDefiningOp<TransOp>()) {
+    operand = trans.getSrc();
+    kDim = 1 - kDim;
+  }
   auto load = operand.getDefiningOp<LoadOp>();
   if (!load || !isa<RankedTensorType>(load.getPtr().getType()))
     return false;
@@ -50,10 +57,10 @@ bool mlir::tile::widenFloat8Dots(func::FuncOp func,
   func.walk([&](DotOp dot) {
     if (!isFloat8(dot.getA().getType().getElementType()))
       return;
-    bool wgmmaTakesIt =
-        options.useMma && chooseWgmmaLayout(dot, options) &&
-        dot.getType().getElementType().isF32() && !isChainedDot(dot) &&
-        loadedAlongK(dot.getA(), 0, axis) && loadedAlongK(dot.getB(), 1, axis);
+    bool wgmmaTakesIt = options.useMma && chooseWgmmaLayout(dot, options) &&
+                        dot.getType().getElementType().isF32() &&
+                        loadedAlongK(dot.getA(), 0, axis) &&
+                        loadedAlongK(dot.getB(), 1, axis);
     if (wgmmaTakesIt)
       return;
     OpBuilder b(dot);
