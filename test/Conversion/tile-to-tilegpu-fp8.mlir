@@ -14,6 +14,11 @@
 // CHECK-DAG: arith.extf {{.*}} : tensor<64x64xf8E4M3FN, {{.*}}> to tensor<64x64xf16,
 // CHECK-DAG: arith.extf {{.*}} : tensor<64x64xf8E5M2, {{.*}}> to tensor<64x64xf16,
 // CHECK: tile.dot {{.*}} : tensor<64x64xf16, {{.*}}> * tensor<64x64xf16, {{.*}}> -> tensor<64x64xf32, #tilegpu.mma<version = 3,
+// B the transpose of a loaded N x K tile (b.T, attention's K^T) is
+// K-major too.
+// CHECK-LABEL: func.func @transposed
+// CHECK-NOT: arith.extf
+// CHECK: tile.dot {{.*}} : tensor<64x64xf8E4M3FN, {{.*}}> * tensor<64x64xf8E4M3FN, {{.*}}> -> tensor<64x64xf32, #tilegpu.mma<version = 3,
 // SYNC-LABEL: func.func @kmajor
 // SYNC: arith.extf {{.*}} : tensor<64x64xf8E4M3FN, {{.*}}> to tensor<64x64xf16,
 // SYNC: tile.dot {{.*}} -> tensor<64x64xf32, #tilegpu.mma<version = 2,
@@ -71,6 +76,33 @@ module {
     %18 = tile.addptr %17, %7 : tensor<64x64x!tile.ptr<f32>>, tensor<64x64xi32>
     %19 = tile.dot %9, %14, %cst_0 : tensor<64x64xf8E4M3FN> * tensor<64x64xf8E5M2> -> tensor<64x64xf32>
     tile.store %18, %19 : tensor<64x64x!tile.ptr<f32>>
+    return
+  }
+  func.func @transposed(%arg0: !tile.ptr<f8E4M3FN>, %arg1: !tile.ptr<f8E4M3FN>, %arg2: !tile.ptr<f32>) attributes {tilegpu.num_warps = 4 : i32} {
+    %cst = arith.constant dense<64> : tensor<64x1xi32>
+    %cst_0 = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+    %0 = tile.make_range 0 to 64 : tensor<64xi32>
+    %1 = tile.expand_dims %0 {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+    %2 = arith.muli %1, %cst : tensor<64x1xi32>
+    %3 = tile.splat %arg0 : tensor<64x1x!tile.ptr<f8E4M3FN>>
+    %4 = tile.addptr %3, %2 : tensor<64x1x!tile.ptr<f8E4M3FN>>, tensor<64x1xi32>
+    %5 = tile.expand_dims %0 {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+    %6 = tile.broadcast %4 : tensor<64x1x!tile.ptr<f8E4M3FN>> -> tensor<64x64x!tile.ptr<f8E4M3FN>>
+    %7 = tile.broadcast %5 : tensor<1x64xi32> -> tensor<64x64xi32>
+    %8 = tile.addptr %6, %7 : tensor<64x64x!tile.ptr<f8E4M3FN>>, tensor<64x64xi32>
+    %9 = tile.load %8 : tensor<64x64x!tile.ptr<f8E4M3FN>>
+    %10 = tile.splat %arg1 : tensor<64x1x!tile.ptr<f8E4M3FN>>
+    %11 = tile.addptr %10, %2 : tensor<64x1x!tile.ptr<f8E4M3FN>>, tensor<64x1xi32>
+    %12 = tile.broadcast %11 : tensor<64x1x!tile.ptr<f8E4M3FN>> -> tensor<64x64x!tile.ptr<f8E4M3FN>>
+    %13 = tile.addptr %12, %7 : tensor<64x64x!tile.ptr<f8E4M3FN>>, tensor<64x64xi32>
+    %14 = tile.load %13 : tensor<64x64x!tile.ptr<f8E4M3FN>>
+    %15 = tile.splat %arg2 : tensor<64x1x!tile.ptr<f32>>
+    %16 = tile.addptr %15, %2 : tensor<64x1x!tile.ptr<f32>>, tensor<64x1xi32>
+    %17 = tile.broadcast %16 : tensor<64x1x!tile.ptr<f32>> -> tensor<64x64x!tile.ptr<f32>>
+    %18 = tile.addptr %17, %7 : tensor<64x64x!tile.ptr<f32>>, tensor<64x64xi32>
+    %19 = tile.trans %14, [1, 0] : tensor<64x64xf8E4M3FN> -> tensor<64x64xf8E4M3FN>
+    %20 = tile.dot %9, %19, %cst_0 : tensor<64x64xf8E4M3FN> * tensor<64x64xf8E4M3FN> -> tensor<64x64xf32>
+    tile.store %18, %20 : tensor<64x64x!tile.ptr<f32>>
     return
   }
 }
