@@ -17,7 +17,8 @@ import torch
 import triton
 import triton.language as tl
 
-from tilelaunch import Kernel as _Kernel, median_ms, rel_error, logger
+from tilelaunch import (Kernel as _Kernel, descriptor_parts, logger,
+                        median_ms, rel_error)
 
 DIR = sys.argv[1]
 log = logger(sys.argv[2] if len(sys.argv) > 2 else None)
@@ -82,12 +83,16 @@ SHAPES = [(512, 512, 512), (1000, 1000, 1000), (4096, 4096, 4097),
           (8, 4096, 4096)]
 
 
-def check_matmul():
-    configs = json.load(open(f"{DIR}/matmul_fp16.json"))
-    for i, cfg in enumerate(configs):
-        k = Kernel("matmul_fp16", i)
+def matmul_configs(name, prefix):
+    """Each compiled config of the matmul kernel `name`, with its label."""
+    for i, cfg in enumerate(json.load(open(f"{DIR}/{name}.json"))):
         c = cfg["constexprs"]
-        label = f"matmul fp16 {c['BLOCK_M']}x{c['BLOCK_N']}x{c['BLOCK_K']}"
+        yield Kernel(name, i), (f"{prefix} "
+                                f"{c['BLOCK_M']}x{c['BLOCK_N']}x{c['BLOCK_K']}")
+
+
+def check_matmul():
+    for k, label in matmul_configs("matmul_fp16", "matmul fp16"):
         for (M, N, K) in SHAPES:
             matmul_case(k, torch.float16, M, N, K, timed=(M == 4096),
                         label=label)
@@ -109,12 +114,8 @@ def check_matmul():
     # plain tf32.
     for precision, operands in [("tf32", tf32), ("tf32x3", lambda x: x),
                                 ("ieee", lambda x: x)]:
-        name = f"matmul_fp32_{precision}"
-        for i, cfg in enumerate(json.load(open(f"{DIR}/{name}.json"))):
-            k = Kernel(name, i)
-            c = cfg["constexprs"]
-            label = (f"matmul fp32 {precision} "
-                     f"{c['BLOCK_M']}x{c['BLOCK_N']}x{c['BLOCK_K']}")
+        for k, label in matmul_configs(f"matmul_fp32_{precision}",
+                                       f"matmul fp32 {precision}"):
             for (M, N, K) in SHAPES:
                 steps = {"tf32": 1, "tf32x3": 3, "ieee": 0}[precision]
                 tol = 1e-5 + steps * K * 2.0 ** -27
@@ -124,22 +125,15 @@ def check_matmul():
     # tutorial passes it (b.T) and N-major.
     for fp8, dtype in [("fp8e4nv", torch.float8_e4m3fn),
                        ("fp8e5", torch.float8_e5m2)]:
-        for i, cfg in enumerate(json.load(open(f"{DIR}/matmul_{fp8}.json"))):
-            k = Kernel(f"matmul_{fp8}", i)
-            c = cfg["constexprs"]
-            label = f"matmul {fp8} {c['BLOCK_M']}x{c['BLOCK_N']}x{c['BLOCK_K']}"
+        for k, label in matmul_configs(f"matmul_{fp8}", f"matmul {fp8}"):
             for (M, N, K) in [(512, 512, 512), (1000, 1000, 1000)]:
                 for transpose_b in (True, False):
                     matmul_case(k, dtype, M, N, K, transpose_b=transpose_b,
                                 label=label, out_dtype=torch.float16)
             matmul_case(k, dtype, 4096, 4096, 4096, transpose_b=True,
                         timed=True, label=label, out_dtype=torch.float16)
-        name = f"matmul_{fp8}_kmajor"
-        for i, cfg in enumerate(json.load(open(f"{DIR}/{name}.json"))):
-            k = Kernel(name, i)
-            c = cfg["constexprs"]
-            label = (f"matmul {fp8} K-major "
-                     f"{c['BLOCK_M']}x{c['BLOCK_N']}x{c['BLOCK_K']}")
+        for k, label in matmul_configs(f"matmul_{fp8}_kmajor",
+                                       f"matmul {fp8} K-major"):
             for (M, N, K) in [(512, 512, 512), (1000, 1000, 1000),
                               (4096, 4096, 4097), (64, 128, 96)]:
                 matmul_case(k, dtype, M, N, K, transpose_b=True, label=label,
@@ -148,16 +142,10 @@ def check_matmul():
     for (M, N, K) in [(512, 512, 512), (1000, 1000, 1000)]:
         matmul_case(k, torch.float16, M, N, K, act="leaky_relu",
                     label="matmul fp16 leaky_relu")
-    for i, cfg in enumerate(json.load(open(f"{DIR}/matmul_2d.json"))):
-        k = Kernel("matmul_2d", i)
-        c = cfg["constexprs"]
-        label = f"matmul_2d fp16 {c['BLOCK_M']}x{c['BLOCK_N']}x{c['BLOCK_K']}"
+    for k, label in matmul_configs("matmul_2d", "matmul_2d fp16"):
         for (M, N, K) in SHAPES:
             matmul_case(k, torch.float16, M, N, K, label=label)
-    for i, cfg in enumerate(json.load(open(f"{DIR}/matmul_block_ptr.json"))):
-        k = Kernel("matmul_block_ptr", i)
-        c = cfg["constexprs"]
-        label = f"block_ptr fp16 {c['BLOCK_M']}x{c['BLOCK_N']}x{c['BLOCK_K']}"
+    for k, label in matmul_configs("matmul_block_ptr", "block_ptr fp16"):
         for (M, N, K) in SHAPES:
             matmul_case(k, torch.float16, M, N, K, timed=(M == 4096),
                         label=label)
@@ -556,8 +544,6 @@ def check_descriptor():
                    rel_error(c, a.double() @ b.double().T), 2e-3)
     # Tutorial 09's kernels on host-made descriptors (examples/matmul_tma.tile),
     # each descriptor passed as its base, shape and leading strides.
-    def parts(x):
-        return (x, *x.shape, *x.stride()[:-1])
     configs = json.load(open(f"{DIR}/matmul_tma.json"))
     for i, cfg in enumerate(configs):
         k = Kernel("matmul_tma", i)
@@ -569,7 +555,8 @@ def check_descriptor():
             b = torch.randn(N, K, device="cuda", dtype=torch.float16)
             out = torch.full((M, N), float("nan"), device="cuda",
                              dtype=torch.float16)
-            args = (*parts(a), *parts(b), *parts(out), M, N, K)
+            args = (*descriptor_parts(a), *descriptor_parts(b),
+                    *descriptor_parts(out), M, N, K)
             k(*args)
             torch.cuda.synchronize()
             ms = median_ms(lambda: k(*args), reps=5) if M == 4096 else None
@@ -607,12 +594,11 @@ def check_attention_tutorial06():
     record("attention_tutorial06 causal", f"{Z}x{H}x{N}x{D}",
            rel_error(o, torch.softmax(s, -1) @ v.double()), 1e-2)
     ref = torch.softmax(s, -1) @ v.double()
-    # Host-made descriptors, each passed as base, shape and leading stride.
-    def parts(x):
-        return (x, Z * H * N, D, D)
+    # Host-made descriptors over [Z * H * N, D], as the tutorial makes them.
     o.fill_(float("nan"))
     Kernel("attention_tutorial06_hostdesc")(
-        D ** -0.5, m, Z, H, *parts(q), *parts(k), *parts(v), *parts(o), N)
+        D ** -0.5, m, Z, H, *(p for x in (q, k, v, o)
+                              for p in descriptor_parts(x.view(-1, D))), N)
     torch.cuda.synchronize()
     record("attention_tutorial06 host descriptors", f"{Z}x{H}x{N}x{D}",
            rel_error(o, ref), 1e-2)

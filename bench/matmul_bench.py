@@ -22,13 +22,12 @@ import argparse
 import json
 import os
 import statistics
-import sys
 
 import torch
 import triton
-import triton.language as tl
 
 from tilelaunch import Kernel, graph_ms, rel_error
+from triton_matmul import matmul_args, tuned_matmul
 
 parser = argparse.ArgumentParser()
 parser.add_argument("dir")
@@ -76,50 +75,7 @@ def triton_configs():
     ]
 
 
-@triton.autotune(configs=triton_configs(), key=["M", "N", "K"])
-@triton.jit
-def triton_matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak,
-                         stride_bk, stride_bn, stride_cm, stride_cn,
-                         BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr,
-                         BLOCK_SIZE_K: tl.constexpr,
-                         GROUP_SIZE_M: tl.constexpr):
-    pid = tl.program_id(axis=0)
-    num_pid_m = tl.cdiv(M, BLOCK_SIZE_M)
-    num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
-    num_pid_in_group = GROUP_SIZE_M * num_pid_n
-    group_id = pid // num_pid_in_group
-    first_pid_m = group_id * GROUP_SIZE_M
-    group_size_m = min(num_pid_m - first_pid_m, GROUP_SIZE_M)
-    pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)
-    pid_n = (pid % num_pid_in_group) // group_size_m
-    offs_am = (pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)) % M
-    offs_bn = (pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)) % N
-    offs_k = tl.arange(0, BLOCK_SIZE_K)
-    a_ptrs = a_ptr + (offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak)
-    b_ptrs = b_ptr + (offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn)
-    accumulator = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
-    for k in range(0, tl.cdiv(K, BLOCK_SIZE_K)):
-        a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BLOCK_SIZE_K, other=0.0)
-        b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_SIZE_K, other=0.0)
-        accumulator = tl.dot(a, b, accumulator)
-        a_ptrs += BLOCK_SIZE_K * stride_ak
-        b_ptrs += BLOCK_SIZE_K * stride_bk
-    c = accumulator.to(tl.float16)
-    offs_cm = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
-    offs_cn = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
-    c_ptrs = c_ptr + stride_cm * offs_cm[:, None] + stride_cn * offs_cn[None, :]
-    c_mask = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
-    tl.store(c_ptrs, c, mask=c_mask)
-
-
-def triton_matmul(a, b, c):
-    M, K = a.shape
-    N = b.shape[1]
-    grid = lambda META: (triton.cdiv(M, META["BLOCK_SIZE_M"]) *
-                         triton.cdiv(N, META["BLOCK_SIZE_N"]),)
-    triton_matmul_kernel[grid](a, b, c, M, N, K, a.stride(0), a.stride(1),
-                               b.stride(0), b.stride(1), c.stride(0),
-                               c.stride(1))
+triton_matmul = tuned_matmul(triton_configs())
 
 
 # --- tilec kernels -------------------------------------------------------
@@ -138,13 +94,6 @@ def load_variants(directory):
                        f"w{k.md['num_warps']} s{k.md['num_stages']}")
             kernels.append(k)
     return kernels
-
-
-def matmul_args(a, b, c):
-    M, K = a.shape
-    N = b.shape[1]
-    return (a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0),
-            b.stride(1), c.stride(0), c.stride(1))
 
 
 def telemetry():

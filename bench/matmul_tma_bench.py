@@ -17,7 +17,7 @@ import triton
 import triton.language as tl
 from triton.tools.tensor_descriptor import TensorDescriptor
 
-from tilelaunch import Kernel, graph_ms, logger, rel_error
+from tilelaunch import Kernel, descriptor_parts, graph_ms, logger, rel_error
 
 parser = argparse.ArgumentParser()
 parser.add_argument("dir")
@@ -79,10 +79,6 @@ def triton_tma(a, b, c):
     matmul_kernel_tma[grid](*descs, M, N, K)
 
 
-def parts(x):
-    return (x, *x.shape, *x.stride()[:-1])
-
-
 def tflops(M, N, K, ms):
     return 2 * M * N * K / ms / 1e9
 
@@ -98,15 +94,17 @@ for size in [int(s) for s in args.sizes.split(",") if s]:
     b = torch.randn(N, K, device="cuda", dtype=torch.float16)
     c = torch.empty(M, N, device="cuda", dtype=torch.float16)
     ref = a.double() @ b.double().T
+    kargs = (*descriptor_parts(a), *descriptor_parts(b), *descriptor_parts(c),
+             M, N, K)
     timings = {}
     for k in ours:
         c.fill_(float("nan"))
-        k(*parts(a), *parts(b), *parts(c), M, N, K)
+        k(*kargs)
         torch.cuda.synchronize()
         err = rel_error(c, ref)
         log(f"  check {size}^3 {k.md['kernel']} rel_err={err:.2e}")
         if err <= 2e-3:
-            timings[k] = graph_ms(k.bind(*parts(a), *parts(b), *parts(c), M, N, K), reps=5)
+            timings[k] = graph_ms(k.bind(*kargs), reps=5)
     if len(timings) != len(ours):
         log(f"RESULT {size}^3 FAILED correctness")
         continue
@@ -117,7 +115,7 @@ for size in [int(s) for s in args.sizes.split(",") if s]:
     torch.cuda.synchronize()
     log(f"  check {size}^3 triton rel_err={rel_error(c_t, ref):.2e} "
         f"cublas rel_err={rel_error(c_b, ref):.2e}")
-    fns = [best.bind(*parts(a), *parts(b), *parts(c), M, N, K),
+    fns = [best.bind(*kargs),
            lambda: torch.matmul(a, b.T, out=c_b), lambda: triton_tma(a, b, c_t)]
     rounds = [[graph_ms(f, reps=10) for f in fns] for _ in range(args.rounds)]
     med = [statistics.median(r[i] for r in rounds) for i in range(3)]

@@ -13,7 +13,7 @@ import sys
 
 import torch
 
-from tilelaunch import Kernel
+from tilelaunch import Kernel, descriptor_parts
 
 KDIR, CDIR = sys.argv[1], sys.argv[2]
 torch.manual_seed(0)
@@ -233,7 +233,7 @@ b = torch.randn(264, 136, device="cuda", dtype=torch.float16)
 for i in range(4):
     c = torch.empty(200, 264, device="cuda", dtype=torch.float16)
     Kernel(CDIR, "matmul_tma", i)(*(p for t in (a, b, c)
-                                    for p in (t, *t.shape, *t.stride()[:-1])),
+                                    for p in descriptor_parts(t)),
                                   200, 264, 136)
     torch.cuda.synchronize()
     assert (c.double() - a.double() @ b.double().T).abs().max() < 0.1
@@ -246,7 +246,7 @@ q, k, v = (torch.randn(1, 1, 256, 64, device="cuda", dtype=torch.float16)
 Kernel(CDIR, "attention_tutorial06_hostdesc")(
     0.125, torch.empty(1, 256, device="cuda"), 1, 1,
     *(p for t in (q, k, v, torch.empty_like(q))
-      for p in (t, 256, 64, 64)), 256)
+      for p in descriptor_parts(t.view(-1, 64))), 256)
 q8, k8, v8 = (t.to(torch.float8_e5m2) for t in (q, k, v))
 Kernel(CDIR, "attention_tutorial06_fp8")(
     0.125, torch.empty(1, 256, device="cuda"), 1, 1, q8, k8,

@@ -87,6 +87,13 @@ class Kernel:
         return launch
 
 
+def descriptor_parts(x):
+    """A tensor descriptor argument (a `tensordesc<...>` parameter) for
+    tensor `x`: its base, shape and strides but the last (which is 1)."""
+    assert x.stride()[-1] == 1, "a descriptor's last dimension is contiguous"
+    return (x, *x.shape, *x.stride()[:-1])
+
+
 def median_ms(fn, reps=10, warmup=1):
     """Median of `reps` CUDA-event timings of fn() after `warmup` calls."""
     for _ in range(warmup):
