@@ -33,6 +33,15 @@ for fp8 in fp8e4nv fp8e5; do
 done
 "$TILEC" bench/kernels/fp8.tile -o "$OUT/fp8.ptx"
 "$TILEC" bench/kernels/dot_scaled.tile -o "$OUT/dot_scaled.ptx"
+# Tutorial 10's block-scaled matmul (mxfp4 as the file has it, and mxfp8),
+# 128x128x128 blocks on 8 warps.
+BS="-D M=256 -D N=256 -D K=512 -D stride_sk=2048 -D stride_sb=512 -D stride_sc=16 -D stride_sd=4 -D output_type=1 -D VEC_SIZE=32 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=128 -D NUM_STAGES=1 -D USE_2D_SCALE_LOAD=True --num-warps 8"
+"$TILEC" bench/kernels/block_scaled_matmul.tile $BS -D ELEM_PER_BYTE_A=2 \
+  -D ELEM_PER_BYTE_B=2 -o "$OUT/block_scaled_mxfp4.ptx"
+sed 's/tensordesc<u8\[/tensordesc<fp8e4nv[/g' bench/kernels/block_scaled_matmul.tile \
+  > "$OUT/block_scaled_mxfp8.tile"
+"$TILEC" "$OUT/block_scaled_mxfp8.tile" $BS -D ELEM_PER_BYTE_A=1 \
+  -D ELEM_PER_BYTE_B=1 -o "$OUT/block_scaled_mxfp8.ptx"
 # Split-K (fp32 atomic adds of a dot's result): 16-byte vector atomics
 # where the sizes are multiples of 16, scalar ones otherwise.
 for facts in "M=i32:16,N=i32:16,K=i32:16,stride_am=i32:16,stride_bk=i32:16,stride_cm=i32:16" \

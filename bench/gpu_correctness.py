@@ -884,6 +884,43 @@ def check_dot_scaled():
         d, h.double() @ scaled(e5.double(), sb, 0)), 1e-6)
 
 
+def check_block_scaled():
+    """Tutorial 10's block_scaled_matmul_kernel (mxfp4 and mxfp8, M = N =
+    256, K = 512), scales in its 5-D layout, against float64."""
+    M, N, K, VEC = 256, 256, 512, 32
+    e2m1 = torch.tensor([0, 0.5, 1, 1.5, 2, 3, 4, 6] * 2, device="cuda",
+                        dtype=torch.float64) * torch.tensor(
+                            [1.0] * 8 + [-1.0] * 8, device="cuda",
+                            dtype=torch.float64)
+
+    def unshuffle(s):
+        return s.permute(0, 3, 2, 1, 4).reshape(s.shape[0] * 128, s.shape[1] * 4)
+
+    for fmt in ["mxfp4", "mxfp8"]:
+        sa, sb = (torch.randint(122, 132, (n // 128, K // VEC // 4, 32, 4, 4),
+                                device="cuda", dtype=torch.uint8)
+                  for n in (M, N))
+        if fmt == "mxfp4":
+            ca = torch.randint(0, 16, (M, K), device="cuda")
+            cb = torch.randint(0, 16, (N, K), device="cuda")
+            a = (ca[:, 0::2] | (ca[:, 1::2] << 4)).to(torch.uint8)
+            b = (cb[:, 0::2] | (cb[:, 1::2] << 4)).to(torch.uint8)
+            va, vb = e2m1[ca], e2m1[cb]
+        else:
+            a = torch.randn(M, K, device="cuda").to(torch.float8_e4m3fn)
+            b = torch.randn(N, K, device="cuda").to(torch.float8_e4m3fn)
+            va, vb = a.double(), b.double()
+        c = torch.full((M, N), float("nan"), device="cuda", dtype=torch.float16)
+        Kernel(f"block_scaled_{fmt}")(*descriptor_parts(a), sa,
+                                      *descriptor_parts(b), sb,
+                                      *descriptor_parts(c))
+        torch.cuda.synchronize()
+        fa = torch.exp2(unshuffle(sa).double() - 127).repeat_interleave(VEC, 1)
+        fb = torch.exp2(unshuffle(sb).double() - 127).repeat_interleave(VEC, 1)
+        record(f"tutorial 10 {fmt}", f"{M}x{N}x{K}",
+               rel_error(c, (va * fa) @ (vb * fb).T), 2e-3)
+
+
 def check_splitk():
     """Split-K matmul (bench/kernels/probe_misc.tile): fp32 atomic adds of
     each K slice's product, vector adds (aligned sizes) and scalar ones."""
@@ -948,7 +985,7 @@ for check in [check_vector_add, check_matmul, check_softmax,
               check_cuda_helpers,
               check_join_split, check_propagate_nan,
               check_library_builtins, check_reductions, check_fp8,
-              check_dot_scaled, check_splitk]:
+              check_dot_scaled, check_splitk, check_block_scaled]:
     # ONLY=check_a,check_b runs those checks alone (a quick experiment).
     only = os.environ.get("ONLY")
     if only and check.__name__ not in only.split(","):

@@ -251,6 +251,11 @@ q8, k8, v8 = (t.to(torch.float8_e5m2) for t in (q, k, v))
 Kernel(CDIR, "attention_tutorial06_fp8")(
     0.125, torch.empty(1, 256, device="cuda"), 1, 1, q8, k8,
     v8.transpose(-1, -2).contiguous(), torch.empty_like(q8), 256)
+sa = torch.full((2, 4, 32, 4, 4), 127, device="cuda", dtype=torch.uint8)
+a4 = torch.randint(0, 256, (256, 256), device="cuda", dtype=torch.uint8)
+Kernel(CDIR, "block_scaled_mxfp4")(
+    *descriptor_parts(a4), sa, *descriptor_parts(a4), sa,
+    *descriptor_parts(torch.empty(256, 256, device="cuda", dtype=torch.float16)))
 for name in ["splitk_aligned", "splitk_general"]:
     a = torch.randn(64, 512, device="cuda", dtype=torch.float16)
     b = torch.randn(512, 128, device="cuda", dtype=torch.float16)

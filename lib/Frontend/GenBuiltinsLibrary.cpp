@@ -172,9 +172,10 @@ def _e2m1_values(n):
 
 def _unpack_e2m1(x, axis: tl.constexpr):
     # Two e2m1 values per byte, the first in the low bits, packed along
-    # `axis`: twice as many fp32 values along it.
+    # `axis`: twice as many bf16 values (exact) along it.
     x = x.to(tl.uint8, bitcast=True)
-    pairs = tl.join(_e2m1_values(x & 15), _e2m1_values(x >> 4))
+    pairs = tl.join(_e2m1_values(x & 15).to(tl.bfloat16),
+                    _e2m1_values(x >> 4).to(tl.bfloat16))
     if axis == 1:
         return tl.reshape(pairs, (x.shape[0], 2 * x.shape[1]))
     return tl.reshape(tl.permute(pairs, (0, 2, 1)), (2 * x.shape[0], x.shape[1]))
@@ -187,28 +188,36 @@ def _e8m0_values(s):
 
 def _scaled_operand(x, scale, format: tl.constexpr, k_pack: tl.constexpr,
                     k_axis: tl.constexpr):
-    # An operand of dot_scaled as fp32 values (k_axis: 1 for lhs, 0 for
-    # rhs), each group of 32 along K multiplied by its e8m0 scale.
+    # An operand of dot_scaled (k_axis: 1 for lhs, 0 for rhs), each group
+    # along K multiplied by its scale: the fp4 and fp8 formats in bf16
+    # (their values and products with powers of two are exact there), the
+    # 16-bit ones in fp32.
     tl.static_assert(format == "e2m1" or format == "e4m3" or format == "e5m2" or
                      format == "bf16" or format == "fp16",
                      "dot_scaled formats are e2m1, e4m3, e5m2, bf16 and fp16")
     if format == "e2m1":
         v = _unpack_e2m1(x, k_axis if k_pack else 1 - k_axis)
     elif format == "e4m3":
-        v = x.to(tl.float8e4nv, bitcast=True).to(tl.float32)
+        v = x.to(tl.float8e4nv, bitcast=True).to(tl.bfloat16)
     elif format == "e5m2":
-        v = x.to(tl.float8e5, bitcast=True).to(tl.float32)
+        v = x.to(tl.float8e5, bitcast=True).to(tl.bfloat16)
     else:
         v = x.to(tl.float32)
     if scale is None:
         return v
     K: tl.constexpr = v.shape[k_axis]
     rows: tl.constexpr = v.shape[1 - k_axis]
-    tl.static_assert(scale.shape[0] == rows and scale.shape[1] * 32 == K,
-                     "dot_scaled: a scale must be [M, K // 32] for lhs and "
-                     "[N, K // 32] for rhs")
-    f = _e8m0_values(scale)
-    f = tl.reshape(tl.broadcast_to(f[:, :, None], (rows, K // 32, 32)), (rows, K))
+    # e8m0 scales per 32 elements (mx formats), or e4m3 ones per 16 (nvfp4).
+    group: tl.constexpr = 16 if scale.dtype == tl.float8e4nv else 32
+    tl.static_assert(scale.shape[0] == rows and scale.shape[1] * group == K,
+                     "dot_scaled: a scale must be [M, K // group] for lhs and "
+                     "[N, K // group] for rhs")
+    if scale.dtype == tl.float8e4nv:
+        f = scale.to(v.dtype)
+    else:
+        f = _e8m0_values(scale).to(v.dtype)
+    f = tl.reshape(tl.broadcast_to(f[:, :, None], (rows, K // group, group)),
+                   (rows, K))
     if k_axis == 0:
         f = tl.trans(f)
     return v * f
@@ -321,14 +330,20 @@ LogicalResult Generator::checkDotScaled(const ArgumentLookup &argument,
       continue;
     const TileType *t =
         side.scale->isRuntime() ? &side.scale->getType() : nullptr;
-    SmallVector<int64_t, 4> want = {side.rows, side.k / 32};
+    // uint8 e8m0 scales per 32 elements along K (mx), or fp8e4nv ones per
+    // 16 (nvfp4).
+    bool e4m3 = t && t->element == ScalarType::FP8E4M3;
+    SmallVector<int64_t, 4> want = {side.rows, side.k / (e4m3 ? 16 : 32)};
     if (!t || t->isPointer || getBitWidth(t->element) != 8 ||
-        isFloat(t->element) || t->shape != want)
+        (isFloat(t->element) && !e4m3) || t->shape != want)
       return error(side.scaleAt,
                    std::string("dot_scaled: ") + names[i][1] +
-                       " must be None or a uint8 block of e8m0 scales of "
+                       " must be None, a uint8 block of e8m0 scales of "
                        "shape " +
-                       formatShape(want) + ", got " + side.scale->describe());
+                       formatShape({side.rows, side.k / 32}) +
+                       " or an fp8e4nv block of shape " +
+                       formatShape({side.rows, side.k / 16}) + ", got " +
+                       side.scale->describe());
   }
   return success();
 }

@@ -433,13 +433,12 @@ std::optional<GridTerm> GridPrinter::print(const Expr &e) {
     if (!a || !b)
       return std::nullopt;
     if (a->constant && b->constant) {
-      std::optional<Val> v = evalConstexpr(e, llvm::StringMap<Val>(), diags);
-      if (!v) {
-        llvm::StringMap<Val> env;
-        for (auto &[n, val] : instance.constexprs)
-          env[n] = val;
-        v = evalConstexpr(e, env, diags);
-      }
+      // Both operands fold (literals or constexprs: cdiv(M, BLOCK_M) with M
+      // a constexpr, as tutorial 10 has it).
+      llvm::StringMap<Val> env;
+      for (auto &[n, val] : instance.constexprs)
+        env[n] = val;
+      std::optional<Val> v = evalConstexpr(e, env, diags);
       if (!v)
         return std::nullopt;
       return GridTerm{*v, "", 100};
