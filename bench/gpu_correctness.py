@@ -882,6 +882,17 @@ def check_dot_scaled():
         c, scaled(a8.double(), sa, 1) @ scaled(e2m1[cb], sb, 0)), 1e-6)
     record("dot_scaled bf16 x scaled e5m2", f"{B}^3", rel_error(
         d, h.double() @ scaled(e5.double(), sb, 0)), 1e-6)
+    # nvfp4: e4m3 scales per 16 along K.
+    ca, cb = (torch.randint(0, 16, (B, B), device="cuda") for _ in range(2))
+    sa, sb = ((torch.rand(B, B // 16, device="cuda") * 3.5 + 0.5).to(
+        torch.float8_e4m3fn) for _ in range(2))
+    c = torch.full((B, B), float("nan"), device="cuda")
+    Kernel("dot_scaled", 2)(pack(ca, 1), pack(cb, 0), sa, sb, c)
+    torch.cuda.synchronize()
+    fa = sa.double().repeat_interleave(16, dim=1)
+    fb = sb.double().repeat_interleave(16, dim=1)
+    record("dot_scaled nvfp4 x nvfp4", f"{B}^3", rel_error(
+        c, (e2m1[ca] * fa) @ (e2m1[cb] * fb.T)), 1e-6)
 
 
 def check_block_scaled():

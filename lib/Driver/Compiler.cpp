@@ -204,8 +204,7 @@ static bool checkFloat8Support(mlir::ModuleOp module, const TargetInfo &target,
       return mlir::WalkResult::advance();
     for (mlir::Type t :
          {op->getOperand(0).getType(), op->getResult(0).getType()})
-      if (mlir::isa<mlir::Float8E4M3FNType, mlir::Float8E5M2Type>(
-              mlir::getElementTypeOrSelf(t))) {
+      if (mlir::tile::isFloat8Type(mlir::getElementTypeOrSelf(t))) {
         first = op;
         return mlir::WalkResult::interrupt();
       }

@@ -72,7 +72,8 @@ struct ElementwiseOpLowering : public ConversionPattern {
         rewriter.replaceOpWithMultiple(op, {llvm::to_vector(operands[0])});
         return success();
       }
-      if (isFloat8(from) != isFloat8(to) && !isa<arith::BitcastOp>(op)) {
+      if (isFloat8Type(from) != isFloat8Type(to) &&
+          !isa<arith::BitcastOp>(op)) {
         rewriter.replaceOpWithMultiple(
             op, {convertFloat8(rewriter, op->getLoc(), operands[0], from, to)});
         return success();
@@ -132,7 +133,7 @@ struct ConstantLowering : public OpConversionPattern<arith::ConstantOp> {
                   ConversionPatternRewriter &rewriter) const override {
     auto type = dyn_cast<RankedTensorType>(op.getType());
     auto splat = dyn_cast<SplatElementsAttr>(op.getValue());
-    if (!type && isFloat8(op.getType())) { // a scalar fp8: its bits
+    if (!type && isFloat8Type(op.getType())) { // a scalar fp8: its bits
       rewriter.replaceOpWithNewOp<arith::ConstantOp>(
           op, float8AsBits(cast<TypedAttr>(op.getValue())));
       return success();

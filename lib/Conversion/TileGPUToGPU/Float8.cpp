@@ -17,10 +17,6 @@ using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::lowering;
 
-bool mlir::tile::lowering::isFloat8(Type t) {
-  return isa<Float8E4M3FNType, Float8E5M2Type>(t);
-}
-
 /// `v` (any float) as an exact or once-rounded f32.
 static Value toF32(OpBuilder &b, Location loc, Value v) {
   Type t = v.getType();
@@ -79,8 +75,8 @@ SmallVector<Value> mlir::tile::lowering::convertFloat8(OpBuilder &b,
   for (size_t i = 0; i < values.size(); i += 2) {
     // An odd register out converts beside a copy of itself.
     Value lo = values[i], hi = values[std::min(i + 1, values.size() - 1)];
-    auto [first, second] = isFloat8(to) ? truncPair(b, loc, lo, hi, to)
-                                        : extPair(b, loc, lo, hi, from, to);
+    auto [first, second] = isFloat8Type(to) ? truncPair(b, loc, lo, hi, to)
+                                            : extPair(b, loc, lo, hi, from, to);
     results.push_back(first);
     if (i + 1 < values.size())
       results.push_back(second);
@@ -90,7 +86,7 @@ SmallVector<Value> mlir::tile::lowering::convertFloat8(OpBuilder &b,
 
 TypedAttr mlir::tile::lowering::float8AsBits(TypedAttr attr) {
   auto f = dyn_cast<FloatAttr>(attr);
-  if (!f || !isFloat8(f.getType()))
+  if (!f || !isFloat8Type(f.getType()))
     return attr;
   return IntegerAttr::get(IntegerType::get(attr.getContext(), 8),
                           f.getValue().bitcastToAPInt());

@@ -193,8 +193,7 @@ void populateTMAPatterns(DistributedTypeConverter &converter,
 void populateDebugPatterns(DistributedTypeConverter &converter,
                            RewritePatternSet &patterns);
 
-/// fp8 (e4m3, e5m2): registers hold their bits as i8 (Float8.cpp).
-bool isFloat8(Type t);
+/// fp8 registers hold their bits as i8 (Float8.cpp).
 /// `values` (registers of float type `from`; i8 bits if it is fp8)
 /// converted to `to`, one of the two being fp8, two per cvt instruction.
 SmallVector<Value> convertFloat8(OpBuilder &b, Location loc, ValueRange values,

@@ -220,7 +220,7 @@ struct WarpGroupDotLowering
     };
     // A k-step reads 32 bytes of each row along K: 16 16-bit or 32 fp8
     // elements.
-    WgmmaKind kind{instrN, isFloat8(aType.getElementType()) ? 32 : 16,
+    WgmmaKind kind{instrN, isFloat8Type(aType.getElementType()) ? 32 : 16,
                    wgmmaType(aType.getElementType()),
                    wgmmaType(op.getB().getType().getElementType())};
     // K-major A is "row" and K-major B "col"; the others are transposed.

@@ -21,10 +21,6 @@
 using namespace mlir;
 using namespace mlir::tile;
 
-static bool isFloat8(Type t) {
-  return isa<Float8E4M3FNType, Float8E5M2Type>(t);
-}
-
 /// Whether `operand` (operand `index` of a dot, 2-D) is a loaded tile
 /// whose coalesced layout runs along K.
 static bool loadedAlongK(Value operand, unsigned index,
@@ -55,7 +51,7 @@ bool mlir::tile::widenFloat8Dots(func::FuncOp func,
                                  const LayoutPlanOptions &options) {
   bool changed = false;
   func.walk([&](DotOp dot) {
-    if (!isFloat8(dot.getA().getType().getElementType()))
+    if (!isFloat8Type(dot.getA().getType().getElementType()))
       return;
     bool wgmmaTakesIt = options.useMma && chooseWgmmaLayout(dot, options) &&
                         dot.getType().getElementType().isF32() &&

@@ -304,7 +304,7 @@ mlir::tile::chooseWgmmaLayout(DotOp dot, const LayoutPlanOptions &options) {
     return {};
   auto aType = dot.getA().getType();
   Type in = aType.getElementType();
-  bool fp8 = isa<Float8E4M3FNType, Float8E5M2Type>(in);
+  bool fp8 = isFloat8Type(in);
   if (!(in.isF16() || in.isBF16() || fp8))
     return {};
   int64_t M = aType.getDimSize(0), K = aType.getDimSize(1),

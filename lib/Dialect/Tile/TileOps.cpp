@@ -295,8 +295,7 @@ LogicalResult DotOp::verify() {
            << a.getDimSize(0) << "x" << b.getDimSize(1);
   Type ea = a.getElementType(), eb = b.getElementType(),
        ec = c.getElementType();
-  bool fp8 = isa<Float8E4M3FNType, Float8E5M2Type>(ea) &&
-             isa<Float8E4M3FNType, Float8E5M2Type>(eb);
+  bool fp8 = isFloat8Type(ea) && isFloat8Type(eb);
   if (ea != eb && !fp8)
     return emitOpError("operand element types differ: ") << ea << " vs " << eb;
   bool ok = ((ea.isF16() || fp8) && (ec.isF32() || ec.isF16())) ||

@@ -273,12 +273,9 @@ LogicalResult WarpGroupDotOp::verify() {
            << b.getShape()[0] << "x" << b.getShape()[1] << " into "
            << c.getShape()[0] << "x" << c.getShape()[1];
   Type elem = a.getElementType();
-  auto isFloat8 = [](Type t) {
-    return isa<Float8E4M3FNType, Float8E5M2Type>(t);
-  };
   // fp8 operands may mix e4m3 and e5m2; each is read K-major from shared
   // memory in k-steps of 32.
-  bool fp8 = isFloat8(elem) && isFloat8(b.getElementType());
+  bool fp8 = tile::isFloat8Type(elem) && tile::isFloat8Type(b.getElementType());
   if ((elem != b.getElementType() && !fp8) ||
       !(elem.isF16() || elem.isBF16() || fp8) || !c.getElementType().isF32())
     return emitOpError("wgmma takes f16, bf16 or fp8 operands into f32");

@@ -54,4 +54,15 @@ ref = scaled(decode_fp8(a8, "e4m3"), sa, 1) @ scaled(E2M1[cb], sb, 0)
 check("mxfp8 x fp4 packed along N", out["c_ptr"], ref, 1e-6)
 ref = h_vals @ scaled(decode_fp8(e5, "e5m2"), sb, 0)
 check("bf16 x scaled e5m2", out["d_ptr"], ref, 1e-6)
+# nvfp4: e4m3 scales (fp8 values, not powers of two) per 16 along K.
+ca, cb = r.integers(0, 16, (B, B)), r.integers(0, 16, (B, B))
+sa = encode_fp8(r.uniform(0.5, 4, (B, B // 16)), "e4m3")
+sb = encode_fp8(r.uniform(0.5, 4, (B, B // 16)), "e4m3")
+out = run(f"{kernels}/dot_scaled.tile",
+          {"a_ptr": fp4_pack(ca, 1), "b_ptr": fp4_pack(cb, 0), "sa_ptr": sa,
+           "sb_ptr": sb, "c_ptr": np.zeros((B, B), np.float32)},
+          kernel="nvfp4")
+fa = decode_fp8(sa, "e4m3").repeat(16, axis=1)
+fb = decode_fp8(sb, "e4m3").repeat(16, axis=1)
+check("nvfp4 x nvfp4", out["c_ptr"], (E2M1[ca] * fa) @ (E2M1[cb] * fb.T), 1e-6)
 finish()

@@ -30,6 +30,12 @@
 
 namespace mlir::tile {
 
+/// Whether `t` is one of the language's fp8 element types (f8E4M3FN,
+/// Triton's float8e4nv; f8E5M2, its float8e5).
+inline bool isFloat8Type(Type t) {
+  return isa<Float8E4M3FNType, Float8E5M2Type>(t);
+}
+
 /// For a pointer (or block of pointers) type, the pointee type with the same
 /// shape and encoding; other types are returned unchanged.
 Type getPointeeOrSameShape(Type type);
