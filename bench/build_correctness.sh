@@ -89,6 +89,11 @@ done
 "$TILEC" examples/matmul_descriptor.tile --all-configs -o "$OUT/matmul_descriptor.ptx"
 "$TILEC" examples/grouped_matmul_tma.tile --all-configs -o "$OUT/grouped_matmul_tma.ptx"
 "$TILEC" examples/matmul_tma.tile --all-configs -o "$OUT/matmul_tma.ptx"
+# Its fp8 run (FP8_OUTPUT, e4m3 descriptors): wgmma's fp8 form on b.T.
+sed 's/tensordesc<fp16\[/tensordesc<fp8e4nv[/g' examples/matmul_tma.tile \
+  > "$OUT/matmul_tma_fp8.tile"
+"$TILEC" "$OUT/matmul_tma_fp8.tile" --all-configs -D FP8_OUTPUT=True \
+  -o "$OUT/matmul_tma_fp8.ptx"
 "$TILEC" examples/attention_tutorial06.tile -D HEAD_DIM=64 -D BLOCK_M=128 \
   -D BLOCK_N=64 -D STAGE=3 --num-warps 8 -o "$OUT/attention_tutorial06.ptx"
 # The same kernel as Triton 3.6 runs it on Hopper: host-made descriptors

@@ -563,6 +563,20 @@ def check_descriptor():
             extra = f"{2 * M * N * K / ms / 1e9:.1f} TFLOP/s" if ms else ""
             record(label, f"{M}x{N}x{K}",
                    rel_error(out, a.double() @ b.double().T), 2e-3, ms, extra)
+    # The fp8 run (FP8_OUTPUT: e4m3 in and out), against the product
+    # rounded to e4m3 (saturating, as the kernel's conversion).
+    for i, cfg in enumerate(json.load(open(f"{DIR}/matmul_tma_fp8.json"))):
+        k = Kernel("matmul_tma_fp8", i)
+        for M, N, K in [(1000, 1008, 1024), (4096, 4096, 4096)]:
+            a = torch.randn(M, K, device="cuda").to(torch.float8_e4m3fn)
+            b = torch.randn(N, K, device="cuda").to(torch.float8_e4m3fn)
+            out = torch.empty(M, N, device="cuda", dtype=torch.float8_e4m3fn)
+            k(*descriptor_parts(a), *descriptor_parts(b),
+              *descriptor_parts(out), M, N, K)
+            torch.cuda.synchronize()
+            ref = (a.double() @ b.double().T).clamp(-448, 448)
+            record(f"{cfg['kernel']} fp8", f"{M}x{N}x{K}", rel_error(
+                out.float(), ref.to(torch.float8_e4m3fn).double()), 1e-2)
 
 
 def check_dot_transposed():

@@ -1,5 +1,6 @@
 import sys
 from harness import *
+from fp8codec import decode, encode
 
 # examples/matmul_tma.tile (tutorial 09's kernels on host-made tensor
 # descriptors, C = A @ B.T) in the CPU mode: each descriptor passed as its
@@ -37,4 +38,20 @@ for kernel, extra in [("matmul_kernel_tma", []),
                   kernel=kernel, defines=BLOCKS + extra)
         check(f"{kernel} {' '.join(extra)} {M}x{N}x{K}", out["c_desc_base"],
               a.astype(np.float64) @ b.astype(np.float64).T, 2e-3)
+# The tutorial's fp8 run (FP8_OUTPUT: e4m3 in and out; the file's fp16
+# descriptors retyped as fp8e4nv), against the product rounded to e4m3.
+fp8_file = sys.argv[2] + "/matmul_tma_fp8.tile"
+with open(f"{examples}/matmul_tma.tile") as f:
+    open(fp8_file, "w").write(f.read().replace("tensordesc<fp16[",
+                                                "tensordesc<fp8e4nv["))
+M, N, K = 100, 56, 64
+a = encode(r.standard_normal((M, K)), "e4m3")
+b = encode(r.standard_normal((N, K)), "e4m3")
+out = run(fp8_file, {**parts("a_desc", a), **parts("b_desc", b),
+                     **parts("c_desc", np.zeros((M, N), np.uint8)),
+                     "M": M, "N": N, "K": K},
+          kernel="matmul_kernel_tma", defines=BLOCKS + ["FP8_OUTPUT=True"])
+ref = decode(a, "e4m3") @ decode(b, "e4m3").T
+check("matmul_kernel_tma fp8 (e4m3 out)", decode(out["c_desc_base"], "e4m3"),
+      decode(encode(ref, "e4m3"), "e4m3"), 1e-2)
 finish()
