@@ -88,6 +88,7 @@ for bm in 32 64; do
 done
 "$TILEC" examples/matmul_descriptor.tile --all-configs -o "$OUT/matmul_descriptor.ptx"
 "$TILEC" examples/grouped_matmul_tma.tile --all-configs -o "$OUT/grouped_matmul_tma.ptx"
+"$TILEC" examples/matmul_persistent.tile --all-configs -o "$OUT/matmul_persistent.ptx"
 "$TILEC" examples/matmul_tma.tile --all-configs -o "$OUT/matmul_tma.ptx"
 # Its fp8 run (FP8_OUTPUT, e4m3 descriptors): wgmma's fp8 form on b.T.
 sed 's/tensordesc<fp16\[/tensordesc<fp8e4nv[/g' examples/matmul_tma.tile \

@@ -542,6 +542,21 @@ def check_descriptor():
             torch.cuda.synchronize()
             record(f"matmul_descriptor cfg{i}", f"{M}x{N}x{K}",
                    rel_error(c, a.double() @ b.double().T), 2e-3)
+    # Tutorial 09's persistent matmul on pointers, B also transposed.
+    for i, cfg in enumerate(json.load(open(f"{DIR}/matmul_persistent.json"))):
+        k = Kernel("matmul_persistent", i)
+        for M, N, K in [(1000, 1000, 1000), (384, 520, 136), (4096, 4096, 4096)]:
+            for transpose_b in (False, True):
+                a = torch.randn(M, K, device="cuda", dtype=torch.float16)
+                b = (torch.randn(N, K, device="cuda", dtype=torch.float16).t()
+                     if transpose_b else
+                     torch.randn(K, N, device="cuda", dtype=torch.float16))
+                c = torch.full((M, N), float("nan"), device="cuda",
+                               dtype=torch.float16)
+                k(a, b, c, M, N, K, *a.stride(), *b.stride(), *c.stride())
+                torch.cuda.synchronize()
+                record(f"{cfg['kernel']}", f"{M}x{N}x{K}" + ("^T" if transpose_b else ""),
+                       rel_error(c, a.double() @ b.double()), 2e-3)
     # Tutorial 09's kernels on host-made descriptors (examples/matmul_tma.tile),
     # each descriptor passed as its base, shape and leading strides.
     configs = json.load(open(f"{DIR}/matmul_tma.json"))

@@ -256,6 +256,14 @@ a4 = torch.randint(0, 256, (256, 256), device="cuda", dtype=torch.uint8)
 Kernel(CDIR, "block_scaled_mxfp4")(
     *descriptor_parts(a4), sa, *descriptor_parts(a4), sa,
     *descriptor_parts(torch.empty(256, 256, device="cuda", dtype=torch.float16)))
+for i in range(2):
+    a = torch.randn(200, 136, device="cuda", dtype=torch.float16)
+    b = torch.randn(136, 264, device="cuda", dtype=torch.float16)
+    c = torch.empty(200, 264, device="cuda", dtype=torch.float16)
+    Kernel(CDIR, "matmul_persistent", i)(a, b, c, 200, 264, 136, *a.stride(),
+                                         *b.stride(), *c.stride())
+    torch.cuda.synchronize()
+    assert (c.double() - a.double() @ b.double()).abs().max() < 0.1
 for name in ["splitk_aligned", "splitk_general"]:
     a = torch.randn(64, 512, device="cuda", dtype=torch.float16)
     b = torch.randn(512, 128, device="cuda", dtype=torch.float16)
