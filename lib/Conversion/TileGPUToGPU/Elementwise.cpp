@@ -63,17 +63,16 @@ struct ElementwiseOpLowering : public ConversionPattern {
         return rewriter.notifyMatchFailure(op, "unconvertible result type");
       resultElems.push_back(converted.front());
     }
-    if (isa<arith::TruncFOp, arith::ExtFOp, arith::BitcastOp>(op)) {
+    // fp8 <-> i8 is the same register.
+    if (isa<arith::BitcastOp>(op) &&
+        resultElems[0] == operands[0][0].getType()) {
+      rewriter.replaceOpWithMultiple(op, {llvm::to_vector(operands[0])});
+      return success();
+    }
+    if (isa<arith::TruncFOp, arith::ExtFOp>(op)) {
       Type from = getElementTypeOrSelf(op->getOperand(0).getType());
       Type to = getElementTypeOrSelf(op->getResult(0).getType());
-      // fp8 <-> i8 is the same register.
-      if (isa<arith::BitcastOp>(op) &&
-          resultElems[0] == operands[0][0].getType()) {
-        rewriter.replaceOpWithMultiple(op, {llvm::to_vector(operands[0])});
-        return success();
-      }
-      if (isFloat8Type(from) != isFloat8Type(to) &&
-          !isa<arith::BitcastOp>(op)) {
+      if (isFloat8Type(from) != isFloat8Type(to)) {
         rewriter.replaceOpWithMultiple(
             op, {convertFloat8(rewriter, op->getLoc(), operands[0], from, to)});
         return success();

@@ -78,9 +78,6 @@ static Value packHalves(OpBuilder &b, Location loc, Value lo, Value hi) {
                                  packVector(b, loc, {lo, hi}));
 }
 
-/// One wgmma as inline PTX, for what the NVVM op cannot express: A from
-/// registers (`aRegs`; otherwise `descA`), or whether D is read decided at
-/// run time (`readsD`, an i32: 0 for d = a * b). `acc` in and out.
 /// The shape and operand types of one wgmma.
 struct WgmmaKind {
   int64_t n, k;
@@ -90,6 +87,9 @@ struct WgmmaKind {
   bool hasTranspose() const { return k == 16; }
 };
 
+/// One wgmma as inline PTX, for what the NVVM op cannot express: A from
+/// registers (`aRegs`; otherwise `descA`), or whether D is read decided at
+/// run time (`readsD`, an i32: 0 for d = a * b). `acc` in and out.
 static Value wgmmaInlineAsm(OpBuilder &b, Location loc, Type structType,
                             Value acc, ArrayRef<Value> aRegs, Value descA,
                             Value descB, Value readsD, const WgmmaKind &kind,

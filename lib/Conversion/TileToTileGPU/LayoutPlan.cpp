@@ -239,7 +239,7 @@ BlockedEncodingAttr LayoutPlan::balancedLayout(ArrayRef<int64_t> shape,
 /// Whether `dot` is part of a chain in which one dot's result, after
 /// elementwise work (attention's scaling, exp2 and .to(fp16)), is operand A
 /// of another: forward from its result, or backward from its A.
-bool mlir::tile::isChainedDot(DotOp dot) {
+static bool isChainedDot(DotOp dot) {
   auto reaches = [](Value start, bool forward) {
     SmallVector<Value> work{start};
     DenseSet<Value> seen;

@@ -90,10 +90,6 @@ tilegpu::MmaEncodingAttr chooseWgmmaLayout(DotOp dot,
 /// loop) into memory without reading the old values: split-K's epilogue.
 bool isAccumulationOfDot(AtomicRMWOp atomic);
 
-/// Whether `dot` is part of a chain in which one dot's result, after
-/// elementwise work, is operand A of another.
-bool isChainedDot(DotOp dot);
-
 /// Gives the dots of fp8 blocks that wgmma's fp8 form cannot take fp16
 /// operands (Float8Dots.cpp). Returns whether any dot changed.
 bool widenFloat8Dots(func::FuncOp func, const AxisInfoAnalysis &axis,
