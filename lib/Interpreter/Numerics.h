@@ -44,12 +44,7 @@ inline double roundToPrecision(double x, int precision, int minExponent,
                                double maxFinite, bool tiesAway = false) {
   if (std::isnan(x) || std::isinf(x) || x == 0)
     return x;
-  int e;
-  std::frexp(x, &e); // x = m * 2^e, 0.5 <= |m| < 1
-  int exponent = std::max(e - 1, minExponent);
-  double quantum = std::ldexp(1.0, exponent - (precision - 1));
-  double r = (tiesAway ? std::round(x / quantum) : std::nearbyint(x / quantum)) *
-             quantum;
+  double r = roundSignificand(x, precision, minExponent, tiesAway);
   if (std::fabs(r) > maxFinite)
     return std::copysign(INFINITY, x);
   return r;

@@ -11,7 +11,8 @@
 #ifndef TILE_SUPPORT_FLOAT8_H
 #define TILE_SUPPORT_FLOAT8_H
 
-#include <algorithm>
+#include "tile/Support/Rounding.h"
+
 #include <cmath>
 #include <cstdint>
 
@@ -38,11 +39,7 @@ inline double roundToFloat8(double x, Float8Kind kind) {
     return x;
   if (std::isinf(x))
     return std::copysign(f.largest, x);
-  int e;
-  std::frexp(x, &e); // x = m * 2^e, 0.5 <= |m| < 1
-  int exponent = std::max(e - 1, 1 - f.bias);
-  double quantum = std::ldexp(1.0, exponent - f.mantissaBits);
-  double r = std::nearbyint(x / quantum) * quantum;
+  double r = roundSignificand(x, f.mantissaBits + 1, 1 - f.bias);
   return std::fabs(r) > f.largest ? std::copysign(f.largest, x) : r;
 }
 
