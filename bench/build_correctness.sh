@@ -108,6 +108,9 @@ sed 's/\*fp16/*fp8e5/g' examples/attention_tutorial06.tile > "$OUT/attention_tut
 "$TILEC" "$OUT/attention_tutorial06_fp8.tile" -D HEAD_DIM=64 -D BLOCK_M=128 \
   -D BLOCK_N=64 -D STAGE=3 -D FP8_OUTPUT=True --num-warps 8 \
   -o "$OUT/attention_tutorial06_fp8.ptx"
+# Its backward kernels at the tutorial's configuration (4 warps, 5 stages).
+"$TILEC" examples/attention_bwd_tutorial06.tile --num-stages 5 \
+  -o "$OUT/attention_bwd_tutorial06.ptx"
 for f in "$OUT"/*.ptx; do
   /usr/local/cuda/bin/ptxas -arch=sm_90a "$f" -o /dev/null
 done

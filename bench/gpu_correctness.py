@@ -10,6 +10,7 @@ for information only.
 usage: [ONLY=check_x,...] python3 bench/gpu_correctness.py DIR [LOG]
 """
 import json
+import math
 import os
 import sys
 
@@ -648,6 +649,37 @@ def check_attention_tutorial06():
            rel_error(o8, torch.softmax(s8, -1) @ v8.double()), 0.1)
 
 
+def check_attention_bwd_tutorial06():
+    """Tutorial 06's backward kernels as published, driven as its host code
+    drives them, against float64 gradients of causal attention."""
+    Z, H, N, D = 2, 3, 384, 64
+    scale = 0.5
+    q, k, v, do = (torch.empty(Z, H, N, D, device="cuda", dtype=torch.float16)
+                   .normal_(0.0, 0.5) for _ in range(4))
+    qd, kd, vd = (x.double().requires_grad_() for x in (q, k, v))
+    s = (qd @ kd.transpose(-1, -2) * scale).masked_fill(
+        torch.ones(N, N, device="cuda").tril() == 0, float("-inf"))
+    o = torch.softmax(s, -1) @ vd
+    o.backward(do.double())
+    m = (torch.logsumexp(s, -1) / math.log(2)).float().contiguous()
+    o = o.detach().half()
+    delta = torch.full_like(m, float("nan"))
+    pre, bwd = (Kernel("attention_bwd_tutorial06", i) for i in (0, 1))
+    pre(o, do, delta, Z, H, N)
+    torch.cuda.synchronize()
+    record("attention_bwd_tutorial06 preprocess", f"{Z}x{H}x{N}x{D}",
+           rel_error(delta, (o.double() * do.double()).sum(-1)), 1e-6)
+    grads = [torch.full_like(q, float("nan")) for _ in range(3)]
+    arg_k = k * (scale * 1.4426950408889634)
+    bwd.bind(q, arg_k, v, scale, do, *grads, m, delta, *q.stride(), H, N,
+             grid=(N // 128, 1, Z * H))()
+    torch.cuda.synchronize()
+    for name, g, ref in zip(("dq", "dk", "dv"), grads,
+                            (qd.grad, kd.grad, vd.grad)):
+        record(f"attention_bwd_tutorial06 {name}", f"{Z}x{H}x{N}x{D}",
+               rel_error(g, ref), 1e-2)
+
+
 def check_grouped_matmul():
     """Tutorial 08's descriptor grouped GEMM: three GEMMs, K not a multiple
     of 8 (the last K block copied by cp.async with a source size), padded
@@ -1021,7 +1053,7 @@ for check in [check_vector_add, check_matmul, check_softmax,
               check_custom_reduce, check_scan, check_histogram, check_sort,
               check_pointer_casts, check_gather, check_inline_asm,
               check_descriptor, check_dot_transposed, check_grouped_matmul,
-              check_attention_tutorial06,
+              check_attention_tutorial06, check_attention_bwd_tutorial06,
               check_cuda_helpers,
               check_join_split, check_propagate_nan,
               check_library_builtins, check_reductions, check_fp8,

@@ -46,7 +46,8 @@ std::string setRegisterBudgets(llvm::StringRef ptx,
                                const llvm::StringMap<unsigned> &budgets);
 
 /// Assembles `ptx` once to learn each entry's register count and states the
-/// occupancy register budget of the entries it raises. `threadsPerBlock`
+/// occupancy register budget of the entries it raises, where a second
+/// assembly shows that ptxas spills no more under it. `threadsPerBlock`
 /// names every entry's block size. With `tryHigherOccupancy` (kernels with
 /// a general path beside their fast path, whose rarely-run code can set the
 /// count: softmax over 16,384 columns as written takes 72 registers where
@@ -54,8 +55,9 @@ std::string setRegisterBudgets(llvm::StringRef ptx,
 /// two), an entry whose next occupancy step costs at most a quarter of its
 /// registers, and for which `sharedBytes` (per entry, of
 /// `sharedBytesPerSM`) leaves room, is assembled again under that budget
-/// and keeps it when ptxas does not spill. Returns the PTX unchanged when
-/// no budget is stated.
+/// and keeps it when ptxas does not spill (else falls back to the occupancy
+/// budget, checked once more). Returns the PTX unchanged when no budget is
+/// stated.
 llvm::Expected<std::string> applyOccupancyRegisterBudgets(
     llvm::StringRef ptx, const llvm::StringMap<unsigned> &threadsPerBlock,
     const TargetInfo &target, bool tryHigherOccupancy = false,
