@@ -46,16 +46,27 @@ static Value convertedFromBlocked(Value operand) {
 
 /// Stores `tensor` in shared memory with `enc` for `dot`, once: where the
 /// tensor is computed when that is outside the dot's block (attention's Q,
-/// not in every iteration), otherwise just before the dot.
+/// not in every iteration), otherwise just before the dot. A copy an
+/// earlier dot already made serves this one too (tutorial 06's backward
+/// reads each loaded tile in two dots, once transposed): one store, and a
+/// load with one use, which tilegpu-pipeline can make asynchronous.
 static LocalAllocOp stageOnce(Operation *dot, Value tensor,
                               SharedEncodingAttr enc) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  auto memType = MemDescType::get(dot->getContext(), type.getShape(),
+                                  type.getElementType(), enc);
+  for (Operation *user : tensor.getUsers()) {
+    auto staged = dyn_cast<LocalAllocOp>(user);
+    if (!staged || staged.getType() != memType)
+      continue;
+    Operation *ancestor = staged->getBlock()->findAncestorOpInBlock(*dot);
+    if (ancestor && staged->isBeforeInBlock(ancestor))
+      return staged;
+  }
   OpBuilder b(dot);
   if (Operation *def = tensor.getDefiningOp())
     if (def->getBlock() != dot->getBlock())
       b.setInsertionPointAfter(def);
-  auto type = cast<RankedTensorType>(tensor.getType());
-  auto memType = MemDescType::get(b.getContext(), type.getShape(),
-                                  type.getElementType(), enc);
   return LocalAllocOp::create(b, dot->getLoc(), memType, tensor,
                               IntegerAttr());
 }

@@ -264,3 +264,38 @@ func.func @wgmma_restart(%a: tensor<64x64xf16, #bU>, %b: tensor<64x64xf16, #bU>,
   %d = tile.dot %ca, %cb, %c : tensor<64x64xf16, #dAU> * tensor<64x64xf16, #dBU> -> tensor<64x64xf32, #mmaU>
   return %d : tensor<64x64xf32, #mmaU>
 }
+
+// -----
+
+// A loaded tile read by two wgmma dots, once as loaded and once transposed
+// (tutorial 06 backward's qT in `k @ qT` and `dsT @ qT.T`), is stored once:
+// the second dot reads a transposed view of the first one's buffer, and
+// the load keeps the store as its only use (tilegpu-pipeline's condition).
+#bK = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#bQ = #tilegpu.blocked<sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]>
+#bQt = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#mmaS = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 32]>
+#mmaG = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]>
+#dAS = #tilegpu.dot_op<opIdx = 0, parent = #mmaS, kWidth = 2>
+#dBS = #tilegpu.dot_op<opIdx = 1, parent = #mmaS, kWidth = 2>
+#dAG = #tilegpu.dot_op<opIdx = 0, parent = #mmaG, kWidth = 2>
+#dBG = #tilegpu.dot_op<opIdx = 1, parent = #mmaG, kWidth = 2>
+// CHECK-LABEL: func.func @wgmma_shared_twice
+// CHECK-SAME: (%[[K:[^:]*]]: tensor<128x64xf16, {{.*}}>, %[[QT:[^:]*]]: tensor<64x32xf16, {{.*}}>
+// CHECK: %[[MQ:.*]] = tilegpu.local_alloc %[[QT]]
+// CHECK: %[[VQ:.*]] = tilegpu.memdesc_trans %[[MQ]], [1, 0]
+// CHECK-NOT: tilegpu.local_alloc %[[QT]]
+// CHECK: tilegpu.warpgroup_dot %{{.*}}, %[[MQ]],
+// CHECK-NOT: tilegpu.local_alloc %[[QT]]
+// CHECK: tilegpu.warpgroup_dot %{{.*}}, %[[VQ]],
+func.func @wgmma_shared_twice(%k: tensor<128x64xf16, #bK>, %qT: tensor<64x32xf16, #bQ>, %ds: tensor<128x32xf16, #mmaS>,
+                              %c1: tensor<128x32xf32, #mmaS>, %c2: tensor<128x64xf32, #mmaG>) -> (tensor<128x32xf32, #mmaS>, tensor<128x64xf32, #mmaG>) {
+  %ck = tilegpu.convert_layout %k : tensor<128x64xf16, #bK> -> tensor<128x64xf16, #dAS>
+  %cq = tilegpu.convert_layout %qT : tensor<64x32xf16, #bQ> -> tensor<64x32xf16, #dBS>
+  %s = tile.dot %ck, %cq, %c1 : tensor<128x64xf16, #dAS> * tensor<64x32xf16, #dBS> -> tensor<128x32xf32, #mmaS>
+  %q = tile.trans %qT, [1, 0] : tensor<64x32xf16, #bQ> -> tensor<32x64xf16, #bQt>
+  %cds = tilegpu.convert_layout %ds : tensor<128x32xf16, #mmaS> -> tensor<128x32xf16, #dAG>
+  %cqq = tilegpu.convert_layout %q : tensor<32x64xf16, #bQt> -> tensor<32x64xf16, #dBG>
+  %g = tile.dot %cds, %cqq, %c2 : tensor<128x32xf16, #dAG> * tensor<32x64xf16, #dBG> -> tensor<128x64xf32, #mmaG>
+  return %s, %g : tensor<128x32xf32, #mmaS>, tensor<128x64xf32, #mmaG>
+}
