@@ -101,3 +101,46 @@ func.func @subtiled_epilogue(%a: tensor<128x64xf16>, %b: tensor<64x128xf16>, %p:
   tile.store %p, %lo : tensor<128x64x!tile.ptr<f32>>
   return
 }
+
+// -----
+
+// A small vector loaded only to be broadcast against a dot's tile (tutorial
+// 06 backward's row statistics `m[None, :]` and the offsets of its causal
+// mask) is loaded in the slice of the dot's layout: no conversion through
+// shared memory. A vector also broadcast against a blocked tile keeps its
+// coalesced load.
+// CHECK-LABEL: func.func @vector_of_dot
+// CHECK: %[[M:.*]] = tile.load {{.*}} : tensor<32x!tile.ptr<f32>, #tilegpu.slice<dim = 0, parent = #tilegpu.mma<version = 3
+// CHECK-NOT: convert_layout %[[M]]
+// CHECK: tile.expand_dims %[[M]]
+// CHECK: %[[W:.*]] = tile.load {{.*}} : tensor<32x!tile.ptr<f32>, #tilegpu.blocked
+// CHECK: tilegpu.convert_layout %[[W]]
+func.func @vector_of_dot(%pk: tensor<128x64x!tile.ptr<f16>>, %pq: tensor<64x32x!tile.ptr<f16>>,
+                         %pm: !tile.ptr<f32>, %pw: !tile.ptr<f32>, %px: tensor<32x32x!tile.ptr<f32>>,
+                         %pc: tensor<128x32x!tile.ptr<f32>>, %py: tensor<32x32x!tile.ptr<f32>>) attributes {tilegpu.num_warps = 4 : i32} {
+  %k = tile.load %pk : tensor<128x64x!tile.ptr<f16>>
+  %q = tile.load %pq : tensor<64x32x!tile.ptr<f16>>
+  %z = arith.constant dense<0.0> : tensor<128x32xf32>
+  %s = tile.dot %k, %q, %z : tensor<128x64xf16> * tensor<64x32xf16> -> tensor<128x32xf32>
+  %r = tile.make_range 0 to 32 : tensor<32xi32>
+  %mb = tile.splat %pm : tensor<32x!tile.ptr<f32>>
+  %mp = tile.addptr %mb, %r : tensor<32x!tile.ptr<f32>>, tensor<32xi32>
+  %m = tile.load %mp : tensor<32x!tile.ptr<f32>>
+  %m2 = tile.expand_dims %m {axis = 0 : i32} : tensor<32xf32> -> tensor<1x32xf32>
+  %mb2 = tile.broadcast %m2 : tensor<1x32xf32> -> tensor<128x32xf32>
+  %d = arith.subf %s, %mb2 : tensor<128x32xf32>
+  tile.store %pc, %d : tensor<128x32x!tile.ptr<f32>>
+  %wb = tile.splat %pw : tensor<32x!tile.ptr<f32>>
+  %wp = tile.addptr %wb, %r : tensor<32x!tile.ptr<f32>>, tensor<32xi32>
+  %w = tile.load %wp : tensor<32x!tile.ptr<f32>>
+  %w2 = tile.expand_dims %w {axis = 0 : i32} : tensor<32xf32> -> tensor<1x32xf32>
+  %wb2 = tile.broadcast %w2 : tensor<1x32xf32> -> tensor<128x32xf32>
+  %e = arith.mulf %s, %wb2 : tensor<128x32xf32>
+  tile.store %pc, %e : tensor<128x32x!tile.ptr<f32>>
+  %x = tile.load %px : tensor<32x32x!tile.ptr<f32>>
+  %w3 = tile.expand_dims %w {axis = 0 : i32} : tensor<32xf32> -> tensor<1x32xf32>
+  %wb3 = tile.broadcast %w3 : tensor<1x32xf32> -> tensor<32x32xf32>
+  %y = arith.addf %x, %wb3 : tensor<32x32xf32>
+  tile.store %py, %y : tensor<32x32x!tile.ptr<f32>>
+  return
+}

@@ -16,7 +16,7 @@ using namespace mlir::tile;
 using namespace mlir::tilegpu;
 
 namespace {
-enum Priority { kNone = 0, kStore = 1, kLoad = 2, kDot = 3 };
+enum Priority { kNone = 0, kStore = 1, kLoad = 2, kSliceOfDot = 3, kDot = 4 };
 
 bool isTensor(Value v) { return isa<RankedTensorType>(v.getType()); }
 
@@ -545,6 +545,7 @@ LayoutPlan::LayoutPlan(func::FuncOp func, const AxisInfoAnalysis &axis,
         anchor(atomic.getPtr(), coalescedLayout(atomic.getPtr()), kLoad);
     }
   });
+  anchorVectorsOfDots(func);
   // Stores come last: one of an mma.sync result (the matmul epilogue)
   // stores straight from the accumulator layout, each thread writing its
   // pairs of adjacent columns, rather than converting the whole tile
@@ -569,6 +570,37 @@ LayoutPlan::LayoutPlan(func::FuncOp func, const AxisInfoAnalysis &axis,
     }
   });
   derive(func);
+}
+
+void LayoutPlan::anchorVectorsOfDots(func::FuncOp func) {
+  // The slice layout each loaded vector's class is expanded into, where
+  // every expand_dims of it feeds a dot's class, and the same slice.
+  llvm::DenseMap<Value, Attribute> sliceOf;
+  llvm::DenseSet<Value> mixed;
+  func.walk([&](ExpandDimsOp expand) {
+    Value root = find(expand.getSrc());
+    Value target = find(expand.getResult());
+    auto mma = dyn_cast_or_null<MmaEncodingAttr>(classLayout.lookup(target));
+    Attribute slice;
+    if (mma && classPriority.lookup(target) == kDot)
+      slice = SliceEncodingAttr::get(ctx, expand.getAxisAttr().getInt(), mma);
+    auto [it, inserted] = sliceOf.try_emplace(root, slice);
+    if (!slice || (!inserted && it->second != slice))
+      mixed.insert(root);
+  });
+  func.walk([&](LoadOp load) {
+    auto type = dyn_cast<RankedTensorType>(load.getResult().getType());
+    if (!type || type.getRank() != 1)
+      return;
+    Value root = find(load.getResult());
+    auto slice = dyn_cast_or_null<SliceEncodingAttr>(sliceOf.lookup(root));
+    if (!slice || mixed.contains(root))
+      return;
+    // A few registers per thread: a row or column of one dot's tile.
+    unsigned regs = slice.toLinearLayout(type.getShape()).getNumRegs();
+    if (regs <= kMaxSliceRegisters)
+      anchor(root, slice, kSliceOfDot);
+  });
 }
 
 Attribute LayoutPlan::getLayout(Value v) const {

@@ -69,6 +69,14 @@ private:
   balancedLayout(llvm::ArrayRef<int64_t> shape,
                  llvm::ArrayRef<unsigned> order) const;
   tilegpu::MmaEncodingAttr chooseMma(DotOp dot) const;
+  /// Loads of a small vector that is only broadcast against dot results
+  /// (`x[None, :]` combined with a dot's tile: attention backward's row
+  /// statistics, the offsets of a causal mask) take the slice of the dot's
+  /// layout: each thread loads the few elements it combines, where a
+  /// coalesced load would be moved through shared memory, with barriers,
+  /// in every iteration.
+  void anchorVectorsOfDots(func::FuncOp func);
+  static constexpr unsigned kMaxSliceRegisters = 16;
   tilegpu::MmaEncodingAttr chooseWgmma(DotOp dot) const;
 
   MLIRContext *ctx;
