@@ -261,7 +261,10 @@ def main():
                 continue
             runs = {b: tilec_backward(pre, b, q, arg_k, v, o, do, *grads, M,
                                       delta, scale) for b in ok}
-            best = min(ok, key=lambda b: graph_ms(runs[b]))
+            build_ms = {b: graph_ms(runs[b]) for b in ok}
+            for b, ms in build_ms.items():
+                log(f"  build {b.name}: {ms:.3f} ms")
+            best = min(ok, key=build_ms.get)
             tdelta = delta.clone()
             fns = {"tilec": runs[best],
                    "triton": lambda: triton_backward(q, arg_k, v, o, do,

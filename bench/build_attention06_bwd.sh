@@ -18,10 +18,13 @@ for d in 64 128; do
   "$TILEC" $SRC -k _attn_bwd_preprocess -D BLOCK_M=128 -D HEAD_DIM=$d \
     -o "$OUT/pre_d$d.ptx"
   for w in 4 8; do
-    name="bwd_d${d}_w$w"
-    "$TILEC" $SRC -k _attn_bwd -D BLOCK_M1=32 -D BLOCK_N1=128 -D BLOCK_M2=128 \
-      -D BLOCK_N2=32 -D BLK_SLICE_FACTOR=2 -D HEAD_DIM=$d --num-warps $w \
-      --num-stages 5 -o "$OUT/$name.ptx"
-    spills $name
+    # VARIANTS: extra builds, "suffix:tilec options" each (A/B runs).
+    for variant in ":" ${VARIANTS:-}; do
+      name="bwd_d${d}_w$w${variant%%:*}"
+      "$TILEC" $SRC -k _attn_bwd -D BLOCK_M1=32 -D BLOCK_N1=128 -D BLOCK_M2=128 \
+        -D BLOCK_N2=32 -D BLK_SLICE_FACTOR=2 -D HEAD_DIM=$d --num-warps $w \
+        --num-stages 5 ${variant#*:} -o "$OUT/$name.ptx"
+      spills $name
+    done
   done
 done

@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TILEC=${TILEC:-build/bin/tilec}
-OUT=.carry/correctness
+OUT=${OUT:-.carry/correctness}
 rm -rf "$OUT" && mkdir -p "$OUT"
 
 "$TILEC" examples/vector_add.tile -o "$OUT/vector_add.ptx"

@@ -251,6 +251,14 @@ q8, k8, v8 = (t.to(torch.float8_e5m2) for t in (q, k, v))
 Kernel(CDIR, "attention_tutorial06_fp8")(
     0.125, torch.empty(1, 256, device="cuda"), 1, 1, q8, k8,
     v8.transpose(-1, -2).contiguous(), torch.empty_like(q8), 256)
+# Tutorial 06's backward: the preprocess, then _attn_bwd (grid given).
+q, k, v, o, do = (torch.randn(1, 2, 256, 64, device="cuda", dtype=torch.float16)
+                  for _ in range(5))
+lse, delta = torch.randn(2, 256, device="cuda"), torch.empty(2, 256, device="cuda")
+Kernel(CDIR, "attention_bwd_tutorial06", 0)(o, do, delta, 1, 2, 256)
+Kernel(CDIR, "attention_bwd_tutorial06", 1).bind(
+    q, k, v, 0.5, do, torch.empty_like(q), torch.empty_like(k),
+    torch.empty_like(v), lse, delta, *q.stride(), 2, 256, grid=(2, 1, 2))()
 sa = torch.full((2, 4, 32, 4, 4), 127, device="cuda", dtype=torch.uint8)
 a4 = torch.randint(0, 256, (256, 256), device="cuda", dtype=torch.uint8)
 Kernel(CDIR, "block_scaled_mxfp4")(

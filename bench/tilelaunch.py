@@ -21,6 +21,7 @@ def cdiv(a, b):
 
 class Kernel:
     def __init__(self, directory, name, index=None):
+        self.name = name
         md = json.load(open(f"{directory}/{name}.json"))
         self.md = md if isinstance(md, dict) else md[index]
         # A cubin next to the PTX (assembled with chosen ptxas options)
