@@ -173,40 +173,78 @@ Expected<std::string> linkPTX(const cu::Driver &d, const std::string &ptx) {
   return out;
 }
 
+/// Registers and local memory (bytes per thread) of a kernel in a cubin.
+struct EntryResources {
+  int registers = 0, localBytes = 0;
+};
+
+/// The resources of every entry of `cubin`, as the driver reports them.
+Expected<llvm::StringMap<EntryResources>>
+readResources(const cu::Driver &d, const std::string &cubin,
+              const std::vector<Entry> &entries) {
+  cu::CUmodule module;
+  cu::CUresult r = d.cuModuleLoadData(&module, cubin.data());
+  if (r != cu::CUDA_SUCCESS)
+    return Status::error(cu::describe(d, "cuModuleLoadData", r));
+  llvm::StringMap<EntryResources> resources;
+  for (const Entry &e : entries) {
+    cu::CUfunction function;
+    EntryResources &res = resources[e.name];
+    r = d.cuModuleGetFunction(&function, module, e.name.c_str());
+    if (r == cu::CUDA_SUCCESS)
+      r = d.cuFuncGetAttribute(&res.registers, cu::kFuncAttrNumRegs, function);
+    if (r == cu::CUDA_SUCCESS)
+      r = d.cuFuncGetAttribute(&res.localBytes, cu::kFuncAttrLocalSizeBytes,
+                               function);
+    if (r != cu::CUDA_SUCCESS)
+      break;
+  }
+  d.cuModuleUnload(module);
+  if (r != cu::CUDA_SUCCESS)
+    return Status::error(cu::describe(d, "reading register counts", r));
+  return resources;
+}
+
 /// Links `ptx` and states the occupancy register budget (RegisterBudget.h)
 /// of every kernel whose register count the driver's ptxas left below it:
 /// the first link's counts come from loading its cubin, and a second link
-/// (only when some budget is raised) applies the budgets. `ptx` is updated.
+/// (only when some budget is raised) applies the budgets. A budget under
+/// which a kernel needs more local memory (ptxas schedules differently and
+/// spills) is dropped again, with a third link. `ptx` is updated.
 Expected<std::string> linkWithRegisterBudgets(const cu::Driver &d,
                                               std::string &ptx,
                                               const std::vector<Entry> &entries) {
   Expected<std::string> cubin = linkPTX(d, ptx);
   if (!cubin)
     return cubin;
-  cu::CUmodule module;
-  cu::CUresult r = d.cuModuleLoadData(&module, cubin->data());
-  if (r != cu::CUDA_SUCCESS)
-    return Status::error(cu::describe(d, "cuModuleLoadData", r));
+  auto before = readResources(d, *cubin, entries);
+  if (!before)
+    return before.takeStatus();
   llvm::StringMap<unsigned> budgets;
   for (const Entry &e : entries) {
-    cu::CUfunction function;
-    int registers = 0;
-    r = d.cuModuleGetFunction(&function, module, e.name.c_str());
-    if (r == cu::CUDA_SUCCESS)
-      r = d.cuFuncGetAttribute(&registers, cu::kFuncAttrNumRegs, function);
-    if (r != cu::CUDA_SUCCESS)
-      break;
+    int registers = before->lookup(e.name).registers;
     unsigned budget = tilec::occupancyRegisterBudget(registers, e.threads);
     if (budget > unsigned(registers))
       budgets[e.name] = budget;
   }
-  d.cuModuleUnload(module);
-  if (r != cu::CUDA_SUCCESS)
-    return Status::error(cu::describe(d, "reading register counts", r));
   if (budgets.empty())
     return cubin;
-  ptx = tilec::setRegisterBudgets(ptx, budgets);
-  return linkPTX(d, ptx);
+  std::string original = ptx;
+  ptx = tilec::setRegisterBudgets(original, budgets);
+  Expected<std::string> budgeted = linkPTX(d, ptx);
+  if (!budgeted)
+    return budgeted;
+  auto after = readResources(d, *budgeted, entries);
+  if (!after)
+    return after.takeStatus();
+  bool dropped = false;
+  for (const Entry &e : entries)
+    if (after->lookup(e.name).localBytes > before->lookup(e.name).localBytes)
+      dropped |= budgets.erase(e.name);
+  if (!dropped)
+    return budgeted;
+  ptx = tilec::setRegisterBudgets(original, budgets);
+  return budgets.empty() ? cubin : linkPTX(d, ptx);
 }
 
 /// Entries from the metadata JSON that tilec wrote for the set.
