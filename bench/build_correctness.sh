@@ -88,6 +88,10 @@ for bm in 32 64; do
 done
 "$TILEC" examples/matmul_descriptor.tile --all-configs -o "$OUT/matmul_descriptor.ptx"
 "$TILEC" examples/grouped_matmul_tma.tile --all-configs -o "$OUT/grouped_matmul_tma.ptx"
+# Its fp8 run (FP8: e4m3 A, B and C), at the first config's blocks.
+"$TILEC" examples/grouped_matmul_tma.tile -D NUM_SM=132 -D FP8=True \
+  -D BLOCK_SIZE_M=128 -D BLOCK_SIZE_N=128 -D BLOCK_SIZE_K=64 --num-warps 8 \
+  --num-stages 3 -o "$OUT/grouped_matmul_tma_fp8.ptx"
 "$TILEC" examples/matmul_persistent.tile --all-configs -o "$OUT/matmul_persistent.ptx"
 "$TILEC" examples/matmul_tma.tile --all-configs -o "$OUT/matmul_tma.ptx"
 # Its fp8 run (FP8_OUTPUT, e4m3 descriptors): wgmma's fp8 form on b.T.
