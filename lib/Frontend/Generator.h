@@ -101,6 +101,9 @@ public:
   mlir::FailureOr<CallArgs> genCallArgs(const CallExpr &call);
   mlir::FailureOr<Val> callHelper(const FunctionDef &fn, const CallArgs &args,
                                   llvm::SMLoc loc);
+  /// Generates frame().rest from the innermost list outwards, until one
+  /// returns.
+  mlir::FailureOr<Flow> genRest();
 
   mlir::FailureOr<Val> binary(BinaryOp op, const Val &lhs, const Val &rhs,
                               llvm::SMLoc loc);
@@ -213,6 +216,8 @@ public:
   mlir::FailureOr<Val> builtinScan(llvm::StringRef name, const CallArgs &args,
                                    llvm::SMLoc loc);
   mlir::FailureOr<Val> builtinHistogram(const CallArgs &args, llvm::SMLoc loc);
+  mlir::FailureOr<Val> builtinMapElementwise(const CallArgs &args,
+                                             llvm::SMLoc loc);
   /// The body of a combining region: `combine` called on `body`'s
   /// arguments (the accumulated scalars, then the new ones) and inlined; its
   /// results, cast to the element types of `inputs`, are appended to
@@ -304,6 +309,11 @@ public:
     std::optional<Val> returnValue;
     /// Depth of run-time control flow (scf ops) in this function.
     unsigned runtimeDepth = 0;
+    /// What follows the run-time `if ...: return` being generated, and the
+    /// ones around it: the rest of each enclosing statement list (index of
+    /// the next statement), outermost first. A branch that does not
+    /// return continues with them.
+    std::vector<std::pair<const StmtList *, size_t>> rest;
     bool isKernel = false;
     /// Where this helper was called (invalid for the kernel).
     llvm::SMLoc callLoc;

@@ -168,6 +168,20 @@ FailureOr<Generator::Flow> Generator::genBlock(const StmtList &block,
   return Flow::Next;
 }
 
+FailureOr<Generator::Flow> Generator::genRest() {
+  auto saved = frame().rest;
+  // Each list runs with only the lists around it pending (a return-if in
+  // it pushes its own rest).
+  FailureOr<Flow> flow = Flow::Next;
+  while (!frame().rest.empty() && succeeded(flow) && *flow == Flow::Next) {
+    auto [list, next] = frame().rest.back();
+    frame().rest.pop_back();
+    flow = genBlock(*list, next);
+  }
+  frame().rest = std::move(saved);
+  return flow;
+}
+
 FailureOr<Generator::Flow> Generator::genStmt(const StmtList &block,
                                               size_t index) {
   const Stmt &stmt = *block[index];
@@ -418,18 +432,6 @@ static bool alwaysReturns(const StmtList &block) {
   return false;
 }
 
-static bool returnsValue(const StmtList &block) {
-  for (const StmtPtr &s : block) {
-    if (auto *r = dyn_cast<ReturnStmt>(s.get()))
-      if (r->value && !isa<NoneExpr>(*r->value))
-        return true;
-    if (auto *i = dyn_cast<IfStmt>(s.get()))
-      if (returnsValue(i->thenBody) || returnsValue(i->elseBody))
-        return true;
-  }
-  return false;
-}
-
 /// The first 'return' in `block` or its nested ifs (with a value, if
 /// `withValue`), for errors about it.
 static const ReturnStmt *findReturn(const StmtList &block, bool withValue) {
@@ -459,6 +461,34 @@ static void dropTerminator(mlir::Block *block) {
     block->back().erase();
 }
 
+/// The type a run-time if yields for a value that is `a` in the then-branch
+/// and `b` in the else-branch (`what` names it in errors).
+static FailureOr<TileType> branchType(Generator &gen, const Val &a,
+                                      const Val &b, const std::string &what,
+                                      llvm::SMLoc at) {
+  if (!(a.isRuntime() || a.isNumber()) || !(b.isRuntime() || b.isNumber()))
+    return gen.error(at, what + " is " + a.describe() + " in one branch and " +
+                             b.describe() +
+                             " in the other; only numbers and blocks may "
+                             "depend on a run-time condition");
+  if (a.isRuntime() && b.isRuntime()) {
+    if (a.getType() != b.getType())
+      return gen.error(at, what + " has type " + a.getType().str() +
+                               " in the then-branch but " + b.getType().str() +
+                               " in the else-branch");
+    return a.getType();
+  }
+  if (a.isRuntime() || b.isRuntime())
+    return a.isRuntime() ? a.getType() : b.getType();
+  TileType type;
+  std::string err;
+  type.element = *promoteTypes(literalType(a), false, literalType(b), false,
+                               OpClass::Arith, err);
+  if (a.getKind() == Val::Kind::Bool && b.getKind() == Val::Kind::Bool)
+    type.element = ScalarType::I1;
+  return type;
+}
+
 FailureOr<Generator::Flow> Generator::genIf(const IfStmt &stmt,
                                             const StmtList &block, size_t index) {
   FailureOr<Val> cond = genExpr(*stmt.cond);
@@ -479,8 +509,9 @@ FailureOr<Generator::Flow> Generator::genIf(const IfStmt &stmt,
     return failure();
   mlir::Location l = loc(stmt.getLoc());
 
-  // `if c: return` at the top of a function: the rest of the function
-  // becomes the other branch.
+  // `if c: return ...` at the top of a function: the rest of the function
+  // becomes the other branch, and what the branches return the if's
+  // results (selu's `if x > 0: return x` in a map_elementwise scalar_fn).
   bool thenReturns = alwaysReturns(stmt.thenBody);
   bool elseReturns = alwaysReturns(stmt.elseBody);
   if (thenReturns || elseReturns) {
@@ -495,32 +526,85 @@ FailureOr<Generator::Flow> Generator::genIf(const IfStmt &stmt,
       return error(returnLoc(false),
                    "'return' inside a run-time loop or nested run-time 'if' "
                    "is not supported");
-    if (returnsValue(stmt.thenBody) || returnsValue(stmt.elseBody))
-      return error(returnLoc(true),
-                   "returning a value from inside a run-time 'if' is not "
-                   "supported; compute it with where() and return once");
     auto ifOp = scf::IfOp::create(builder, l, TypeRange{}, flag->getValue(),
                                   /*withElseRegion=*/true);
     llvm::StringMap<Val> before = frame().vars;
     auto unavailableBefore = frame().unavailable;
-    for (auto [region, body] : {std::pair(&ifOp.getThenRegion(), &stmt.thenBody),
-                                std::pair(&ifOp.getElseRegion(), &stmt.elseBody)}) {
-      mlir::Block *b = &region->front();
-      dropTerminator(b);
-      builder.setInsertionPointToEnd(b);
+    mlir::Block *blocks[2] = {&ifOp.getThenRegion().front(),
+                              &ifOp.getElseRegion().front()};
+    const StmtList *bodies[2] = {&stmt.thenBody, &stmt.elseBody};
+    // What each branch returns (the rest of the function follows a branch
+    // that does not return), flattened: a helper may return a tuple.
+    std::vector<Val> returned[2];
+    bool tuples[2] = {false, false};
+    frame().rest.push_back({&block, index + 1});
+    for (int i = 0; i < 2; ++i) {
+      dropTerminator(blocks[i]);
+      builder.setInsertionPointToEnd(blocks[i]);
       frame().vars = before;
       frame().unavailable = unavailableBefore;
-      FailureOr<Flow> flow = genBlock(*body);
+      frame().returnValue.reset();
+      FailureOr<Flow> flow = genBlock(*bodies[i]);
       if (failed(flow))
         return failure();
-      if (*flow == Flow::Next &&
-          failed(genBlock(block, index + 1)))
+      if (*flow == Flow::Next && failed(genRest()))
         return failure();
-      builder.setInsertionPointToEnd(b);
-      scf::YieldOp::create(builder, l);
+      Val r = frame().returnValue.value_or(Val::none());
+      tuples[i] = r.isTuple();
+      if (r.isTuple())
+        returned[i] = r.getElements();
+      else if (!r.isNone())
+        returned[i].push_back(r);
     }
-    builder.setInsertionPointAfter(ifOp);
-    frame().returnValue = Val::none();
+    frame().rest.pop_back();
+    if (returned[0].size() != returned[1].size() || tuples[0] != tuples[1])
+      return error(returnLoc(true),
+                   "the branches of a run-time 'if' return different numbers "
+                   "of values");
+    // The type of each returned value, then the yields.
+    SmallVector<Val> yields[2];
+    for (size_t k = 0; k < returned[0].size(); ++k) {
+      FailureOr<TileType> type =
+          branchType(*this, returned[0][k], returned[1][k],
+                     "the returned value", returnLoc(true));
+      if (failed(type))
+        return failure();
+      for (int i = 0; i < 2; ++i) {
+        builder.setInsertionPointToEnd(blocks[i]);
+        FailureOr<Val> m =
+            materialize(returned[i][k], stmt.getLoc(), type->element);
+        if (failed(m))
+          return failure();
+        FailureOr<Val> shaped = broadcastTo(*m, type->shape, stmt.getLoc());
+        if (failed(shaped))
+          return failure();
+        yields[i].push_back(*shaped);
+      }
+    }
+    SmallVector<Type> resultTypes;
+    for (const Val &v : yields[0])
+      resultTypes.push_back(v.getValue().getType());
+    for (int i = 0; i < 2; ++i) {
+      builder.setInsertionPointToEnd(blocks[i]);
+      SmallVector<mlir::Value> values;
+      for (const Val &v : yields[i])
+        values.push_back(v.getValue());
+      scf::YieldOp::create(builder, l, values);
+    }
+    builder.setInsertionPoint(ifOp);
+    auto newIf = scf::IfOp::create(builder, l, resultTypes, flag->getValue(),
+                                   /*withElseRegion=*/true);
+    newIf.getThenRegion().takeBody(ifOp.getThenRegion());
+    newIf.getElseRegion().takeBody(ifOp.getElseRegion());
+    ifOp.erase();
+    builder.setInsertionPointAfter(newIf);
+    std::vector<Val> results;
+    for (auto [r, y] : llvm::zip(newIf.getResults(), yields[0]))
+      results.push_back(Val::runtime(r, y.getType()));
+    if (tuples[0])
+      frame().returnValue = Val::tuple(std::move(results));
+    else
+      frame().returnValue = results.empty() ? Val::none() : results[0];
     return Flow::Returned;
   }
 
@@ -573,30 +657,12 @@ FailureOr<Generator::Flow> Generator::genIf(const IfStmt &stmt,
       frame().vars[name] = a;
       continue;
     }
-    if (!(a.isRuntime() || a.isNumber()) || !(b.isRuntime() || b.isNumber()))
-      return error(stmt.getLoc(),
-                           "'" + name + "' is " + a.describe() +
-                               " in one branch and " + b.describe() +
-                               " in the other; only numbers and blocks may "
-                               "depend on a run-time condition");
     // Choose the type both branches yield.
-    TileType type;
-    if (a.isRuntime() && b.isRuntime()) {
-      if (a.getType() != b.getType())
-        return error(stmt.getLoc(),
-                             "'" + name + "' has type " + a.getType().str() +
-                                 " in the then-branch but " +
-                                 b.getType().str() + " in the else-branch");
-      type = a.getType();
-    } else if (a.isRuntime() || b.isRuntime()) {
-      type = a.isRuntime() ? a.getType() : b.getType();
-    } else {
-      std::string err;
-      type.element = *promoteTypes(literalType(a), false, literalType(b), false,
-                                   OpClass::Arith, err);
-      if (a.getKind() == Val::Kind::Bool && b.getKind() == Val::Kind::Bool)
-        type.element = ScalarType::I1;
-    }
+    FailureOr<TileType> chosen =
+        branchType(*this, a, b, "'" + name + "'", stmt.getLoc());
+    if (failed(chosen))
+      return failure();
+    TileType type = *chosen;
     results.push_back(name);
     for (int i = 0; i < 2; ++i) {
       const Val &v = i == 0 ? a : b;
