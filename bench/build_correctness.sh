@@ -75,6 +75,7 @@ done
 "$TILEC" bench/kernels/sort.tile -o "$OUT/sort.ptx"
 "$TILEC" bench/kernels/pointer_casts.tile -o "$OUT/pointer_casts.ptx"
 "$TILEC" bench/kernels/gather.tile -o "$OUT/gather.ptx"
+"$TILEC" bench/kernels/map_elementwise.tile -o "$OUT/map_elementwise.ptx"
 "$TILEC" bench/kernels/inline_asm.tile -o "$OUT/inline_asm.ptx"
 "$TILEC" bench/kernels/cuda_helpers.tile -o "$OUT/cuda_helpers.ptx"
 "$TILEC" bench/kernels/join_split.tile -o "$OUT/join_split.ptx"

@@ -502,11 +502,40 @@ def check_gather():
                float((got != ref).sum()), 0)
 
 
+def check_map_elementwise():
+    """tl.map_elementwise: selu through a branching scalar function, and a
+    2-D map with a broadcast column and two results (fp16, i32)."""
+    n = 100000
+    x = torch.randn(n, device="cuda")
+    y = torch.full_like(x, float("nan"))
+    Kernel("map_elementwise", 0)(x, y, n, 1.5)
+    torch.cuda.synchronize()
+    xd = x.double()
+    record("map_elementwise selu", str(n),
+           rel_error(y, torch.where(xd > 0, xd, 1.5 * torch.expm1(xd))), 1e-6)
+    M, N, stride = 1000, 700, 704
+    x = torch.randn(M, stride, device="cuda", dtype=torch.float16)
+    limit = (torch.rand(M, device="cuda") + 0.2).half()
+    y = torch.full_like(x, float("nan"))
+    c = torch.full((M, stride), -7, device="cuda", dtype=torch.int32)
+    Kernel("map_elementwise", 1)(x, limit, y, c, M, N, stride)
+    torch.cuda.synchronize()
+    xs, lim = x[:, :N].double(), limit[:, None].double()
+    record("map_elementwise clip values", f"{M}x{N}",
+           rel_error(y[:, :N], torch.where(xs > lim, lim, torch.where(
+               xs < -lim, -lim, xs * 2))), 1e-3)
+    ref_c = torch.where(xs > lim, 1, torch.where(xs < -lim, -1, 0))
+    record("map_elementwise clip counts (wrong)", f"{M}x{N}",
+           float((c[:, :N] != ref_c).sum()), 0)
+    record("map_elementwise padding (written)", f"{M}x{N}",
+           float((c[:, N:] != -7).sum()), 0)
+
+
 def check_descriptor():
     """Tensor descriptors: blocks across every edge (zero or NaN padding),
     loads in a loop, a 3-D block, descriptors through a helper; and the
     tutorial 09 descriptor matmul (C = A @ B.T) at odd and even sizes."""
-    M, N, BM, BN = 50, 70, 16, 32
+    M, N = 50, 70  # the kernel's blocks are 16 x 32
     sx, sy = 72, 80
     x = torch.randn(M, sx, device="cuda")
     y = torch.full((M + 3, sy), -7.0, device="cuda", dtype=torch.float16)
@@ -1074,7 +1103,8 @@ for check in [check_vector_add, check_matmul, check_softmax,
               check_softmax_persistent, check_layernorm,
               check_layernorm_bwd, check_random, check_math_functions,
               check_custom_reduce, check_scan, check_histogram, check_sort,
-              check_pointer_casts, check_gather, check_inline_asm,
+              check_pointer_casts, check_gather, check_map_elementwise,
+              check_inline_asm,
               check_descriptor, check_dot_transposed, check_grouped_matmul,
               check_attention_tutorial06, check_attention_bwd_tutorial06,
               check_cuda_helpers,

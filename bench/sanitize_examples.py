@@ -251,6 +251,13 @@ q8, k8, v8 = (t.to(torch.float8_e5m2) for t in (q, k, v))
 Kernel(CDIR, "attention_tutorial06_fp8")(
     0.125, torch.empty(1, 256, device="cuda"), 1, 1, q8, k8,
     v8.transpose(-1, -2).contiguous(), torch.empty_like(q8), 256)
+# tl.map_elementwise: a branch per element, a broadcast column.
+x = torch.randn(1000, device="cuda")
+Kernel(CDIR, "map_elementwise", 0)(x, torch.empty_like(x), 1000, 1.5)
+x = torch.randn(100, 72, device="cuda", dtype=torch.float16)
+Kernel(CDIR, "map_elementwise", 1)(
+    x, torch.rand(100, device="cuda").half(), torch.empty_like(x),
+    torch.empty(100, 72, device="cuda", dtype=torch.int32), 100, 70, 72)
 # Tutorial 06's backward: the preprocess, then _attn_bwd (grid given).
 q, k, v, o, do = (torch.randn(1, 2, 256, 64, device="cuda", dtype=torch.float16)
                   for _ in range(5))

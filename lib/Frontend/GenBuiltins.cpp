@@ -313,6 +313,8 @@ FailureOr<Val> Generator::callBuiltin(llvm::StringRef name,
     return builtinScan(name, args, at);
   if (name == "histogram")
     return builtinHistogram(args, at);
+  if (name == "map_elementwise")
+    return builtinMapElementwise(args, at);
   if (isLibraryBuiltin(name))
     return builtinLibrary(name, args, at);
   if (name == "debug_barrier") {

@@ -3,7 +3,8 @@
 // tl.sum/max/min/argmax/argmin, tl.reduce and tl.xor_sum become tile.reduce;
 // tl.cumsum, tl.cumprod and tl.associative_scan become tile.scan (a user's
 // combine_fn is inlined into the op's combining region); tl.histogram
-// becomes tile.histogram.
+// becomes tile.histogram; tl.map_elementwise becomes tile.map_elementwise
+// (its scalar_fn inlined into the op's region the same way).
 //
 //===----------------------------------------------------------------------===//
 
@@ -539,4 +540,156 @@ FailureOr<Val> Generator::builtinHistogram(const CallArgs &args,
   auto op = tile::HistogramOp::create(builder, loc(at), mlirType(result),
                                       input.getValue(), mask);
   return Val::runtime(op.getResult(), result);
+}
+
+//===----------------------------------------------------------------------===//
+// Map elementwise
+//===----------------------------------------------------------------------===//
+
+/// tl.map_elementwise(scalar_fn, *args, pack=1): the blocks among `args`
+/// are broadcast to one shape and `scalar_fn` (a helper, which may branch
+/// on its scalars) is inlined into a tile.map_elementwise region that takes
+/// one element of each; scalar arguments (constants as i32 / fp32, as
+/// Triton makes them tensors) are passed as they are. Only pack=1.
+FailureOr<Val> Generator::builtinMapElementwise(const CallArgs &args,
+                                                llvm::SMLoc at) {
+  auto argLoc = [&](size_t i) {
+    return i < args.positionalLocs.size() && args.positionalLocs[i].isValid()
+               ? args.positionalLocs[i]
+               : at;
+  };
+  for (auto [i, kw] : llvm::enumerate(args.keywords)) {
+    llvm::SMLoc kwLoc = i < args.keywordLocs.size() ? args.keywordLocs[i] : at;
+    if (kw.first != "pack")
+      return error(kwLoc,
+                   "map_elementwise got an unexpected keyword argument '" +
+                       kw.first + "'");
+    FailureOr<int64_t> pack = requireInt(kw.second, kwLoc, "pack");
+    if (failed(pack))
+      return failure();
+    if (*pack != 1)
+      return error(kwLoc, "map_elementwise with pack=" + std::to_string(*pack) +
+                              " is not supported: scalar_fn is called on one "
+                              "element at a time (pack=1)");
+  }
+  if (args.positional.size() < 2)
+    return error(at, "map_elementwise takes a scalar_fn and at least one "
+                     "argument");
+  const Val &fnVal = args.positional[0];
+  if (fnVal.getKind() != Val::Kind::Function)
+    return error(argLoc(0), "map_elementwise's scalar_fn must be a function "
+                            "(a def), got " +
+                                fnVal.describe());
+  const FunctionDef &fn = *fnVal.getFunction();
+
+  // The arguments as run-time values, and their common shape.
+  SmallVector<Val> inputs;
+  SmallVector<int64_t, 4> shape;
+  for (size_t i = 1; i < args.positional.size(); ++i) {
+    const Val &v = args.positional[i];
+    std::optional<ScalarType> as;
+    if (v.getKind() == Val::Kind::Float)
+      as = ScalarType::F32;
+    else if (v.getKind() == Val::Kind::Int)
+      as = ScalarType::I32;
+    FailureOr<Val> m = materialize(v, argLoc(i), as);
+    if (failed(m))
+      return failure();
+    if (!m->isRuntime() || m->getType().isPointer ||
+        m->getType().isBlockPointer || isFloat8(m->getType().element))
+      return error(argLoc(i), "map_elementwise maps numbers (not fp8), got " +
+                                  v.describe());
+    std::optional<SmallVector<int64_t, 4>> s =
+        broadcastShapes(shape, m->getType().shape);
+    if (!s)
+      return error(argLoc(i),
+                   "map_elementwise's arguments do not broadcast to one shape");
+    shape = *s;
+    inputs.push_back(*m);
+  }
+  if (shape.empty()) {
+    // Scalars only: the function applied once.
+    CallArgs call;
+    call.positional.assign(inputs.begin(), inputs.end());
+    call.positionalLocs.assign(inputs.size(), at);
+    return callHelper(fn, call, at);
+  }
+
+  auto blockOf = [&](ScalarType element) {
+    TileType t;
+    t.element = element;
+    t.shape = shape;
+    return t;
+  };
+  // Blocks become the region's arguments; scalars are used from above.
+  mlir::Location l = loc(at);
+  SmallVector<mlir::Value> operands;
+  SmallVector<Type> argTypes;
+  for (Val &v : inputs) {
+    if (v.getType().isScalar())
+      continue;
+    FailureOr<Val> full = broadcastTo(v, shape, at);
+    if (failed(full))
+      return failure();
+    v = *full;
+    operands.push_back(v.getValue());
+    argTypes.push_back(
+        llvm::cast<RankedTensorType>(v.getValue().getType()).getElementType());
+  }
+  auto draft =
+      tile::MapElementwiseOp::create(builder, l, TypeRange{}, operands);
+  SmallVector<Val> outs;
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    SmallVector<mlir::Location> locs(argTypes.size(), l);
+    mlir::Block *body =
+        builder.createBlock(&draft.getScalarOp(), {}, argTypes, locs);
+    CallArgs call;
+    unsigned next = 0;
+    for (const Val &v : inputs) {
+      call.positional.push_back(
+          v.getType().isScalar() ? v
+                                 : Val::runtime(body->getArgument(next++),
+                                                TileType{v.getType().element}));
+      call.positionalLocs.push_back(at);
+    }
+    FailureOr<Val> r = callHelper(fn, call, at);
+    if (failed(r))
+      return failure();
+    if (r->isTuple())
+      llvm::append_range(outs, r->getElements());
+    else
+      outs.push_back(*r);
+    SmallVector<mlir::Value> results;
+    for (Val &o : outs) {
+      std::optional<ScalarType> as;
+      if (o.getKind() == Val::Kind::Float)
+        as = ScalarType::F32;
+      else if (o.getKind() == Val::Kind::Int)
+        as = ScalarType::I32;
+      FailureOr<Val> m = materialize(o, at, as);
+      if (failed(m) || !m->isRuntime() || !m->getType().isScalar() ||
+          m->getType().isPointer)
+        return error(at, "map_elementwise's scalar_fn '" + fn.name +
+                             "' must return numbers (scalars)");
+      o = *m;
+      results.push_back(o.getValue());
+    }
+    if (results.empty())
+      return error(at, "map_elementwise's scalar_fn '" + fn.name +
+                           "' returns nothing");
+    tile::MapElementwiseReturnOp::create(builder, l, results);
+  }
+  SmallVector<Type> resultTypes;
+  for (const Val &o : outs)
+    resultTypes.push_back(mlirType(blockOf(o.getType().element)));
+  auto op = tile::MapElementwiseOp::create(builder, l, resultTypes, operands);
+  op.getScalarOp().takeBody(draft.getScalarOp());
+  draft->erase();
+  std::vector<Val> results;
+  for (auto [r, o] : llvm::zip(op.getResults(), outs))
+    results.push_back(Val::runtime(r, blockOf(o.getType().element)));
+  if (results.size() == 1)
+    return results[0];
+  return Val::tuple(std::move(results));
 }

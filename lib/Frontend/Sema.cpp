@@ -523,6 +523,7 @@ static const char *const kBuiltinNames[] = {
     "cumsum",
     "cumprod",
     "associative_scan",
+    "map_elementwise",
     "reduce",
     "xor_sum",
     "debug_barrier",

@@ -170,6 +170,30 @@ static LogicalResult reduceOp(Machine &m, tile::ReduceOp op) {
   return success();
 }
 
+/// The scalar region run on each element in order, as the GPU runs it on
+/// each register.
+static LogicalResult mapElementwiseOp(Machine &m, tile::MapElementwiseOp op) {
+  SmallVector<const Tensor *> srcs;
+  for (Value v : op.getSrcs())
+    srcs.push_back(m.get(v).get());
+  SmallVector<TensorRef> results;
+  for (Value r : op.getResults())
+    results.push_back(makeForType(r.getType()));
+  Block &body = op.getScalarOp().front();
+  for (int64_t i = 0, e = srcs[0]->numel(); i < e; ++i) {
+    SmallVector<TensorRef> args, out;
+    for (const Tensor *src : srcs)
+      args.push_back(elementAt(*src, i));
+    if (failed(m.runBlock(body, args, out)))
+      return failure();
+    for (auto [k, r] : llvm::enumerate(results))
+      copyElement(*out[k], 0, *r, i);
+  }
+  for (auto [r, t] : llvm::zip(op.getResults(), results))
+    m.set(r, t);
+  return success();
+}
+
 /// An inclusive scan along `axis`, walking it in order (from the end with
 /// `reverse`); each element is the accumulator after combining it.
 static LogicalResult scanOp(Machine &m, tile::ScanOp op) {
@@ -392,6 +416,8 @@ LogicalResult Machine::executeTile(Operation *op, bool &handled) {
     return reduceOp(*this, reduce);
   } else if (auto scan = dyn_cast<tile::ScanOp>(op)) {
     return scanOp(*this, scan);
+  } else if (auto map = dyn_cast<tile::MapElementwiseOp>(op)) {
+    return mapElementwiseOp(*this, map);
   } else if (auto histogram = dyn_cast<tile::HistogramOp>(op)) {
     histogramOp(*this, histogram);
   } else if (auto gather = dyn_cast<tile::GatherOp>(op)) {

@@ -169,6 +169,7 @@ struct ConvertTileGPUToGPUPass
     populateHistogramPatterns(converter, patterns);
     populateGatherPatterns(converter, patterns);
     populateInlineAsmPatterns(converter, patterns);
+    populateMapElementwisePatterns(converter, patterns);
     populateDotPatterns(converter, patterns);
     populateWgmmaPatterns(converter, patterns);
     populateSharedMemoryPatterns(converter, patterns);

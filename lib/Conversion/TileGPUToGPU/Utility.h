@@ -174,6 +174,8 @@ void populateMemoryPatterns(DistributedTypeConverter &converter,
                             RewritePatternSet &patterns);
 void populateInlineAsmPatterns(DistributedTypeConverter &converter,
                                RewritePatternSet &patterns);
+void populateMapElementwisePatterns(DistributedTypeConverter &converter,
+                                    RewritePatternSet &patterns);
 void populateGatherPatterns(DistributedTypeConverter &converter,
                             RewritePatternSet &patterns);
 void populateHistogramPatterns(DistributedTypeConverter &converter,

@@ -394,8 +394,8 @@ void LayoutPlan::collect(Region &region) {
           }
       };
       if (isElementwise(&op) ||
-          isa<HintOp, BroadcastOp, ScanOp, PtrToIntOp, IntToPtrOp,
-              InlineAsmOp>(op)) {
+          isa<HintOp, BroadcastOp, ScanOp, PtrToIntOp, IntToPtrOp, InlineAsmOp,
+              MapElementwiseOp>(op)) {
         SmallVector<Value> all(op.getOperands());
         all.append(op.getResults().begin(), op.getResults().end());
         uniteAll(all);

@@ -447,6 +447,45 @@ LogicalResult InlineAsmOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// MapElementwiseOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult MapElementwiseOp::verify() {
+  if (getSrcs().empty() || getResults().empty())
+    return emitOpError("needs at least one operand and one result");
+  ArrayRef<int64_t> shape = shapeOf(getSrcs()[0].getType());
+  for (Type t :
+       llvm::concat<const Type>(getSrcs().getTypes(), getResults().getTypes()))
+    if (shapeOf(t) != shape)
+      return emitOpError("operands and results must have one shape");
+  return success();
+}
+
+LogicalResult MapElementwiseOp::verifyRegions() {
+  Block &block = getScalarOp().front();
+  if (block.getNumArguments() != getSrcs().size())
+    return emitOpError("region takes ")
+           << block.getNumArguments() << " scalars for " << getSrcs().size()
+           << " operands";
+  for (auto [arg, src] : llvm::zip(block.getArguments(), getSrcs()))
+    if (arg.getType() != getElementTypeOrSelf(src.getType()))
+      return emitOpError("region argument of type ")
+             << arg.getType() << " for operand elements of type "
+             << getElementTypeOrSelf(src.getType());
+  Operation *ret = block.getTerminator();
+  if (ret->getNumOperands() != getResults().size())
+    return emitOpError("region returns ")
+           << ret->getNumOperands() << " values for " << getResults().size()
+           << " results";
+  for (auto [v, r] : llvm::zip(ret->getOperands(), getResults()))
+    if (v.getType() != getElementTypeOrSelf(r.getType()))
+      return emitOpError("region returns ")
+             << v.getType() << " for result elements of type "
+             << getElementTypeOrSelf(r.getType());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // GatherOp
 //===----------------------------------------------------------------------===//
 

@@ -845,3 +845,36 @@ func.func @tma_coords_without_map(%p: tensor<64x!tile.ptr<f16>>, %r: i32) {
   %0 = "tile.load"(%p, %r) <{operandSegmentSizes = array<i32: 1, 0, 0, 0, 1>}> : (tensor<64x!tile.ptr<f16>>, i32) -> tensor<64xf16>
   return
 }
+
+// -----
+
+func.func @map_elementwise_shapes(%a: tensor<16xf32>, %b: tensor<32xf32>) {
+  // expected-error @+1 {{operands and results must have one shape}}
+  %0 = tile.map_elementwise %a, %b : (tensor<16xf32>, tensor<32xf32>) -> tensor<16xf32> {
+  ^bb0(%x: f32, %y: f32):
+    tile.map_elementwise.return %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @map_elementwise_arguments(%a: tensor<16xf32>) {
+  // expected-error @+1 {{region argument of type 'i32' for operand elements of type 'f32'}}
+  %0 = tile.map_elementwise %a : (tensor<16xf32>) -> tensor<16xi32> {
+  ^bb0(%x: i32):
+    tile.map_elementwise.return %x : i32
+  }
+  return
+}
+
+// -----
+
+func.func @map_elementwise_returns(%a: tensor<16xf32>) {
+  // expected-error @+1 {{region returns 1 values for 2 results}}
+  %0:2 = tile.map_elementwise %a : (tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
+  ^bb0(%x: f32):
+    tile.map_elementwise.return %x : f32
+  }
+  return
+}

@@ -312,3 +312,22 @@ func.func @tensor_map(%base: !tile.ptr<f16>, %m: i64, %k: i64, %s: i64, %r: i32,
   tile.block_store %bp, %w {boundaryCheck = array<i32: 0, 1>, descriptor} : !tile.block_ptr<tensor<64x32xf16>>
   return %v, %w : tensor<64x32xf16>, tensor<64x32xf16>
 }
+
+// CHECK-LABEL: func.func @map_elementwise
+// CHECK: %{{.*}}:2 = tile.map_elementwise %{{.*}}, %{{.*}} : (tensor<8xf16>, tensor<8xi32>) -> (tensor<8xf16>, tensor<8xi32>) {
+// CHECK-NEXT: ^bb0(%[[X:.*]]: f16, %[[N:.*]]: i32):
+// CHECK: scf.if
+// CHECK: tile.map_elementwise.return %{{.*}}, %[[N]] : f16, i32
+func.func @map_elementwise(%x: tensor<8xf16>, %n: tensor<8xi32>, %limit: f16) {
+  %0:2 = tile.map_elementwise %x, %n : (tensor<8xf16>, tensor<8xi32>) -> (tensor<8xf16>, tensor<8xi32>) {
+  ^bb0(%e: f16, %k: i32):
+    %c = arith.cmpf ogt, %e, %limit : f16
+    %y = scf.if %c -> (f16) {
+      scf.yield %limit : f16
+    } else {
+      scf.yield %e : f16
+    }
+    tile.map_elementwise.return %y, %k : f16, i32
+  }
+  return
+}

@@ -415,6 +415,34 @@ def Tile_InlineAsmOp : Tile_Op<"inline_asm_elementwise"> {
   let hasVerifier = 1;
 }
 
+def Tile_MapElementwiseOp : Tile_Op<"map_elementwise", [SingleBlock,
+    RecursiveMemoryEffects]> {
+  let summary = "A scalar region applied to every element (tl.map_elementwise)";
+  let description = [{
+    The operands (blocks of one shape) and results have one shape. The
+    region takes one scalar of each operand's element type and returns one
+    of each result's: element p of result i is the region's i-th value for
+    the operands' elements p. The region may branch (scf.if), so that only
+    one side of a condition is computed per element, and may use scalars
+    defined above it.
+  }];
+  let arguments = (ins Variadic<Tile_Tensor>:$srcs);
+  let results = (outs Variadic<Tile_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$scalarOp);
+  let assemblyFormat = [{
+    $srcs attr-dict `:` functional-type($srcs, $results) $scalarOp
+  }];
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+}
+
+def Tile_MapElementwiseReturnOp : Tile_Op<"map_elementwise.return",
+    [Pure, Terminator, HasParent<"MapElementwiseOp">, ReturnLike]> {
+  let summary = "Terminator of a map_elementwise region";
+  let arguments = (ins Variadic<AnyType>:$result);
+  let assemblyFormat = "$result attr-dict `:` type($result)";
+}
+
 def Tile_GatherOp : Tile_Op<"gather", [Pure]> {
   let summary = "Elements of a block picked along an axis by an index block";
   let description = [{
