@@ -144,3 +144,32 @@ func.func @vector_of_dot(%pk: tensor<128x64x!tile.ptr<f16>>, %pq: tensor<64x32x!
   tile.store %py, %y : tensor<32x32x!tile.ptr<f32>>
   return
 }
+
+// -----
+
+// One column `m[:, None]` broadcast against two dots of different widths
+// (tutorial 06 backward's two dQ loops, 128 x 16 and 128 x 32): each use
+// gets its own expand_dims, so each dot keeps its own instruction shape.
+// CHECK-LABEL: func.func @column_of_two_dots
+// CHECK: tile.dot {{.*}} -> tensor<128x16xf32, #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 16]>>
+// CHECK: tile.dot {{.*}} -> tensor<128x32xf32, #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 32]>>
+func.func @column_of_two_dots(%pq: tensor<128x64x!tile.ptr<f16>>, %pk: tensor<64x16x!tile.ptr<f16>>,
+                              %pk2: tensor<64x32x!tile.ptr<f16>>, %pm: tensor<128x!tile.ptr<f32>>,
+                              %po: tensor<128x16x!tile.ptr<f32>>, %po2: tensor<128x32x!tile.ptr<f32>>) attributes {tilegpu.num_warps = 4 : i32} {
+  %q = tile.load %pq : tensor<128x64x!tile.ptr<f16>>
+  %m = tile.load %pm : tensor<128x!tile.ptr<f32>>
+  %m2 = tile.expand_dims %m {axis = 1 : i32} : tensor<128xf32> -> tensor<128x1xf32>
+  %k = tile.load %pk : tensor<64x16x!tile.ptr<f16>>
+  %z = arith.constant dense<0.0> : tensor<128x16xf32>
+  %s = tile.dot %q, %k, %z : tensor<128x64xf16> * tensor<64x16xf16> -> tensor<128x16xf32>
+  %mb = tile.broadcast %m2 : tensor<128x1xf32> -> tensor<128x16xf32>
+  %d = arith.subf %s, %mb : tensor<128x16xf32>
+  tile.store %po, %d : tensor<128x16x!tile.ptr<f32>>
+  %k2 = tile.load %pk2 : tensor<64x32x!tile.ptr<f16>>
+  %z2 = arith.constant dense<0.0> : tensor<128x32xf32>
+  %s2 = tile.dot %q, %k2, %z2 : tensor<128x64xf16> * tensor<64x32xf16> -> tensor<128x32xf32>
+  %mb2 = tile.broadcast %m2 : tensor<128x1xf32> -> tensor<128x32xf32>
+  %d2 = arith.subf %s2, %mb2 : tensor<128x32xf32>
+  tile.store %po2, %d2 : tensor<128x32x!tile.ptr<f32>>
+  return
+}

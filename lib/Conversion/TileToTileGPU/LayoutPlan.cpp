@@ -54,6 +54,13 @@ static bool isCheapTree(Value v, Block *block, int &budget) {
                      HintOp>(def);
   if (!cheapOp)
     return false;
+  // A row or column made from any block (`m[:, None]` of a loaded `m`) is
+  // cloned on its own: the block stays shared, but each copy's broadcast
+  // joins the class of its own use. Tutorial 06 backward broadcasts one
+  // `m[:, None]` against the dots of two loops whose tiles differ (128 x 16
+  // and 128 x 32); shared, it gave both dots one instruction shape.
+  if (isa<ExpandDimsOp>(def))
+    return true;
   for (Value operand : def->getOperands())
     if (!isCheapTree(operand, block, budget))
       return false;
