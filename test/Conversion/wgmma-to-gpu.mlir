@@ -14,9 +14,16 @@
 // 64 rows x 128 bytes apart (512).
 // Operands (descriptors) are formed before the fence, so that nothing
 // runs between the wgmma of a chain.
+// A descriptor's start field is its buffer's (address >> 4) plus the
+// sub-tile's offset >> 4: no mask, one add per k-step.
 // CHECK-LABEL: gpu.func @sync
 // CHECK-DAG: arith.constant 4611686293372403712 : i64
 // CHECK-DAG: arith.constant 4611686293338849280 : i64
+// CHECK-NOT: arith.andi %{{.*}}, %c16383_i32
+// CHECK: %[[BASE:.*]] = llvm.ptrtoint %{{.*}} : !llvm.ptr<3> to i32
+// CHECK: %[[START:.*]] = arith.shrui %[[BASE]], %c4_i32
+// CHECK: arith.addi %[[START]], %{{.*}} : i32
+// CHECK-NOT: arith.andi %{{.*}}, %c16383_i32
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK-NOT: arith.
 // Two 64-row bands (128 rows on one warpgroup), four k-steps each.

@@ -577,12 +577,17 @@ void mlir::tile::lowering::populateSharedMemoryPatterns(
                AsyncCopyArriveLowering>(converter, patterns.getContext());
 }
 
+Value mlir::tile::lowering::elementByteOffset(OpBuilder &b, Location loc,
+                                              ArrayRef<Value> coords,
+                                              MemDescType type) {
+  Value offset =
+      swizzledOffset(b, loc, coords, type.getShape(), type.getEncoding());
+  return arith::MulIOp::create(
+      b, loc, offset, i32Constant(b, loc, elementBytes(type.getElementType())));
+}
+
 Value mlir::tile::lowering::elementAddress(OpBuilder &b, Location loc,
                                            Value base, ArrayRef<Value> coords,
                                            MemDescType type) {
-  Value offset =
-      swizzledOffset(b, loc, coords, type.getShape(), type.getEncoding());
-  Value bytes = arith::MulIOp::create(
-      b, loc, offset, i32Constant(b, loc, elementBytes(type.getElementType())));
-  return sharedAddress(b, loc, base, bytes);
+  return sharedAddress(b, loc, base, elementByteOffset(b, loc, coords, type));
 }

@@ -75,6 +75,9 @@ Value emitOwnerPredicate(OpBuilder &b, Location loc,
 /// tile of `type` at `base`, under its #tilegpu.shared encoding.
 Value elementAddress(OpBuilder &b, Location loc, Value base,
                      ArrayRef<Value> coords, tilegpu::MemDescType type);
+/// The same element's offset in bytes from the tile's start (i32).
+Value elementByteOffset(OpBuilder &b, Location loc, ArrayRef<Value> coords,
+                        tilegpu::MemDescType type);
 
 /// `values` as one vector value, and the first `n` elements of a vector.
 Value packVector(OpBuilder &b, Location loc, ValueRange values);

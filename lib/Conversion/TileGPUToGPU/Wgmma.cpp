@@ -59,13 +59,18 @@ struct OperandDescriptor {
 
   /// The descriptor of the sub-tile whose first element is `coords`: its
   /// address under the tile's encoding (at a multiple of 8 rows, where the
-  /// swizzle phase is zero and the hardware swizzles the rest).
+  /// swizzle phase is zero and the hardware swizzles the rest). The start
+  /// field is the buffer's (its address is 1024-aligned and below 2^18, so
+  /// the field never carries out of 14 bits) plus the sub-tile's offset,
+  /// most often a constant: one add per k-step rather than an address
+  /// computation shifted and masked each time.
   Value at(OpBuilder &b, Location loc, ArrayRef<Value> coords) const {
-    Value addr = LLVM::PtrToIntOp::create(
-        b, loc, b.getI32Type(), elementAddress(b, loc, base, coords, type));
-    Value field = arith::AndIOp::create(
-        b, loc, arith::ShRUIOp::create(b, loc, addr, i32Constant(b, loc, 4)),
-        i32Constant(b, loc, 0x3FFF));
+    Value four = i32Constant(b, loc, 4);
+    Value start = arith::ShRUIOp::create(
+        b, loc, LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), base), four);
+    Value offset = arith::ShRUIOp::create(
+        b, loc, elementByteOffset(b, loc, coords, type), four);
+    Value field = arith::AddIOp::create(b, loc, start, offset);
     Value wide = arith::ExtUIOp::create(b, loc, b.getI64Type(), field);
     return arith::OrIOp::create(
         b, loc, wide, i64Constant(b, loc, static_cast<int64_t>(fixedBits)));
