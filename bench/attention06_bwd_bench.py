@@ -11,6 +11,8 @@ medians of per-round ratios).
 
 usage: bash bench/build_attention06_bwd.sh (here), then on the GPU
        python3 bench/attention06_bwd_bench.py .carry/attention06_bwd [LOG]
+       (with --profile: one tilec and one Triton run at D=64, N=4096, for
+       bench/profile_attention_bwd.sh; with --sass: Triton's SASS)
 """
 import glob
 import math
@@ -294,4 +296,34 @@ def main():
                              for x in row))
 
 
-main()
+def profile_once(D=64, N=4096, Z=4, H=32):
+    """One tilec and one Triton backward (under ncu: --profile)."""
+    torch.manual_seed(0)
+    q, k, v, do = (torch.randn(Z, H, N, D, device="cuda", dtype=torch.float16)
+                   for _ in range(4))
+    scale = 0.5
+    fwd = torch.ops.aten._scaled_dot_product_flash_attention(
+        q, k, v, 0.0, True, False, scale=scale)
+    o, M = fwd[0], (fwd[1] / math.log(2)).contiguous()
+    arg_k = k * (scale * RCP_LN2)
+    delta = torch.empty_like(M)
+    grads = [torch.empty_like(q) for _ in range(3)]
+    tilec_backward(Kernel(DIR, f"pre_d{D}"), Kernel(DIR, f"bwd_d{D}_w4"), q,
+                   arg_k, v, o, do, *grads, M, delta, scale)()
+    triton_backward(q, arg_k, v, o, do, *grads, M, delta, scale)
+    torch.cuda.synchronize()
+
+
+if "--profile" in sys.argv:
+    profile_once()
+elif "--sass" in sys.argv:
+    # Triton's SASS of _attn_bwd at the tutorial's configuration, to put
+    # beside tilec's (cuobjdump of the carried PTX, assembled here).
+    D, N = 64, 1024
+    q = torch.randn(1, 1, N, D, device="cuda", dtype=torch.float16)
+    M = torch.zeros(1, 1, N, device="cuda")
+    g = [torch.empty_like(q) for _ in range(3)]
+    compiled = triton_backward(q, q, q, q, q, *g, M, M.clone(), 0.5)
+    print(compiled.asm["sass"])
+else:
+    main()
