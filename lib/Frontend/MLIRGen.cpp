@@ -489,6 +489,44 @@ static FailureOr<TileType> branchType(Generator &gen, const Val &a,
   return type;
 }
 
+/// `v` as branch `block`'s value of `type`, emitted at the block's end.
+static FailureOr<Val> branchValue(Generator &gen, OpBuilder &builder,
+                                  mlir::Block *block, const Val &v,
+                                  const TileType &type, llvm::SMLoc at) {
+  builder.setInsertionPointToEnd(block);
+  FailureOr<Val> m = gen.materialize(v, at, type.element);
+  if (failed(m))
+    return failure();
+  return gen.broadcastTo(*m, type.shape, at);
+}
+
+/// Ends the two blocks of `ifOp` (built without results) with `yields` and
+/// replaces it by an if that has them as results; the builder is left after
+/// it.
+static scf::IfOp finishIf(OpBuilder &builder, scf::IfOp ifOp,
+                          mlir::Block *const (&blocks)[2],
+                          const SmallVector<Val> (&yields)[2],
+                          mlir::Location l) {
+  SmallVector<Type> resultTypes;
+  for (const Val &v : yields[0])
+    resultTypes.push_back(v.getValue().getType());
+  for (int i = 0; i < 2; ++i) {
+    builder.setInsertionPointToEnd(blocks[i]);
+    SmallVector<mlir::Value> values;
+    for (const Val &v : yields[i])
+      values.push_back(v.getValue());
+    scf::YieldOp::create(builder, l, values);
+  }
+  builder.setInsertionPoint(ifOp);
+  auto newIf = scf::IfOp::create(builder, l, resultTypes, ifOp.getCondition(),
+                                 /*withElseRegion=*/true);
+  newIf.getThenRegion().takeBody(ifOp.getThenRegion());
+  newIf.getElseRegion().takeBody(ifOp.getElseRegion());
+  ifOp.erase();
+  builder.setInsertionPointAfter(newIf);
+  return newIf;
+}
+
 FailureOr<Generator::Flow> Generator::genIf(const IfStmt &stmt,
                                             const StmtList &block, size_t index) {
   FailureOr<Val> cond = genExpr(*stmt.cond);
@@ -570,34 +608,14 @@ FailureOr<Generator::Flow> Generator::genIf(const IfStmt &stmt,
       if (failed(type))
         return failure();
       for (int i = 0; i < 2; ++i) {
-        builder.setInsertionPointToEnd(blocks[i]);
-        FailureOr<Val> m =
-            materialize(returned[i][k], stmt.getLoc(), type->element);
-        if (failed(m))
+        FailureOr<Val> y = branchValue(*this, builder, blocks[i],
+                                       returned[i][k], *type, stmt.getLoc());
+        if (failed(y))
           return failure();
-        FailureOr<Val> shaped = broadcastTo(*m, type->shape, stmt.getLoc());
-        if (failed(shaped))
-          return failure();
-        yields[i].push_back(*shaped);
+        yields[i].push_back(*y);
       }
     }
-    SmallVector<Type> resultTypes;
-    for (const Val &v : yields[0])
-      resultTypes.push_back(v.getValue().getType());
-    for (int i = 0; i < 2; ++i) {
-      builder.setInsertionPointToEnd(blocks[i]);
-      SmallVector<mlir::Value> values;
-      for (const Val &v : yields[i])
-        values.push_back(v.getValue());
-      scf::YieldOp::create(builder, l, values);
-    }
-    builder.setInsertionPoint(ifOp);
-    auto newIf = scf::IfOp::create(builder, l, resultTypes, flag->getValue(),
-                                   /*withElseRegion=*/true);
-    newIf.getThenRegion().takeBody(ifOp.getThenRegion());
-    newIf.getElseRegion().takeBody(ifOp.getElseRegion());
-    ifOp.erase();
-    builder.setInsertionPointAfter(newIf);
+    scf::IfOp newIf = finishIf(builder, ifOp, blocks, yields, l);
     std::vector<Val> results;
     for (auto [r, y] : llvm::zip(newIf.getResults(), yields[0]))
       results.push_back(Val::runtime(r, y.getType()));
@@ -665,34 +683,14 @@ FailureOr<Generator::Flow> Generator::genIf(const IfStmt &stmt,
     TileType type = *chosen;
     results.push_back(name);
     for (int i = 0; i < 2; ++i) {
-      const Val &v = i == 0 ? a : b;
-      builder.setInsertionPointToEnd(blocks[i]);
-      FailureOr<Val> m = materialize(v, stmt.getLoc(), type.element);
-      if (failed(m))
+      FailureOr<Val> y = branchValue(*this, builder, blocks[i], i == 0 ? a : b,
+                                     type, stmt.getLoc());
+      if (failed(y))
         return failure();
-      FailureOr<Val> shaped = broadcastTo(*m, type.shape, stmt.getLoc());
-      if (failed(shaped))
-        return failure();
-      yields[i].push_back(*shaped);
+      yields[i].push_back(*y);
     }
   }
-  SmallVector<Type> resultTypes;
-  for (const Val &v : yields[0])
-    resultTypes.push_back(v.getValue().getType());
-  for (int i = 0; i < 2; ++i) {
-    builder.setInsertionPointToEnd(blocks[i]);
-    SmallVector<mlir::Value> values;
-    for (const Val &v : yields[i])
-      values.push_back(v.getValue());
-    scf::YieldOp::create(builder, l, values);
-  }
-  builder.setInsertionPoint(ifOp);
-  auto newIf = scf::IfOp::create(builder, l, resultTypes, flag->getValue(),
-                                 /*withElseRegion=*/true);
-  newIf.getThenRegion().takeBody(ifOp.getThenRegion());
-  newIf.getElseRegion().takeBody(ifOp.getElseRegion());
-  ifOp.erase();
-  builder.setInsertionPointAfter(newIf);
+  scf::IfOp newIf = finishIf(builder, ifOp, blocks, yields, l);
   for (auto [i, name] : llvm::enumerate(results))
     frame().vars[name] = Val::runtime(newIf.getResult(i), yields[0][i].getType());
   return Flow::Next;
