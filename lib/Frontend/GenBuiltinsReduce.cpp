@@ -553,6 +553,14 @@ FailureOr<Val> Generator::builtinHistogram(const CallArgs &args,
 /// Triton makes them tensors) are passed as they are. Only pack=1.
 FailureOr<Val> Generator::builtinMapElementwise(const CallArgs &args,
                                                 llvm::SMLoc at) {
+  // A constant's type as Triton's to_tensor gives it.
+  auto tensorType = [](const Val &v) -> std::optional<ScalarType> {
+    if (v.getKind() == Val::Kind::Float)
+      return ScalarType::F32;
+    if (v.getKind() == Val::Kind::Int)
+      return ScalarType::I32;
+    return std::nullopt;
+  };
   auto argLoc = [&](size_t i) {
     return i < args.positionalLocs.size() && args.positionalLocs[i].isValid()
                ? args.positionalLocs[i]
@@ -587,12 +595,7 @@ FailureOr<Val> Generator::builtinMapElementwise(const CallArgs &args,
   SmallVector<int64_t, 4> shape;
   for (size_t i = 1; i < args.positional.size(); ++i) {
     const Val &v = args.positional[i];
-    std::optional<ScalarType> as;
-    if (v.getKind() == Val::Kind::Float)
-      as = ScalarType::F32;
-    else if (v.getKind() == Val::Kind::Int)
-      as = ScalarType::I32;
-    FailureOr<Val> m = materialize(v, argLoc(i), as);
+    FailureOr<Val> m = materialize(v, argLoc(i), tensorType(v));
     if (failed(m))
       return failure();
     if (!m->isRuntime() || m->getType().isPointer ||
@@ -662,12 +665,9 @@ FailureOr<Val> Generator::builtinMapElementwise(const CallArgs &args,
       outs.push_back(*r);
     SmallVector<mlir::Value> results;
     for (Val &o : outs) {
-      std::optional<ScalarType> as;
-      if (o.getKind() == Val::Kind::Float)
-        as = ScalarType::F32;
-      else if (o.getKind() == Val::Kind::Int)
-        as = ScalarType::I32;
-      FailureOr<Val> m = materialize(o, at, as);
+      FailureOr<Val> m = o.isRuntime() || o.isNumber()
+                             ? materialize(o, at, tensorType(o))
+                             : FailureOr<Val>(failure());
       if (failed(m) || !m->isRuntime() || !m->getType().isScalar() ||
           m->getType().isPointer)
         return error(at, "map_elementwise's scalar_fn '" + fn.name +
