@@ -149,10 +149,16 @@ func.func @vector_of_dot(%pk: tensor<128x64x!tile.ptr<f16>>, %pq: tensor<64x32x!
 
 // One column `m[:, None]` broadcast against two dots of different widths
 // (tutorial 06 backward's two dQ loops, 128 x 16 and 128 x 32): each use
-// gets its own expand_dims, so each dot keeps its own instruction shape.
+// gets its own expand_dims, so each dot keeps its own instruction shape;
+// the loaded column itself is not loaded again.
 // CHECK-LABEL: func.func @column_of_two_dots
+// CHECK: tile.load %{{.*}} : tensor<128x!tile.ptr<f32>
+// CHECK-NOT: tile.load %{{.*}} : tensor<128x!tile.ptr<f32>
 // CHECK: tile.dot {{.*}} -> tensor<128x16xf32, #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 16]>>
+// CHECK-NOT: tile.load %{{.*}} : tensor<128x!tile.ptr<f32>
 // CHECK: tile.dot {{.*}} -> tensor<128x32xf32, #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 32]>>
+// CHECK-NOT: tile.load %{{.*}} : tensor<128x!tile.ptr<f32>
+// CHECK: return
 func.func @column_of_two_dots(%pq: tensor<128x64x!tile.ptr<f16>>, %pk: tensor<64x16x!tile.ptr<f16>>,
                               %pk2: tensor<64x32x!tile.ptr<f16>>, %pm: tensor<128x!tile.ptr<f32>>,
                               %po: tensor<128x16x!tile.ptr<f32>>, %po2: tensor<128x32x!tile.ptr<f32>>) attributes {tilegpu.num_warps = 4 : i32} {

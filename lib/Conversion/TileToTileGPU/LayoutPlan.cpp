@@ -32,8 +32,11 @@ bool isElementwise(Operation *op) {
 //===----------------------------------------------------------------------===//
 
 /// Whether `v` is computed only from cheap ops in `block`, with at most
-/// `budget` ops.
-static bool isCheapTree(Value v, Block *block, int &budget) {
+/// `budget` ops. Blocks that an `expand_dims` in the tree takes but that
+/// are not cheap themselves are added to `shared`: a copy of the tree uses
+/// them as they are.
+static bool isCheapTree(Value v, Block *block, int &budget,
+                        DenseSet<Value> &shared) {
   Operation *def = v.getDefiningOp();
   if (!def || !isTensor(v))
     return !isTensor(v); // scalars and block arguments are just reused
@@ -55,27 +58,35 @@ static bool isCheapTree(Value v, Block *block, int &budget) {
   if (!cheapOp)
     return false;
   // A row or column made from any block (`m[:, None]` of a loaded `m`) is
-  // cloned on its own: the block stays shared, but each copy's broadcast
-  // joins the class of its own use. Tutorial 06 backward broadcasts one
-  // `m[:, None]` against the dots of two loops whose tiles differ (128 x 16
-  // and 128 x 32); shared, it gave both dots one instruction shape.
-  if (isa<ExpandDimsOp>(def))
+  // copied with the block shared: each copy's broadcast joins the class of
+  // its own use. Tutorial 06 backward broadcasts one `m[:, None]` against
+  // the dots of two loops whose tiles differ (128 x 16 and 128 x 32);
+  // shared, it gave both dots one instruction shape.
+  if (auto expand = dyn_cast<ExpandDimsOp>(def)) {
+    int inner = budget;
+    if (isCheapTree(expand.getSrc(), block, inner, shared))
+      budget = inner;
+    else
+      shared.insert(expand.getSrc());
     return true;
+  }
   for (Value operand : def->getOperands())
-    if (!isCheapTree(operand, block, budget))
+    if (!isCheapTree(operand, block, budget, shared))
       return false;
   return true;
 }
 
-/// Clone the cheap tree of `v` before `before`.
-static Value cloneTree(Value v, OpBuilder &b, IRMapping &mapping) {
+/// Clone the cheap tree of `v` before `before`, using the `shared` blocks
+/// as they are.
+static Value cloneTree(Value v, OpBuilder &b, IRMapping &mapping,
+                       const DenseSet<Value> &shared) {
   if (mapping.contains(v))
     return mapping.lookup(v);
   Operation *def = v.getDefiningOp();
-  if (!def || !isTensor(v))
+  if (!def || !isTensor(v) || shared.contains(v))
     return v;
   for (Value operand : def->getOperands())
-    cloneTree(operand, b, mapping);
+    cloneTree(operand, b, mapping, shared);
   Operation *copy = b.clone(*def, mapping);
   return copy->getResult(cast<OpResult>(v).getResultNumber());
 }
@@ -101,11 +112,12 @@ void mlir::tile::rematerializeCheapValues(func::FuncOp func) {
     Block *block = v.getDefiningOp()->getBlock();
     Operation *at = block->findAncestorOpInBlock(*use->getOwner());
     int budget = 32;
-    if (!at || !isCheapTree(v, block, budget))
+    DenseSet<Value> shared;
+    if (!at || !isCheapTree(v, block, budget, shared))
       continue;
     OpBuilder b(at);
     IRMapping mapping;
-    use->set(cloneTree(v, b, mapping));
+    use->set(cloneTree(v, b, mapping, shared));
   }
 }
 
