@@ -31,8 +31,11 @@ func.func @store_swizzled(%x: tensor<64x32xf16, #bA>) attributes {tilegpu.num_wa
 // Buffer i of a ring is 4096 bytes further; each thread starts two 16-byte
 // copies (cache global, .cg) whose source size is 16 or 0 by the mask, and
 // commit and wait become cp.async.commit_group / wait_group + a barrier.
+// The ring's allocation is a barrier too: copies wait for no earlier
+// reader of the bytes they overwrite.
 // CHECK-LABEL: gpu.func @async_copy
 // CHECK:     %[[RING:.*]] = llvm.getelementptr %{{.*}}[%c0_i32]
+// CHECK-NEXT: gpu.barrier
 // CHECK:     %[[OFF:.*]] = arith.muli %{{.*}}, %c4096_i32
 // CHECK:     %[[SLOT:.*]] = llvm.getelementptr %[[RING]][%[[OFF]]]
 // CHECK:     %[[SIZE:.*]] = arith.select %{{.*}}, %c16_i32, %c0_i32

@@ -110,6 +110,12 @@ struct LocalAllocLowering : public OpConversionPattern<tilegpu::LocalAllocOp> {
         fenceAsyncProxy(rewriter, loc)
             ->setAttr(tilegpu::kSharedOnlyAttrName, rewriter.getUnitAttr());
       sharedOnlyBarrier(rewriter, loc);
+    } else {
+      // Its writers will be asynchronous copies (a pipeline's ring), which
+      // wait for no earlier reader of these bytes: a conversion's scratch
+      // just before the ring's first copies (tutorial 06 backward's
+      // statistics, converted right before its dQ loop) shared them.
+      sharedOnlyBarrier(rewriter, loc);
     }
     rewriter.replaceOpWithMultiple(op, SmallVector<SmallVector<Value>>{{base}});
     return success();
