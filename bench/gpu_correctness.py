@@ -713,6 +713,13 @@ def check_grouped_matmul():
     """Tutorial 08's descriptor grouped GEMM: three GEMMs, K not a multiple
     of 8 (the last K block copied by cp.async with a source size), padded
     leading dimensions, both configs."""
+    def launch(kernel, A, B, C, sizes, lds):
+        addrs = [torch.tensor([t.data_ptr() for t in ts], device="cuda")
+                 for ts in (A, B, C)]
+        kernel(*addrs, torch.tensor(sizes, device="cuda", dtype=torch.int32),
+               torch.tensor(lds, device="cuda", dtype=torch.int32), len(sizes))
+        torch.cuda.synchronize()
+
     sizes = [(1000, 520, 100), (256, 1024, 4104), (77, 129, 8)]
     lds = [(104, 104, 528), (4104, 4104, 1024), (8, 8, 136)]
     for i in range(2):
@@ -723,12 +730,7 @@ def check_grouped_matmul():
         C = [torch.full((m, ldc), float("nan"), device="cuda",
                         dtype=torch.float16)
              for (m, n, k), (lda, ldb, ldc) in zip(sizes, lds)]
-        addrs = [torch.tensor([t.data_ptr() for t in ts], device="cuda")
-                 for ts in (A, B, C)]
-        Kernel("grouped_matmul_tma", i)(
-            *addrs, torch.tensor(sizes, device="cuda", dtype=torch.int32),
-            torch.tensor(lds, device="cuda", dtype=torch.int32), len(sizes))
-        torch.cuda.synchronize()
+        launch(Kernel("grouped_matmul_tma", i), A, B, C, sizes, lds)
         for (m, n, k), a, b, c in zip(sizes, A, B, C):
             ref = a[:, :k].double() @ b[:, :k].double().T
             record(f"grouped_matmul_tma cfg{i}", f"{m}x{n}x{k}",
@@ -746,12 +748,7 @@ def check_grouped_matmul():
          for (m, n, k), (lda, ldb, ldc) in zip(sizes, lds)]
     C = [torch.zeros(m, ldc, device="cuda", dtype=e4m3)
          for (m, n, k), (lda, ldb, ldc) in zip(sizes, lds)]
-    addrs = [torch.tensor([t.data_ptr() for t in ts], device="cuda")
-             for ts in (A, B, C)]
-    Kernel("grouped_matmul_tma_fp8")(
-        *addrs, torch.tensor(sizes, device="cuda", dtype=torch.int32),
-        torch.tensor(lds, device="cuda", dtype=torch.int32), len(sizes))
-    torch.cuda.synchronize()
+    launch(Kernel("grouped_matmul_tma_fp8"), A, B, C, sizes, lds)
     for (m, n, k), a, b, c in zip(sizes, A, B, C):
         ref = (a[:, :k].double() @ b[:, :k].double().T).to(e4m3).double()
         record("grouped_matmul_tma fp8 (e4m3)", f"{m}x{n}x{k}",

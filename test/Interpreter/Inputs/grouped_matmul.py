@@ -27,26 +27,36 @@ def pack(buffer_index, mats):
     return raw.view(np.int64), head
 
 
+def run_groups(A, B, C, sizes, lds, defines):
+    """Runs the kernel on the GEMMs; returns each C as it came back."""
+    a_buf, _ = pack(0, A)
+    b_buf, _ = pack(1, B)
+    c_buf, c_head = pack(2, C)
+    out = run(f"{examples}/grouped_matmul_tma.tile",
+              {"group_a_ptrs": a_buf, "group_b_ptrs": b_buf,
+               "group_c_ptrs": c_buf,
+               "group_gemm_sizes": np.array(sizes, np.int32).ravel(),
+               "g_lds": np.array(lds, np.int32).ravel(),
+               "group_size": len(sizes)},
+              defines=["NUM_SM=3", "BLOCK_SIZE_M=16", "BLOCK_SIZE_N=16"] +
+              defines)
+    raw = out["group_c_ptrs"].view(np.uint8)[c_head:]
+    results, offset = [], 0
+    for c in C:
+        results.append(raw[offset:offset + c.nbytes].view(c.dtype)
+                       .reshape(c.shape))
+        offset += c.nbytes
+    return results
+
+
 A = [r.standard_normal((m, lda)).astype(np.float16)
      for (m, n, k), (lda, ldb, ldc) in zip(sizes, lds)]
 B = [r.standard_normal((n, ldb)).astype(np.float16)
      for (m, n, k), (lda, ldb, ldc) in zip(sizes, lds)]
 C = [np.full((m, ldc), np.nan, np.float16)
      for (m, n, k), (lda, ldb, ldc) in zip(sizes, lds)]
-a_buf, _ = pack(0, A)
-b_buf, _ = pack(1, B)
-c_buf, c_head = pack(2, C)
-out = run(f"{examples}/grouped_matmul_tma.tile",
-          {"group_a_ptrs": a_buf, "group_b_ptrs": b_buf, "group_c_ptrs": c_buf,
-           "group_gemm_sizes": np.array(sizes, np.int32).ravel(),
-           "g_lds": np.array(lds, np.int32).ravel(), "group_size": len(sizes)},
-          defines=["NUM_SM=3", "BLOCK_SIZE_M=16", "BLOCK_SIZE_N=16",
-                   "BLOCK_SIZE_K=16", "FP8=False"])
-raw = out["group_c_ptrs"].view(np.uint8)[c_head:]
-offset = 0
-for i, ((m, n, k), (lda, ldb, ldc)) in enumerate(zip(sizes, lds)):
-    got = raw[offset:offset + m * ldc * 2].view(np.float16).reshape(m, ldc)
-    offset += m * ldc * 2
+got_c = run_groups(A, B, C, sizes, lds, ["BLOCK_SIZE_K=16", "FP8=False"])
+for i, ((m, n, k), got) in enumerate(zip(sizes, got_c)):
     ref = A[i][:, :k].astype(np.float64) @ B[i][:, :k].astype(np.float64).T
     check(f"grouped GEMM {i}: {m}x{n}x{k}", got[:, :n], ref, 2e-3)
     check_true(f"grouped GEMM {i}: padding untouched",
@@ -62,21 +72,8 @@ B8 = [encode(r.standard_normal((n, ldb)), "e4m3")
       for (m, n, k), (lda, ldb, ldc) in zip(sizes8, lds8)]
 C8 = [np.zeros((m, ldc), np.uint8)
       for (m, n, k), (lda, ldb, ldc) in zip(sizes8, lds8)]
-a_buf, _ = pack(0, A8)
-b_buf, _ = pack(1, B8)
-c_buf, c_head = pack(2, C8)
-out = run(f"{examples}/grouped_matmul_tma.tile",
-          {"group_a_ptrs": a_buf, "group_b_ptrs": b_buf, "group_c_ptrs": c_buf,
-           "group_gemm_sizes": np.array(sizes8, np.int32).ravel(),
-           "g_lds": np.array(lds8, np.int32).ravel(),
-           "group_size": len(sizes8)},
-          defines=["NUM_SM=3", "BLOCK_SIZE_M=16", "BLOCK_SIZE_N=16",
-                   "BLOCK_SIZE_K=32", "FP8=True"])
-raw = out["group_c_ptrs"].view(np.uint8)[c_head:]
-offset = 0
-for i, ((m, n, k), (lda, ldb, ldc)) in enumerate(zip(sizes8, lds8)):
-    got = raw[offset:offset + m * ldc].reshape(m, ldc)
-    offset += m * ldc
+got_c = run_groups(A8, B8, C8, sizes8, lds8, ["BLOCK_SIZE_K=32", "FP8=True"])
+for i, ((m, n, k), got) in enumerate(zip(sizes8, got_c)):
     ref = decode(A8[i][:, :k], "e4m3") @ decode(B8[i][:, :k], "e4m3").T
     check(f"grouped GEMM fp8 {i}: {m}x{n}x{k}", decode(got[:, :n], "e4m3"),
           decode(encode(ref, "e4m3"), "e4m3"), 1e-2)
