@@ -64,7 +64,7 @@ def tflops(M, N, K, ms):
     return 2 * M * N * K / ms / 1e9
 
 
-def best_of(candidates, a, b, c, shape):
+def best_of(candidates, a, b, c, shape, tol=2e-3):
     """Check every config, time each once; the fastest correct one."""
     ref = a.double() @ b.double()
     timings = {}
@@ -74,8 +74,8 @@ def best_of(candidates, a, b, c, shape):
         torch.cuda.synchronize()
         err = rel_error(c, ref)
         log(f"  check {shape} {k.label:22s} rel_err={err:.2e} "
-            f"{'ok' if err <= 2e-3 else 'FAIL'}")
-        if err <= 2e-3:
+            f"{'ok' if err <= tol else 'FAIL'} (tol {tol:.2e})")
+        if err <= tol:
             timings[k] = graph_ms(k.bind(*matmul_args(a, b, c)), reps=5)
     if len(timings) != len(candidates):
         return None, None
@@ -90,25 +90,31 @@ def bench(M, N, K, fp8):
     b = torch.randn(N, K, device="cuda").to(dtype).t()  # K-major, as b.T
     c = torch.empty(M, N, device="cuda", dtype=torch.float16)
     shape = f"{fp8} {M}x{N}x{K}"
-    best, _ = best_of(kernels(f"matmul_{fp8}_kmajor"), a, b, c, shape)
-    if best is None:
-        log(f"RESULT {shape} FAILED correctness")
-        return
+    # The libraries first: Hopper's fp8 tensor cores accumulate with fewer
+    # mantissa bits than fp32, so every implementation's error grows with
+    # K (above 2e-3 at K = 8192); ours must then be within 1.25x of theirs.
     ref = a.double() @ b.double()
     c_t = torch.empty_like(c)
     triton_matmul(a, b, c_t)
     baselines = {"Triton": lambda: triton_matmul(a, b, c_t)}
-    errs = f"triton rel_err={rel_error(c_t, ref):.2e}"
+    lib_errs = [rel_error(c_t, ref)]
+    errs = f"triton rel_err={lib_errs[0]:.2e}"
     if dtype == torch.float8_e4m3fn:
         one = torch.ones((), device="cuda")
         c_s = torch._scaled_mm(a, b, scale_a=one, scale_b=one,
                                out_dtype=torch.float16)
-        errs += f", cuBLAS rel_err={rel_error(c_s, ref):.2e}"
+        lib_errs.append(rel_error(c_s, ref))
+        errs += f", cuBLAS rel_err={lib_errs[-1]:.2e}"
         baselines = {"cuBLAS": lambda: torch._scaled_mm(
             a, b, scale_a=one, scale_b=one, out_dtype=torch.float16),
             **baselines}
     torch.cuda.synchronize()
     log(f"  check {shape} {errs}")
+    tol = max(2e-3, 1.25 * max(lib_errs))
+    best, _ = best_of(kernels(f"matmul_{fp8}_kmajor"), a, b, c, shape, tol)
+    if best is None:
+        log(f"RESULT {shape} FAILED correctness")
+        return
     ours = best.bind(*matmul_args(a, b, c))
     rounds = []
     for _ in range(args.rounds):
@@ -127,7 +133,7 @@ def bench(M, N, K, fp8):
     # An N-major B: fp16 widenings (for information).
     b_n = b.contiguous()
     nbest, nms = best_of(kernels(f"matmul_{fp8}_nmajor"), a, b_n, c,
-                         shape + " N-major B")
+                         shape + " N-major B", tol)
     if nbest:
         log(f"INFO {shape} N-major B: tilec {nms:7.3f} ms "
             f"{tflops(M, N, K, nms):6.1f} TFLOP/s [{nbest.label}]")

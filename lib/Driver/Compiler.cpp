@@ -251,6 +251,7 @@ bool CompilerSession::lowerToGPU() {
         mlir::tile::TileGPUPipelineOptions pipelining;
         pipelining.maxSharedBytes = shared.maxSharedBytes;
         pipelining.mbarriers = options.mbarriers;
+        pipelining.cpAsyncMBarriers = options.cpAsyncMBarriers;
         pipelining.deferDots = options.deferDots;
         pm.addPass(mlir::tile::createTileGPUPipeline(pipelining));
         pm.addPass(mlir::tile::createTileGPUPrefetchLoads());

@@ -490,7 +490,7 @@ static Operation *predicate(RewriterBase &rewriter, Operation *op,
 
 static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
                                   unsigned maxSharedBytes, bool useMBarriers,
-                                  bool deferDots) {
+                                  bool cpAsyncMBarriers, bool deferDots) {
   SmallVector<LocalAllocOp> allocs;
   for (auto alloc : loop.getBody()->getOps<LocalAllocOp>())
     if (pipelinableLoad(alloc, loop))
@@ -539,11 +539,8 @@ static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
       ringSlots[ring] = stages + 1;
   }
   // A tensor descriptor's tile is copied by the TMA unit (one thread per
-  // tile instead of every thread computing addresses and masks) where the
-  // ring synchronizes through mbarriers, which TMA copies signal. With one
-  // warpgroup, cp.async arrivals cost more than the barrier of the whole
-  // program they replace (0.84-0.97x measured on the 4-warp configs; 1.05x
-  // for 128x256 on 8 warps at 4096^3, bench/NOTES.md); TMA arrives once.
+  // tile instead of every thread computing addresses and masks), and its
+  // ring then synchronizes through mbarriers, which TMA copies signal.
   unsigned warps = getNumWarps(loop->getParentOfType<func::FuncOp>());
   SmallVector<bool> viaTMA;
   for (LocalAllocOp alloc : allocs)
@@ -552,7 +549,13 @@ static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
         tmaCopyable(alloc.getSrc().getDefiningOp<tile::LoadOp>(), alloc));
   bool anyTMA = llvm::is_contained(viaTMA, true);
   bool anyCpAsync = llvm::is_contained(viaTMA, false);
-  bool mbarrierRing = asyncDot && useMBarriers && (warps >= 8 || anyTMA);
+  // A ring only the threads' cp.async copies fill synchronizes through a
+  // barrier of the program per iteration unless asked otherwise: with
+  // mbarriers (every thread arriving on full, one lane per warp on empty)
+  // the 128x256 matmul on two warpgroups measured 2-4% slower at 4096^3 and
+  // 8192^3, the 4-warp configs 3-16% slower (bench/NOTES.md).
+  bool mbarrierRing =
+      asyncDot && (anyTMA || (cpAsyncMBarriers && useMBarriers && warps >= 8));
   FailureOr<llvm::SetVector<Operation *>> addresses =
       addressComputation(loop, allocs, viaTMA);
   if (failed(addresses))
@@ -670,7 +673,7 @@ struct TileGPUPipelinePass
         if (stages < 2)
           continue;
         if (failed(pipelineLoop(loop, stages, maxSharedBytes, mbarriers,
-                                deferDots)))
+                                cpAsyncMBarriers, deferDots)))
           return signalPassFailure();
       }
       // Loads left to the threads drop their tensor maps, which then go.

@@ -7,6 +7,7 @@
 // RUN: tile-opt %s --split-input-file --tilegpu-pipeline=max-shared-bytes=10000 | FileCheck %s --check-prefix=FIT1
 // RUN: tile-opt %s --split-input-file --tilegpu-pipeline=max-shared-bytes=60000 | FileCheck %s --check-prefix=SYNC
 // RUN: tile-opt %s --split-input-file --tilegpu-pipeline=defer-dots=true | FileCheck %s --check-prefix=DEFER
+// RUN: tile-opt %s --split-input-file --tilegpu-pipeline=cp-async-mbarriers=true | FileCheck %s --check-prefix=MBAR
 // Loads that only feed shared memory for dot become cp.async copies into a
 // ring of num_stages buffers; the prologue starts the first num_stages - 1
 // iterations' copies, each iteration waits for its own (num_stages - 2
@@ -228,8 +229,10 @@ func.func @wgmma_loop(%pa: tensor<64x64x!tile.ptr<f16>, #bA>, %pb: tensor<64x64x
 
 // -----
 
-// With two warpgroups, the in-flight wgmma's ring synchronizes through
-// mbarriers instead of a barrier of the program per iteration: a `full`
+// A ring the threads' copies fill keeps a barrier of the program per
+// iteration by default, also with two warpgroups (measured faster). With
+// cp-async-mbarriers, the in-flight wgmma's ring of two warpgroups
+// synchronizes through mbarriers instead: a `full`
 // and an `empty` barrier per slot, initialized before the loop (256
 // arrivals: every thread's copies; 8: one lane per warp). The copies of
 // iteration j wait for their slot's previous use to be read (parity of
@@ -242,32 +245,38 @@ func.func @wgmma_loop(%pa: tensor<64x64x!tile.ptr<f16>, #bA>, %pb: tensor<64x64x
 #sW8 = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>
 
 // CHECK-LABEL: func.func @wgmma_mbarriers
-// CHECK:       %[[FULL:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<4x1xi64
-// CHECK-NEXT:  tilegpu.mbarrier_init %[[FULL]], 256
-// CHECK:       %[[EMPTY:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<4x1xi64
-// CHECK-NEXT:  tilegpu.mbarrier_init %[[EMPTY]], 8
-// CHECK:       scf.for
-// CHECK:         %[[RB:.*]] = tilegpu.memdesc_index %[[FULL]][%{{.*}}]
-// CHECK:         tilegpu.mbarrier_wait %[[RB]], %{{.*}} fence_async_proxy
-// CHECK-NOT:     tilegpu.async_wait
-// CHECK:         %[[PREV:.*]] = arith.addi %{{.*}}, %c1_i32
-// CHECK:         %[[EB:.*]] = tilegpu.memdesc_index %[[EMPTY]][%{{.*}}]
-// CHECK:         tilegpu.mbarrier_wait %[[EB]], %[[PREV]] :
-// CHECK:         tilegpu.async_copy
-// CHECK:         tilegpu.async_copy
-// CHECK:         tilegpu.async_commit_group
-// CHECK:         %[[FB:.*]] = tilegpu.memdesc_index %[[FULL]][%{{.*}}]
-// CHECK:         tilegpu.async_copy_arrive %[[FB]]
+// CHECK-NOT:     mbarrier
+// CHECK:         tilegpu.async_wait 1 fence_async_proxy
 // CHECK:         tilegpu.warpgroup_dot {{.*}} {isAsync}
-// CHECK:         tilegpu.warpgroup_dot_wait %{{.*}} {pendings = 1 : i32}
-// CHECK:         %[[NF:.*]] = arith.cmpi ne, %{{.*}}, %c0_i32
-// CHECK:         %[[LAST:.*]] = tilegpu.memdesc_index %[[EMPTY]]
-// CHECK:         tilegpu.mbarrier_arrive %[[LAST]] if %[[NF]] per_warp
-// CHECK:       }
-// CHECK-NEXT:  tilegpu.async_wait 0
-// CHECK-NEXT:  tilegpu.mbarrier_inval %[[FULL]]
-// CHECK-NEXT:  tilegpu.mbarrier_inval %[[EMPTY]]
-// CHECK-NEXT:  tilegpu.warpgroup_dot_wait %{{.*}}#0 {pendings = 0 : i32}
+// CHECK-NOT:     mbarrier
+// CHECK:       return
+// MBAR-LABEL: func.func @wgmma_mbarriers
+// MBAR:       %[[FULL:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<4x1xi64
+// MBAR-NEXT:  tilegpu.mbarrier_init %[[FULL]], 256
+// MBAR:       %[[EMPTY:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<4x1xi64
+// MBAR-NEXT:  tilegpu.mbarrier_init %[[EMPTY]], 8
+// MBAR:       scf.for
+// MBAR:         %[[RB:.*]] = tilegpu.memdesc_index %[[FULL]][%{{.*}}]
+// MBAR:         tilegpu.mbarrier_wait %[[RB]], %{{.*}} fence_async_proxy
+// MBAR-NOT:     tilegpu.async_wait
+// MBAR:         %[[PREV:.*]] = arith.addi %{{.*}}, %c1_i32
+// MBAR:         %[[EB:.*]] = tilegpu.memdesc_index %[[EMPTY]][%{{.*}}]
+// MBAR:         tilegpu.mbarrier_wait %[[EB]], %[[PREV]] :
+// MBAR:         tilegpu.async_copy
+// MBAR:         tilegpu.async_copy
+// MBAR:         tilegpu.async_commit_group
+// MBAR:         %[[FB:.*]] = tilegpu.memdesc_index %[[FULL]][%{{.*}}]
+// MBAR:         tilegpu.async_copy_arrive %[[FB]]
+// MBAR:         tilegpu.warpgroup_dot {{.*}} {isAsync}
+// MBAR:         tilegpu.warpgroup_dot_wait %{{.*}} {pendings = 1 : i32}
+// MBAR:         %[[NF:.*]] = arith.cmpi ne, %{{.*}}, %c0_i32
+// MBAR:         %[[LAST:.*]] = tilegpu.memdesc_index %[[EMPTY]]
+// MBAR:         tilegpu.mbarrier_arrive %[[LAST]] if %[[NF]] per_warp
+// MBAR:       }
+// MBAR-NEXT:  tilegpu.async_wait 0
+// MBAR-NEXT:  tilegpu.mbarrier_inval %[[FULL]]
+// MBAR-NEXT:  tilegpu.mbarrier_inval %[[EMPTY]]
+// MBAR-NEXT:  tilegpu.warpgroup_dot_wait %{{.*}}#0 {pendings = 0 : i32}
 func.func @wgmma_mbarriers(%pa: tensor<128x64x!tile.ptr<f16>, #bA8>, %pb: tensor<64x64x!tile.ptr<f16>, #bA8>,
                            %da: tensor<128x64xi32, #bA8>, %db: tensor<64x64xi32, #bA8>, %n: i32)
     -> tensor<128x64xf32, #mma8> attributes {tile.num_stages = 3 : i32, tilegpu.num_warps = 8 : i32} {

@@ -85,9 +85,17 @@ cl::opt<bool> fpFusion(
     cl::init(true), cl::cat(category));
 cl::opt<bool> mbarriers(
     "mbarriers",
-    cl::desc("Synchronize the copy ring of an in-flight wgmma through "
-             "per-slot mbarriers (=false: a barrier per iteration)"),
+    cl::desc("Let the TMA unit fill the copy ring of an in-flight wgmma with "
+             "a tensor descriptor's tiles, synchronized through per-slot "
+             "mbarriers (=false: the threads copy, a barrier per iteration)"),
     cl::init(true), cl::cat(category));
+cl::opt<bool> cpAsyncMBarriers(
+    "cp-async-mbarriers",
+    cl::desc("Synchronize a ring filled by the threads' cp.async copies "
+             "through per-slot mbarriers too, with two or more warpgroups "
+             "(off: a barrier per iteration, measured faster, "
+             "bench/NOTES.md)"),
+    cl::init(false), cl::cat(category));
 cl::opt<bool> deferDots(
     "defer-dots",
     cl::desc("Issue attention's second dot one iteration later, so that the "
@@ -179,6 +187,7 @@ static int run() {
   options.versionArguments = versionArguments;
   options.wgmma = wgmma;
   options.mbarriers = mbarriers;
+  options.cpAsyncMBarriers = cpAsyncMBarriers;
   options.deferDots = deferDots;
   options.fuseNestedLoops = fuseNestedLoops;
   options.registerBudget = registerBudget;

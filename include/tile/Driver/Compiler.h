@@ -81,9 +81,15 @@ struct CompileOptions {
   /// Use Hopper's wgmma for the dots it can take (on sm_90a only; off:
   /// mma.sync everywhere, as on sm_80).
   bool wgmma = true;
-  /// Synchronize the copy ring of an in-flight wgmma through per-slot
-  /// mbarriers (off: a barrier of the whole program per iteration).
+  /// Let the TMA unit fill the copy ring of an in-flight wgmma where a
+  /// tensor descriptor's tiles feed it, synchronized through per-slot
+  /// mbarriers (off: the threads copy, a barrier of the program per
+  /// iteration).
   bool mbarriers = true;
+  /// Synchronize a ring filled by the threads' cp.async copies through
+  /// mbarriers too (two or more warpgroups; off: a barrier per iteration,
+  /// measured faster, bench/NOTES.md).
+  bool cpAsyncMBarriers = false;
   /// Issue attention's second dot one iteration later, so that it runs
   /// during the next iteration's softmax (tilegpu-pipeline's defer-dots;
   /// off: it cost occupancy and gained nothing measurable, bench/NOTES.md).
