@@ -251,6 +251,23 @@ void tilec::printExpr(const Expr &expr, llvm::raw_ostream &os) {
     os << "]";
     return;
   }
+  case Expr::Kind::ListComp: {
+    auto &l = cast<ListCompExpr>(expr);
+    os << "[";
+    printExpr(*l.element, os);
+    for (const ListCompExpr::Clause &c : l.clauses) {
+      os << " for ";
+      printExpr(*c.target, os);
+      os << " in ";
+      printExpr(*c.iter, os);
+      for (const ExprPtr &cond : c.conditions) {
+        os << " if ";
+        printExpr(*cond, os);
+      }
+    }
+    os << "]";
+    return;
+  }
   case Expr::Kind::Dict: {
     auto &d = cast<DictExpr>(expr);
     os << "{";

@@ -348,6 +348,10 @@ FailureOr<Val> Generator::genExpr(const Expr &expr) {
   case Expr::Kind::Dict:
     return error(expr.getLoc(), "dict literals are only supported as the "
                                 "constexprs of an autotune triton.Config({...})");
+  case Expr::Kind::ListComp:
+    return error(expr.getLoc(), "list comprehensions are only supported as "
+                                "the configs of @autotune (Triton does not "
+                                "compile them in kernels either)");
   }
   return failure();
 }

@@ -701,9 +701,9 @@ StmtPtr Parser::parseIf() {
                                   std::move(elseBody));
 }
 
-StmtPtr Parser::parseFor() {
-  llvm::SMLoc loc = consume().loc;
-  // The target: a name or names separated by commas (stop before 'in').
+/// A loop's target up to and including `in`: a name or names separated by
+/// commas.
+ExprPtr Parser::parseForTarget() {
   std::vector<ExprPtr> names;
   llvm::SMLoc targetLoc = peek().loc;
   do {
@@ -715,15 +715,22 @@ StmtPtr Parser::parseFor() {
     names.push_back(std::make_unique<NameExpr>(t.loc, t.text.str()));
     consume();
   } while (consumeIfOp(","));
-  ExprPtr target = names.size() == 1
-                       ? std::move(names[0])
-                       : std::make_unique<TupleExpr>(targetLoc, std::move(names));
   if (!peek().isKeyword("in")) {
     fail(peek(), "expected 'in' after the loop variable, found " +
                      describe(peek()));
     return nullptr;
   }
   consume();
+  return names.size() == 1
+             ? std::move(names[0])
+             : std::make_unique<TupleExpr>(targetLoc, std::move(names));
+}
+
+StmtPtr Parser::parseFor() {
+  llvm::SMLoc loc = consume().loc;
+  ExprPtr target = parseForTarget();
+  if (!target)
+    return nullptr;
   ExprPtr iter = parseExpr();
   if (!iter || !expectOp(":", "after the loop header"))
     return nullptr;
@@ -1099,6 +1106,35 @@ ExprPtr Parser::parsePrimary() {
   return e;
 }
 
+/// The clauses of `[element for ... in ... if ... ...]` after `element`,
+/// and the closing bracket. As in Python, an iterable or a condition is an
+/// `or` expression, so that `if` after it starts a filter.
+ExprPtr Parser::parseListComprehension(llvm::SMLoc loc, ExprPtr element) {
+  std::vector<ListCompExpr::Clause> clauses;
+  while (peek().isKeyword("for")) {
+    ListCompExpr::Clause clause;
+    clause.loc = consume().loc;
+    clause.target = parseForTarget();
+    if (!clause.target)
+      return nullptr;
+    clause.iter = parseOr();
+    if (!clause.iter)
+      return nullptr;
+    while (peek().isKeyword("if")) {
+      consume();
+      ExprPtr cond = parseOr();
+      if (!cond)
+        return nullptr;
+      clause.conditions.push_back(std::move(cond));
+    }
+    clauses.push_back(std::move(clause));
+  }
+  if (!expectOp("]", "to close the list comprehension"))
+    return nullptr;
+  return std::make_unique<ListCompExpr>(loc, std::move(element),
+                                        std::move(clauses));
+}
+
 ExprPtr Parser::parseAtom() {
   const Token &t = peek();
   llvm::SMLoc loc = t.loc;
@@ -1164,10 +1200,8 @@ ExprPtr Parser::parseAtom() {
         ExprPtr e = parseExpr();
         if (!e)
           return nullptr;
-        if (peek().isKeyword("for")) {
-          fail(peek(), "list comprehensions are not supported");
-          return nullptr;
-        }
+        if (elements.empty() && peek().isKeyword("for"))
+          return parseListComprehension(loc, std::move(e));
         elements.push_back(std::move(e));
         if (!consumeIfOp(","))
           break;

@@ -766,6 +766,29 @@ std::optional<Val> ConstEvaluator::evalCall(const CallExpr &call) {
                                    std::to_string(args.size()));
     return false;
   };
+  if (name == "range") {
+    // range(stop) / range(start, stop[, step]) of ints, as a tuple (an
+    // autotune comprehension iterates over it).
+    if (args.empty() || args.size() > 3)
+      return fail(call, "range() takes 1 to 3 arguments");
+    for (size_t i = 0; i < args.size(); ++i)
+      if (args[i].getKind() != Val::Kind::Int)
+        return fail(*call.args[i],
+                    "range() needs integers, got " + args[i].describe());
+    int64_t start = args.size() > 1 ? args[0].getInt() : 0;
+    int64_t stop = args.size() > 1 ? args[1].getInt() : args[0].getInt();
+    int64_t step = args.size() > 2 ? args[2].getInt() : 1;
+    if (step == 0)
+      return fail(call, "range() step must not be zero");
+    std::vector<Val> items;
+    for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) {
+      if (items.size() == 4096)
+        return fail(call, "range() of more than 4096 values in a constant "
+                          "expression");
+      items.push_back(Val::integer(i));
+    }
+    return Val::tuple(std::move(items));
+  }
   if (name == "float") {
     if (!arity(1))
       return std::nullopt;

@@ -167,6 +167,56 @@ JitOptions tilec::readJitOptions(const FunctionDef &fn, DiagnosticEngine &diags,
   return options;
 }
 
+/// Calls `each` on the comprehension's element once per iteration of its
+/// clauses from `clause` on (the first clause outermost, as in Python),
+/// with the clauses' variables bound in `env`, skipping the iterations a
+/// condition rejects. False after a diagnostic, or when `each` fails.
+static bool expandComprehension(
+    const ListCompExpr &comp, size_t clause, llvm::StringMap<Val> &env,
+    DiagnosticEngine &diags,
+    llvm::function_ref<bool(const ExprPtr &, const llvm::StringMap<Val> &)>
+        each) {
+  if (clause == comp.clauses.size())
+    return each(comp.element, env);
+  const ListCompExpr::Clause &c = comp.clauses[clause];
+  std::optional<Val> items = evalConstexpr(*c.iter, env, diags);
+  if (!items)
+    return false;
+  if (!items->isTuple()) {
+    diags.error(c.iter->getLoc(), "a comprehension in the configs iterates "
+                                  "over a constant list, tuple or range(), "
+                                  "not " +
+                                      items->describe());
+    return false;
+  }
+  for (const Val &item : items->getElements()) {
+    // Bind the target: a name, or names unpacking a tuple item.
+    if (auto *name = dyn_cast<NameExpr>(c.target.get())) {
+      env[name->name] = item;
+    } else {
+      const auto &names = llvm::cast<TupleExpr>(*c.target).elements;
+      if (!item.isTuple() || item.getElements().size() != names.size()) {
+        diags.error(c.target->getLoc(),
+                    "cannot unpack " + item.repr() + " into " +
+                        std::to_string(names.size()) + " names");
+        return false;
+      }
+      for (auto [n, v] : llvm::zip(names, item.getElements()))
+        env[llvm::cast<NameExpr>(*n).name] = v;
+    }
+    bool keep = true;
+    for (const ExprPtr &cond : c.conditions) {
+      std::optional<Val> v = evalConstexpr(*cond, env, diags);
+      if (!v)
+        return false;
+      keep &= v->truthy();
+    }
+    if (keep && !expandComprehension(comp, clause + 1, env, diags, each))
+      return false;
+  }
+  return true;
+}
+
 std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
                                                 DiagnosticEngine &diags,
                                                 bool &failed) {
@@ -196,11 +246,15 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
   }
   if (!configs)
     return fail(deco->loc, "@autotune needs configs=[config(...), ...]");
-  auto *list = dyn_cast<ListExpr>(configs);
-  if (!list || list->elements.empty())
-    return fail(configs->getLoc(), "configs must be a non-empty list of "
-                                   "config(...)");
-  for (const ExprPtr &e : list->elements) {
+  auto bad = [&](llvm::SMLoc at, const llvm::Twine &msg) {
+    diags.error(at, msg);
+    failed = true;
+    return false;
+  };
+  // One config(...) call, its names bound in `env` (a comprehension's
+  // variables); false after a diagnostic.
+  auto readConfig = [&](const ExprPtr &e,
+                        const llvm::StringMap<Val> &env) -> bool {
     auto *call = dyn_cast<CallExpr>(e.get());
     std::string callee;
     if (call) {
@@ -210,8 +264,8 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
         callee = a->attr;
     }
     if (!call || (callee != "config" && callee != "Config"))
-      return fail(e->getLoc(), "each autotune config must be config(NAME=value, "
-                               "..., num_warps=N, num_stages=N)");
+      return bad(e->getLoc(), "each autotune config must be config(NAME=value, "
+                              "..., num_warps=N, num_stages=N)");
     // config(NAME=value, ..., num_warps=N) or Triton's
     // Config({'NAME': value, ...}, num_warps=N, num_stages=N).
     struct Setting {
@@ -223,14 +277,14 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
     if (!call->args.empty()) {
       auto *dict = dyn_cast<DictExpr>(call->args[0].get());
       if (!dict || call->args.size() > 1)
-        return fail(call->args[0]->getLoc(),
-                    "config() takes keyword arguments, or a dict of "
-                    "constexprs first as triton.Config does");
+        return bad(call->args[0]->getLoc(),
+                   "config() takes keyword arguments, or a dict of "
+                   "constexprs first as triton.Config does");
       for (size_t i = 0; i < dict->keys.size(); ++i) {
         auto *key = dyn_cast<StrExpr>(dict->keys[i].get());
         if (!key)
-          return fail(dict->keys[i]->getLoc(),
-                      "config dict keys must be parameter names as strings");
+          return bad(dict->keys[i]->getLoc(),
+                     "config dict keys must be parameter names as strings");
         settings.push_back({key->value, dict->values[i].get(), key->getLoc()});
       }
     }
@@ -238,29 +292,28 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
       settings.push_back({kw.name, kw.value.get(), kw.loc});
     AutotuneConfig config;
     for (const Setting &kw : settings) {
-      std::optional<Val> v =
-          evalConstexpr(*kw.value, llvm::StringMap<Val>(), diags);
+      std::optional<Val> v = evalConstexpr(*kw.value, env, diags);
       if (!v) {
         failed = true;
-        return std::nullopt;
+        return false;
       }
       // Every config is checked here, whether it is compiled or not, with
       // the same limits as --num-warps and --num-stages.
       if (kw.name == "num_warps") {
         if (v->getKind() != Val::Kind::Int || v->getInt() < 1 ||
             v->getInt() > 32 || !llvm::isPowerOf2_64(v->getInt()))
-          return fail(kw.value->getLoc(),
-                      "num_warps must be a power of two from 1 to 32, got " +
-                          v->repr());
+          return bad(kw.value->getLoc(),
+                     "num_warps must be a power of two from 1 to 32, got " +
+                         v->repr());
         config.numWarps = v->getInt();
         continue;
       }
       if (kw.name == "num_stages") {
         if (v->getKind() != Val::Kind::Int || v->getInt() < 1 ||
             v->getInt() > 16)
-          return fail(kw.value->getLoc(),
-                      "num_stages must be an integer from 1 to 16, got " +
-                          v->repr());
+          return bad(kw.value->getLoc(),
+                     "num_stages must be an integer from 1 to 16, got " +
+                         v->repr());
         config.numStages = v->getInt();
         continue;
       }
@@ -268,9 +321,9 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
         // ptxas accepts 16..255 registers per thread (sm_80, sm_90).
         if (v->getKind() != Val::Kind::Int || v->getInt() < 16 ||
             v->getInt() > 255)
-          return fail(kw.value->getLoc(),
-                      "maxnreg must be an integer from 16 to 255, got " +
-                          v->repr());
+          return bad(kw.value->getLoc(),
+                     "maxnreg must be an integer from 16 to 255, got " +
+                         v->repr());
         config.maxRegisters = v->getInt();
         continue;
       }
@@ -278,13 +331,28 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
         continue; // accepted for Triton compatibility; no effect here
       const Param *p = kernel.findParam(kw.name);
       if (!p || !p->isConstexpr())
-        return fail(kw.loc, "config sets '" + kw.name +
-                                "', which is not a constexpr parameter of '" +
-                                kernel.name + "'");
+        return bad(kw.loc, "config sets '" + kw.name +
+                               "', which is not a constexpr parameter of '" +
+                               kernel.name + "'");
       config.constexprs.emplace_back(kw.name, *v);
     }
     spec.configs.push_back(std::move(config));
+    return true;
+  };
+  if (auto *list = dyn_cast<ListExpr>(configs)) {
+    for (const ExprPtr &e : list->elements)
+      if (!readConfig(e, llvm::StringMap<Val>()))
+        return std::nullopt;
+  } else if (auto *comp = dyn_cast<ListCompExpr>(configs)) {
+    llvm::StringMap<Val> env;
+    if (!expandComprehension(*comp, 0, env, diags, readConfig)) {
+      failed = true;
+      return std::nullopt;
+    }
   }
+  if (spec.configs.empty())
+    return fail(configs->getLoc(), "configs must be a non-empty list of "
+                                   "config(...)");
   if (key) {
     const std::vector<ExprPtr> *names = nullptr;
     if (auto *l = dyn_cast<ListExpr>(key))

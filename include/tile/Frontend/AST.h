@@ -43,8 +43,25 @@ llvm::StringRef getCompareOpSpelling(CompareOp op);
 class Expr {
 public:
   enum class Kind {
-    Int, Float, Bool, None, Str, Name, Attribute, Subscript, Slice, Call,
-    Binary, Unary, BoolOp, Compare, IfExp, Tuple, List, Dict,
+    Int,
+    Float,
+    Bool,
+    None,
+    Str,
+    Name,
+    Attribute,
+    Subscript,
+    Slice,
+    Call,
+    Binary,
+    Unary,
+    BoolOp,
+    Compare,
+    IfExp,
+    Tuple,
+    List,
+    Dict,
+    ListComp,
   };
   Expr(Kind kind, llvm::SMLoc loc) : kind(kind), loc(loc) {}
   virtual ~Expr() = default;
@@ -212,6 +229,23 @@ public:
            std::vector<ExprPtr> values)
       : ExprBase(loc), keys(std::move(keys)), values(std::move(values)) {}
   std::vector<ExprPtr> keys, values;
+};
+
+/// `[element for target in iter if cond ... for ...]`: only meaningful as
+/// the configs of an autotune decorator, expanded at compile time.
+class ListCompExpr : public ExprBase<Expr::Kind::ListComp> {
+public:
+  struct Clause {
+    llvm::SMLoc loc;
+    ExprPtr target; // a NameExpr or a TupleExpr of them
+    ExprPtr iter;
+    std::vector<ExprPtr> conditions;
+  };
+  ListCompExpr(llvm::SMLoc loc, ExprPtr element, std::vector<Clause> clauses)
+      : ExprBase(loc), element(std::move(element)),
+        clauses(std::move(clauses)) {}
+  ExprPtr element;
+  std::vector<Clause> clauses;
 };
 
 //===----------------------------------------------------------------------===//

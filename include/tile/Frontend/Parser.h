@@ -48,6 +48,8 @@ private:
   StmtPtr parseIf();
   StmtPtr parseFor();
   StmtPtr parseWhile();
+  ExprPtr parseForTarget();
+  ExprPtr parseListComprehension(llvm::SMLoc loc, ExprPtr element);
 
   // Expressions, lowest precedence first.
   ExprPtr parseExprList(); // `a, b` becomes a tuple
