@@ -210,10 +210,12 @@ readResources(const cu::Driver &d, const std::string &cubin,
 /// the first link's counts come from loading its cubin, and a second link
 /// (only when some budget is raised) applies the budgets. A budget under
 /// which a kernel needs more local memory (ptxas schedules differently and
-/// spills) is dropped again, with a third link. `ptx` is updated.
+/// spills) is dropped again, with a third link. `ptx` is updated. With
+/// `log`, each budget's fate goes to stderr.
 Expected<std::string> linkWithRegisterBudgets(const cu::Driver &d,
                                               std::string &ptx,
-                                              const std::vector<Entry> &entries) {
+                                              const std::vector<Entry> &entries,
+                                              bool log) {
   Expected<std::string> cubin = linkPTX(d, ptx);
   if (!cubin)
     return cubin;
@@ -238,9 +240,24 @@ Expected<std::string> linkWithRegisterBudgets(const cu::Driver &d,
   if (!after)
     return after.takeStatus();
   bool dropped = false;
-  for (const Entry &e : entries)
-    if (after->lookup(e.name).localBytes > before->lookup(e.name).localBytes)
-      dropped |= budgets.erase(e.name);
+  for (const Entry &e : entries) {
+    auto it = budgets.find(e.name);
+    if (it == budgets.end())
+      continue;
+    const auto &was = before->lookup(e.name), &now = after->lookup(e.name);
+    bool spills = now.localBytes > was.localBytes;
+    if (log)
+      llvm::errs() << "tile: " << e.name << ": " << was.registers
+                   << " registers, budget " << it->second << " -> "
+                   << now.registers << " registers, local memory "
+                   << was.localBytes << " -> " << now.localBytes
+                   << " bytes: " << (spills ? "budget dropped" : "budget kept")
+                   << "\n";
+    if (spills) {
+      budgets.erase(it);
+      dropped = true;
+    }
+  }
   if (!dropped)
     return budgeted;
   ptx = tilec::setRegisterBudgets(original, budgets);
@@ -436,7 +453,7 @@ getSet(KernelState &k, const std::vector<ParamSpec> &specs,
       set->cubin = std::move(*cubin);
     } else {
       Expected<std::string> linked =
-          linkWithRegisterBudgets(*driver, set->ptx, set->entries);
+          linkWithRegisterBudgets(*driver, set->ptx, set->entries, log);
       if (!linked)
         return linked.takeStatus();
       set->cubin = std::move(*linked);
