@@ -252,6 +252,7 @@ bool CompilerSession::lowerToGPU() {
         pipelining.maxSharedBytes = shared.maxSharedBytes;
         pipelining.mbarriers = options.mbarriers;
         pipelining.cpAsyncMBarriers = options.cpAsyncMBarriers;
+        pipelining.tmaSyncDots = options.tmaSyncDots;
         pipelining.deferDots = options.deferDots;
         pm.addPass(mlir::tile::createTileGPUPipeline(pipelining));
         pm.addPass(mlir::tile::createTileGPUPrefetchLoads());

@@ -244,6 +244,14 @@ static std::pair<Value, Value> splitPrefixMask(OpBuilder &b, Value mask,
   return {rest, runLength};
 }
 
+/// How many times the iteration's slot in a ring of `slots` was filled
+/// before (its barrier's phase), as i32.
+static Value slotUse(OpBuilder &b, Location loc, scf::ForOp loop,
+                     unsigned slots) {
+  return arith::DivUIOp::create(b, loc, iterationIndex(b, loc, loop),
+                                i32Value(b, loc, slots));
+}
+
 /// The mbarrier of `slot` in a ring of them.
 static Value barrierSlot(OpBuilder &b, Location loc, Value ring, Value slot) {
   auto ringType = cast<MemDescType>(ring.getType());
@@ -388,9 +396,7 @@ static void synchronizeThroughMBarriers(scf::ForOp loop,
                                         Value empty) {
   OpBuilder b(loop);
   auto use = [&](OpBuilder &b, Location loc) {
-    return arith::DivUIOp::create(b, loc, iterationIndex(b, loc, loop),
-                                  i32Value(b, loc, slots))
-        .getResult();
+    return slotUse(b, loc, loop, slots);
   };
 
   // The copies wait for their slot's previous readers; cp.async copies
@@ -490,7 +496,8 @@ static Operation *predicate(RewriterBase &rewriter, Operation *op,
 
 static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
                                   unsigned maxSharedBytes, bool useMBarriers,
-                                  bool cpAsyncMBarriers, bool deferDots) {
+                                  bool cpAsyncMBarriers, bool tmaSyncDots,
+                                  bool deferDots) {
   SmallVector<LocalAllocOp> allocs;
   for (auto alloc : loop.getBody()->getOps<LocalAllocOp>())
     if (pipelinableLoad(alloc, loop))
@@ -545,8 +552,13 @@ static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
   SmallVector<bool> viaTMA;
   for (LocalAllocOp alloc : allocs)
     viaTMA.push_back(
-        asyncDot && useMBarriers &&
+        (asyncDot || tmaSyncDots) && useMBarriers &&
         tmaCopyable(alloc.getSrc().getDefiningOp<tile::LoadOp>(), alloc));
+  // Where the dots are synchronous, TMA fills the ring only if it fills
+  // every buffer of it: the per-iteration barrier then orders the slots'
+  // reuse, and a full mbarrier per slot the copies' arrival.
+  if (!asyncDot && llvm::is_contained(viaTMA, false))
+    viaTMA.assign(viaTMA.size(), false);
   bool anyTMA = llvm::is_contained(viaTMA, true);
   bool anyCpAsync = llvm::is_contained(viaTMA, false);
   // A ring only the threads' cp.async copies fill synchronizes through a
@@ -565,11 +577,25 @@ static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
     full = allocateBarrierRing(
         loop, slots, (anyCpAsync ? warps * 32 : 0) + (anyTMA ? 1 : 0));
     empty = allocateBarrierRing(loop, slots, warps);
+  } else if (anyTMA) {
+    full = allocateBarrierRing(loop, slots, 1);
   }
   AsyncWaitOp asyncWait;
   llvm::SetVector<Operation *> stage0 = introduceAsyncCopies(
       loop, allocs, viaTMA, full, distance, ringSlots, *addresses, asyncWait);
   Operation *wait = asyncWait;
+  if (anyTMA && !mbarrierRing) {
+    // Synchronous dots read TMA's tiles once the slot's full barrier has
+    // seen its bytes (the async proxy wrote them: no fence); the wait's
+    // barrier of the program then lets thread 0 refill the slot the
+    // previous iteration read.
+    OpBuilder b(asyncWait);
+    Location at = asyncWait.getLoc();
+    MBarrierWaitOp::create(
+        b, at, barrierSlot(b, at, full, ringSlot(b, at, loop, slots)),
+        slotUse(b, at, loop, slots), false);
+    asyncWait.setFenceAsyncProxy(false);
+  }
   std::optional<unsigned> asyncResult;
   if (asyncDot) {
     // In flight until the next iteration's wait: at most this group.
@@ -640,10 +666,10 @@ static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
   // Outstanding (zero-filled) copies must land before the memory is reused.
   rewriter.setInsertionPointAfter(*pipelined);
   AsyncWaitOp::create(rewriter, pipelined->getLoc(), 0);
-  if (mbarrierRing) {
+  if (full)
     MBarrierInvalOp::create(rewriter, pipelined->getLoc(), full);
+  if (empty)
     MBarrierInvalOp::create(rewriter, pipelined->getLoc(), empty);
-  }
   if (asyncResult) {
     Value result = pipelined->getResult(*asyncResult);
     auto done = WarpGroupDotWaitOp::create(rewriter, pipelined->getLoc(),
@@ -673,7 +699,7 @@ struct TileGPUPipelinePass
         if (stages < 2)
           continue;
         if (failed(pipelineLoop(loop, stages, maxSharedBytes, mbarriers,
-                                cpAsyncMBarriers, deferDots)))
+                                cpAsyncMBarriers, tmaSyncDots, deferDots)))
           return signalPassFailure();
       }
       // Loads left to the threads drop their tensor maps, which then go.

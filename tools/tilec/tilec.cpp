@@ -96,6 +96,11 @@ cl::opt<bool> cpAsyncMBarriers(
              "(off: a barrier per iteration, measured faster, "
              "bench/NOTES.md)"),
     cl::init(false), cl::cat(category));
+cl::opt<bool> tmaSyncDots(
+    "tma-sync-dots",
+    cl::desc("Let the TMA unit fill a copy ring read by synchronous dots "
+             "too (attention's K and V tiles from tensor descriptors)"),
+    cl::init(false), cl::cat(category));
 cl::opt<bool> deferDots(
     "defer-dots",
     cl::desc("Issue attention's second dot one iteration later, so that the "
@@ -188,6 +193,7 @@ static int run() {
   options.wgmma = wgmma;
   options.mbarriers = mbarriers;
   options.cpAsyncMBarriers = cpAsyncMBarriers;
+  options.tmaSyncDots = tmaSyncDots;
   options.deferDots = deferDots;
   options.fuseNestedLoops = fuseNestedLoops;
   options.registerBudget = registerBudget;

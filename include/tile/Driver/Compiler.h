@@ -90,6 +90,9 @@ struct CompileOptions {
   /// mbarriers too (two or more warpgroups; off: a barrier per iteration,
   /// measured faster, bench/NOTES.md).
   bool cpAsyncMBarriers = false;
+  /// Let TMA fill rings read by synchronous dots too (tilegpu-pipeline's
+  /// tma-sync-dots).
+  bool tmaSyncDots = false;
   /// Issue attention's second dot one iteration later, so that it runs
   /// during the next iteration's softmax (tilegpu-pipeline's defer-dots;
   /// off: it cost occupancy and gained nothing measurable, bench/NOTES.md).

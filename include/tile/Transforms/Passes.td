@@ -211,6 +211,10 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "ModuleOp"> {
            "Synchronize a ring that the threads' cp.async copies fill "
            "through per-slot mbarriers too, with two or more warpgroups "
            "(off: a barrier per iteration, measured 2-4% faster)">,
+    Option<"tmaSyncDots", "tma-sync-dots", "bool", /*default=*/"false",
+           "Let the TMA unit fill a ring read by synchronous dots too (every "
+           "buffer of it a tensor descriptor's tile): full mbarriers per "
+           "slot, the per-iteration barrier ordering the slots' reuse">,
     Option<"deferDots", "defer-dots", "bool", /*default=*/"false",
            "Issue attention's second dot one iteration later, during the "
            "next iteration's softmax">
