@@ -532,8 +532,16 @@ FailureOr<Generator::Flow> Generator::genIf(const IfStmt &stmt,
   FailureOr<Val> cond = genExpr(*stmt.cond);
   if (failed(cond))
     return failure();
-  if (cond->isConstexpr())
-    return genBlock(cond->truthy() ? stmt.thenBody : stmt.elseBody);
+  if (cond->isConstexpr()) {
+    // The branch taken stands in for the if: the statements after the if
+    // follow it, also as the rest of the function after a return-if in it
+    // (which then generates them itself and returns).
+    frame().rest.push_back({&block, index + 1});
+    FailureOr<Flow> flow =
+        genBlock(cond->truthy() ? stmt.thenBody : stmt.elseBody);
+    frame().rest.pop_back();
+    return flow;
+  }
   if (cond->getKind() != Val::Kind::Runtime)
     return error(stmt.cond->getLoc(),
                          "cannot use " + cond->describe() + " as a condition");
