@@ -366,11 +366,15 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
       if (!s)
         return fail(n->getLoc(), "key entries must be strings");
       const Param *p = kernel.findParam(s->value);
-      if (!p || p->isConstexpr())
+      if (!p)
         return fail(n->getLoc(), "autotune key '" + s->value +
-                                     "' is not a run-time parameter of '" +
+                                     "' is not a parameter of '" +
                                      kernel.name + "'");
-      spec.key.push_back(s->value);
+      // Triton's autotuner takes keys among all arguments. A constexpr's
+      // value is part of every specialization already, so as a key it
+      // changes nothing.
+      if (!p->isConstexpr())
+        spec.key.push_back(s->value);
     }
   }
   return spec;
