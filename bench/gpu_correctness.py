@@ -529,6 +529,20 @@ def check_map_elementwise():
            float((c[:, :N] != ref_c).sum()), 0)
     record("map_elementwise padding (written)", f"{M}x{N}",
            float((c[:, N:] != -7).sum()), 0)
+    # pack=2 and pack=4 (a thread holds fewer than 4 of the 64-element
+    # blocks: groups completed by repeats).
+    for index, pack in [(2, 2), (3, 4)]:
+        n = 100003
+        x = torch.randn(n, device="cuda")
+        b = torch.randn(n, device="cuda")
+        y = torch.full_like(x, float("nan"))
+        s = torch.full((n,), 7, device="cuda", dtype=torch.int32)
+        Kernel("map_elementwise", index)(x, b, y, s, n)
+        torch.cuda.synchronize()
+        record(f"map_elementwise pack={pack} values", str(n),
+               rel_error(y, x.double() * 2 + b.double()), 1e-6)
+        record(f"map_elementwise pack={pack} signs (wrong)", str(n),
+               float((s != torch.where(x < 0, -1, 1)).sum()), 0)
 
 
 def check_descriptor():

@@ -258,6 +258,11 @@ x = torch.randn(100, 72, device="cuda", dtype=torch.float16)
 Kernel(CDIR, "map_elementwise", 1)(
     x, torch.rand(100, device="cuda").half(), torch.empty_like(x),
     torch.empty(100, 72, device="cuda", dtype=torch.int32), 100, 70, 72)
+for index in (2, 3):  # pack=2, pack=4
+    x = torch.randn(1001, device="cuda")
+    Kernel(CDIR, "map_elementwise", index)(
+        x, torch.randn_like(x), torch.empty_like(x),
+        torch.empty(1001, device="cuda", dtype=torch.int32), 1001)
 # Tutorial 06's backward: the preprocess, then _attn_bwd (grid given).
 q, k, v, o, do = (torch.randn(1, 2, 256, 64, device="cuda", dtype=torch.float16)
                   for _ in range(5))

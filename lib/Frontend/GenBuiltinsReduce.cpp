@@ -549,8 +549,10 @@ FailureOr<Val> Generator::builtinHistogram(const CallArgs &args,
 /// tl.map_elementwise(scalar_fn, *args, pack=1): the blocks among `args`
 /// are broadcast to one shape and `scalar_fn` (a helper, which may branch
 /// on its scalars) is inlined into a tile.map_elementwise region that takes
-/// one element of each; scalar arguments (constants as i32 / fp32, as
-/// Triton makes them tensors) are passed as they are. Only pack=1.
+/// `pack` elements of each (argument-major, as Triton passes them) and
+/// returns `pack` values of each result (result-major); scalar arguments
+/// (constants as i32 / fp32, as Triton makes them tensors) are passed as
+/// they are, `pack` times.
 FailureOr<Val> Generator::builtinMapElementwise(const CallArgs &args,
                                                 llvm::SMLoc at) {
   // A constant's type as Triton's to_tensor gives it.
@@ -566,19 +568,23 @@ FailureOr<Val> Generator::builtinMapElementwise(const CallArgs &args,
                ? args.positionalLocs[i]
                : at;
   };
+  int64_t pack = 1;
+  llvm::SMLoc packLoc = at;
   for (auto [i, kw] : llvm::enumerate(args.keywords)) {
     llvm::SMLoc kwLoc = i < args.keywordLocs.size() ? args.keywordLocs[i] : at;
     if (kw.first != "pack")
       return error(kwLoc,
                    "map_elementwise got an unexpected keyword argument '" +
                        kw.first + "'");
-    FailureOr<int64_t> pack = requireInt(kw.second, kwLoc, "pack");
-    if (failed(pack))
+    FailureOr<int64_t> value = requireInt(kw.second, kwLoc, "pack");
+    if (failed(value))
       return failure();
-    if (*pack != 1)
-      return error(kwLoc, "map_elementwise with pack=" + std::to_string(*pack) +
-                              " is not supported: scalar_fn is called on one "
-                              "element at a time (pack=1)");
+    // Triton asserts pack >= 1; the bound above keeps the region small.
+    if (*value < 1 || *value > 16)
+      return error(kwLoc, "map_elementwise's pack must be from 1 to 16, got " +
+                              std::to_string(*value));
+    pack = *value;
+    packLoc = kwLoc;
   }
   if (args.positional.size() < 2)
     return error(at, "map_elementwise takes a scalar_fn and at least one "
@@ -611,6 +617,10 @@ FailureOr<Val> Generator::builtinMapElementwise(const CallArgs &args,
     inputs.push_back(*m);
   }
   if (shape.empty()) {
+    if (pack != 1)
+      return error(packLoc,
+                   "map_elementwise with pack=" + std::to_string(pack) +
+                       " needs at least one block argument");
     // Scalars only: the function applied once.
     CallArgs call;
     call.positional.assign(inputs.begin(), inputs.end());
@@ -636,7 +646,8 @@ FailureOr<Val> Generator::builtinMapElementwise(const CallArgs &args,
       return failure();
     v = *full;
     operands.push_back(v.getValue());
-    argTypes.push_back(
+    argTypes.append(
+        pack,
         llvm::cast<RankedTensorType>(v.getValue().getType()).getElementType());
   }
   auto draft =
@@ -649,13 +660,15 @@ FailureOr<Val> Generator::builtinMapElementwise(const CallArgs &args,
         builder.createBlock(&draft.getScalarOp(), {}, argTypes, locs);
     CallArgs call;
     unsigned next = 0;
-    for (const Val &v : inputs) {
-      call.positional.push_back(
-          v.getType().isScalar() ? v
-                                 : Val::runtime(body->getArgument(next++),
-                                                TileType{v.getType().element}));
-      call.positionalLocs.push_back(at);
-    }
+    for (const Val &v : inputs)
+      for (int64_t j = 0; j < pack; ++j) {
+        call.positional.push_back(
+            v.getType().isScalar()
+                ? v
+                : Val::runtime(body->getArgument(next++),
+                               TileType{v.getType().element}));
+        call.positionalLocs.push_back(at);
+      }
     FailureOr<Val> r = callHelper(fn, call, at);
     if (failed(r))
       return failure();
@@ -678,12 +691,32 @@ FailureOr<Val> Generator::builtinMapElementwise(const CallArgs &args,
     if (results.empty())
       return error(at, "map_elementwise's scalar_fn '" + fn.name +
                            "' returns nothing");
+    if (results.size() % pack)
+      return error(
+          at, "map_elementwise's scalar_fn '" + fn.name + "' returns " +
+                  std::to_string(results.size()) +
+                  " values, not a multiple of pack=" + std::to_string(pack));
+    for (size_t k = 0; k < outs.size(); ++k)
+      if (outs[k].getType().element != outs[k - k % pack].getType().element)
+        return error(at, "map_elementwise's scalar_fn '" + fn.name +
+                             "' returns values of different types for one "
+                             "result (value " +
+                             std::to_string(k) + " of " +
+                             std::to_string(outs.size()) +
+                             ", pack=" + std::to_string(pack) + ")");
     tile::MapElementwiseReturnOp::create(builder, l, results);
   }
+  // One result per `pack` values the function returns.
+  SmallVector<Val> perResult;
+  for (size_t k = 0; k < outs.size(); k += pack)
+    perResult.push_back(outs[k]);
+  outs = std::move(perResult);
   SmallVector<Type> resultTypes;
   for (const Val &o : outs)
     resultTypes.push_back(mlirType(blockOf(o.getType().element)));
   auto op = tile::MapElementwiseOp::create(builder, l, resultTypes, operands);
+  if (pack != 1)
+    op.setPack(pack);
   op.getScalarOp().takeBody(draft.getScalarOp());
   draft->erase();
   std::vector<Val> results;

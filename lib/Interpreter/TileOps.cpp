@@ -171,7 +171,8 @@ static LogicalResult reduceOp(Machine &m, tile::ReduceOp op) {
 }
 
 /// The scalar region run on each element in order, as the GPU runs it on
-/// each register.
+/// each register (on groups of `pack` consecutive elements, the last one
+/// completed by repeating its last element).
 static LogicalResult mapElementwiseOp(Machine &m, tile::MapElementwiseOp op) {
   SmallVector<const Tensor *> srcs;
   for (Value v : op.getSrcs())
@@ -180,14 +181,17 @@ static LogicalResult mapElementwiseOp(Machine &m, tile::MapElementwiseOp op) {
   for (Value r : op.getResults())
     results.push_back(makeForType(r.getType()));
   Block &body = op.getScalarOp().front();
-  for (int64_t i = 0, e = srcs[0]->numel(); i < e; ++i) {
+  int64_t pack = op.getPackSize(), n = srcs[0]->numel();
+  for (int64_t first = 0; first < n; first += pack) {
     SmallVector<TensorRef> args, out;
     for (const Tensor *src : srcs)
-      args.push_back(elementAt(*src, i));
+      for (int64_t j = 0; j < pack; ++j)
+        args.push_back(elementAt(*src, std::min(first + j, n - 1)));
     if (failed(m.runBlock(body, args, out)))
       return failure();
-    for (auto [k, r] : llvm::enumerate(results))
-      copyElement(*out[k], 0, *r, i);
+    for (auto [k, value] : llvm::enumerate(out))
+      if (first + int64_t(k) % pack < n)
+        copyElement(*value, 0, *results[k / pack], first + k % pack);
   }
   for (auto [r, t] : llvm::zip(op.getResults(), results))
     m.set(r, t);

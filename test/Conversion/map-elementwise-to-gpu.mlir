@@ -37,3 +37,45 @@ func.func @selu(%x: !tile.ptr<f32>, %alpha: f32) attributes {tilegpu.num_warps =
   tile.store %xp, %w : tensor<64x!tile.ptr<f32>>
   return
 }
+
+// pack=2 with 64 fp32 on one warp (2 registers per lane): the region is
+// inlined once per pair, on registers 0 and 1, and its values are the
+// result's registers in order. pack=4 on the same layout completes the
+// group with repeats of the last register and drops their values.
+// CHECK-LABEL: gpu.func @pairs
+// CHECK: arith.subf %[[A:.*]], %[[B:.*]] : f32
+// CHECK-NEXT: arith.subf %[[B]], %[[A]] : f32
+// CHECK-NOT: arith.subf
+// CHECK: gpu.return
+func.func @pairs(%x: !tile.ptr<f32>) attributes {tilegpu.num_warps = 1 : i32} {
+  %r = tile.make_range 0 to 64 : tensor<64xi32>
+  %xs = tile.splat %x : tensor<64x!tile.ptr<f32>>
+  %xp = tile.addptr %xs, %r : tensor<64x!tile.ptr<f32>>, tensor<64xi32>
+  %v = tile.load %xp : tensor<64x!tile.ptr<f32>>
+  %w = tile.map_elementwise %v pack 2 : (tensor<64xf32>) -> tensor<64xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %d = arith.subf %a, %b : f32
+    %e = arith.subf %b, %a : f32
+    tile.map_elementwise.return %d, %e : f32, f32
+  }
+  tile.store %xp, %w : tensor<64x!tile.ptr<f32>>
+  return
+}
+
+// CHECK-LABEL: gpu.func @quads
+// CHECK: arith.mulf
+// CHECK-NOT: arith.mulf
+// CHECK: gpu.return
+func.func @quads(%x: !tile.ptr<f32>) attributes {tilegpu.num_warps = 1 : i32} {
+  %r = tile.make_range 0 to 64 : tensor<64xi32>
+  %xs = tile.splat %x : tensor<64x!tile.ptr<f32>>
+  %xp = tile.addptr %xs, %r : tensor<64x!tile.ptr<f32>>, tensor<64xi32>
+  %v = tile.load %xp : tensor<64x!tile.ptr<f32>>
+  %w = tile.map_elementwise %v pack 4 : (tensor<64xf32>) -> tensor<64xf32> {
+  ^bb0(%a: f32, %b: f32, %c: f32, %d: f32):
+    %m = arith.mulf %a, %d : f32
+    tile.map_elementwise.return %m, %b, %c, %d : f32, f32, f32, f32
+  }
+  tile.store %xp, %w : tensor<64x!tile.ptr<f32>>
+  return
+}

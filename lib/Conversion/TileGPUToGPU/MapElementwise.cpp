@@ -2,8 +2,9 @@
 //
 // The scalar region is inlined once per register of the thread, on the
 // operands' registers of that index (all operands and results share one
-// layout). A branch in the region stays a branch per element: only the
-// taken side runs, which is what map_elementwise is for.
+// layout), or once per group of `pack` consecutive registers. A branch in
+// the region stays a branch per element: only the taken side runs, which
+// is what map_elementwise is for.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,14 +22,20 @@ struct MapElementwiseLowering : public OpConversionPattern<MapElementwiseOp> {
   LogicalResult matchAndRewrite(MapElementwiseOp op, OneToNOpAdaptor adaptor,
                                 ConversionPatternRewriter &b) const override {
     size_t numRegs = adaptor.getSrcs()[0].size();
+    unsigned pack = op.getPackSize();
     SmallVector<SmallVector<Value>> results(op.getNumResults());
-    for (size_t r = 0; r < numRegs; ++r) {
+    for (size_t first = 0; first < numRegs; first += pack) {
+      // A last group short of `pack` repeats its last register; the
+      // results for the repeats are dropped.
+      auto reg = [&](unsigned j) { return std::min(first + j, numRegs - 1); };
       SmallVector<Value> operands;
       for (ValueRange src : adaptor.getSrcs())
-        operands.push_back(src[r]);
-      for (auto [k, v] :
-           llvm::enumerate(inlineCombine(b, op.getScalarOp(), operands)))
-        results[k].push_back(v);
+        for (unsigned j = 0; j < pack; ++j)
+          operands.push_back(src[reg(j)]);
+      SmallVector<Value> values = inlineCombine(b, op.getScalarOp(), operands);
+      for (auto [k, v] : llvm::enumerate(values))
+        if (first + k % pack < numRegs)
+          results[k / pack].push_back(v);
     }
     b.replaceOpWithMultiple(op, std::move(results));
     return success();

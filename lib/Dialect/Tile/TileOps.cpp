@@ -453,6 +453,8 @@ LogicalResult InlineAsmOp::verify() {
 LogicalResult MapElementwiseOp::verify() {
   if (getSrcs().empty() || getResults().empty())
     return emitOpError("needs at least one operand and one result");
+  if (getPack() && *getPack() < 1)
+    return emitOpError("pack must be at least 1");
   ArrayRef<int64_t> shape = shapeOf(getSrcs()[0].getType());
   for (Type t :
        llvm::concat<const Type>(getSrcs().getTypes(), getResults().getTypes()))
@@ -463,25 +465,28 @@ LogicalResult MapElementwiseOp::verify() {
 
 LogicalResult MapElementwiseOp::verifyRegions() {
   Block &block = getScalarOp().front();
-  if (block.getNumArguments() != getSrcs().size())
+  unsigned pack = getPackSize();
+  if (block.getNumArguments() != pack * getSrcs().size())
     return emitOpError("region takes ")
            << block.getNumArguments() << " scalars for " << getSrcs().size()
-           << " operands";
-  for (auto [arg, src] : llvm::zip(block.getArguments(), getSrcs()))
-    if (arg.getType() != getElementTypeOrSelf(src.getType()))
+           << " operands packed by " << pack;
+  for (auto [i, arg] : llvm::enumerate(block.getArguments())) {
+    Type element = getElementTypeOrSelf(getSrcs()[i / pack].getType());
+    if (arg.getType() != element)
       return emitOpError("region argument of type ")
-             << arg.getType() << " for operand elements of type "
-             << getElementTypeOrSelf(src.getType());
+             << arg.getType() << " for operand elements of type " << element;
+  }
   Operation *ret = block.getTerminator();
-  if (ret->getNumOperands() != getResults().size())
+  if (ret->getNumOperands() != pack * getResults().size())
     return emitOpError("region returns ")
            << ret->getNumOperands() << " values for " << getResults().size()
-           << " results";
-  for (auto [v, r] : llvm::zip(ret->getOperands(), getResults()))
-    if (v.getType() != getElementTypeOrSelf(r.getType()))
+           << " results packed by " << pack;
+  for (auto [k, v] : llvm::enumerate(ret->getOperands())) {
+    Type element = getElementTypeOrSelf(getResults()[k / pack].getType());
+    if (v.getType() != element)
       return emitOpError("region returns ")
-             << v.getType() << " for result elements of type "
-             << getElementTypeOrSelf(r.getType());
+             << v.getType() << " for result elements of type " << element;
+  }
   return success();
 }
 

@@ -871,10 +871,44 @@ func.func @map_elementwise_arguments(%a: tensor<16xf32>) {
 // -----
 
 func.func @map_elementwise_returns(%a: tensor<16xf32>) {
-  // expected-error @+1 {{region returns 1 values for 2 results}}
+  // expected-error @+1 {{region returns 1 values for 2 results packed by 1}}
   %0:2 = tile.map_elementwise %a : (tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
   ^bb0(%x: f32):
     tile.map_elementwise.return %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @map_elementwise_pack_arguments(%a: tensor<16xf32>) {
+  // expected-error @+1 {{region takes 1 scalars for 1 operands packed by 2}}
+  %0 = tile.map_elementwise %a pack 2 : (tensor<16xf32>) -> tensor<16xf32> {
+  ^bb0(%x: f32):
+    tile.map_elementwise.return %x, %x : f32, f32
+  }
+  return
+}
+
+// -----
+
+func.func @map_elementwise_pack_returns(%a: tensor<16xf32>) {
+  // expected-error @+1 {{region returns 'i32' for result elements of type 'f32'}}
+  %0:2 = tile.map_elementwise %a pack 2 : (tensor<16xf32>) -> (tensor<16xf32>, tensor<16xi32>) {
+  ^bb0(%x: f32, %y: f32):
+    %i = arith.fptosi %x : f32 to i32
+    tile.map_elementwise.return %x, %i, %i, %i : f32, i32, i32, i32
+  }
+  return
+}
+
+// -----
+
+func.func @map_elementwise_pack_zero(%a: tensor<16xf32>) {
+  // expected-error @+1 {{pack must be at least 1}}
+  %0 = tile.map_elementwise %a pack 0 : (tensor<16xf32>) -> tensor<16xf32> {
+  ^bb0:
+    tile.map_elementwise.return %a : tensor<16xf32>
   }
   return
 }

@@ -331,3 +331,17 @@ func.func @map_elementwise(%x: tensor<8xf16>, %n: tensor<8xi32>, %limit: f16) {
   }
   return
 }
+
+// Two elements per application: arguments operand-major, values
+// result-major.
+// CHECK-LABEL: func.func @map_elementwise_pack
+// CHECK: tile.map_elementwise %{{.*}} pack 2 : (tensor<8xf32>) -> tensor<8xf32> {
+// CHECK-NEXT: ^bb0(%{{.*}}: f32, %{{.*}}: f32):
+func.func @map_elementwise_pack(%x: tensor<8xf32>) {
+  %0 = tile.map_elementwise %x pack 2 : (tensor<8xf32>) -> tensor<8xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    tile.map_elementwise.return %s, %s : f32, f32
+  }
+  return
+}

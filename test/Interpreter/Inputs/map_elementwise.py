@@ -29,4 +29,18 @@ for M, N in [(40, 70), (32, 64)]:
     check_true(f"clip {M}x{N} padding untouched",
                np.isnan(res["y_ptr"][:, N:]).all() and
                (res["c_ptr"][:, N:] == -7).all())
+# pack=2 and pack=4 (groups completed by repeats where a block or a
+# thread holds fewer elements than the pack).
+for kernel in ["affine_sign2", "affine_sign4"]:
+    for n in [1, 63, 300]:
+        x = r.standard_normal(n).astype(np.float32)
+        b = r.standard_normal(n).astype(np.float32)
+        res = run(tile, {"x_ptr": x, "b_ptr": b,
+                         "y_ptr": np.full(n, np.nan, np.float32),
+                         "s_ptr": np.full(n, 7, np.int32), "n": n},
+                  kernel=kernel)
+        check(f"{kernel} n={n} values", res["y_ptr"],
+              x.astype(np.float64) * 2 + b, 1e-6)
+        check_true(f"{kernel} n={n} signs",
+                   (res["s_ptr"] == np.where(x < 0, -1, 1)).all())
 finish()

@@ -422,15 +422,24 @@ def Tile_MapElementwiseOp : Tile_Op<"map_elementwise", [SingleBlock,
     The operands (blocks of one shape) and results have one shape. The
     region takes one scalar of each operand's element type and returns one
     of each result's: element p of result i is the region's i-th value for
-    the operands' elements p. The region may branch (scf.if), so that only
-    one side of a condition is computed per element, and may use scalars
-    defined above it.
+    the operands' elements p. With `pack` N, the region takes N elements of
+    each operand at once (argument i * N + j is element j of the group from
+    operand i) and returns N of each result (value k * N + j is element j
+    of result k); which elements form a group is unspecified, as the
+    function is elementwise (Triton's tl.map_elementwise(..., pack=N)). The
+    region may branch (scf.if), so that only one side of a condition is
+    computed per element, and may use scalars defined above it.
   }];
-  let arguments = (ins Variadic<Tile_Tensor>:$srcs);
+  let arguments = (ins Variadic<Tile_Tensor>:$srcs, OptionalAttr<I32Attr>:$pack);
   let results = (outs Variadic<Tile_Tensor>:$results);
   let regions = (region SizedRegion<1>:$scalarOp);
   let assemblyFormat = [{
-    $srcs attr-dict `:` functional-type($srcs, $results) $scalarOp
+    $srcs (`pack` $pack^)? attr-dict `:` functional-type($srcs, $results)
+    $scalarOp
+  }];
+  let extraClassDeclaration = [{
+    /// Elements of each operand per application of the region.
+    unsigned getPackSize() { return getPack() ? *getPack() : 1; }
   }];
   let hasVerifier = 1;
   let hasRegionVerifier = 1;
