@@ -95,6 +95,13 @@ const Param *FunctionDef::findParam(llvm::StringRef name) const {
   return nullptr;
 }
 
+const GlobalConst *Module::findConstant(llvm::StringRef name) const {
+  for (const GlobalConst &c : constants)
+    if (c.name == name)
+      return &c;
+  return nullptr;
+}
+
 const FunctionDef *Module::findFunction(llvm::StringRef name) const {
   for (const auto &fn : functions)
     if (fn->name == name)
@@ -415,6 +422,11 @@ static void printParamType(const ParamType &type, llvm::raw_ostream &os) {
 }
 
 void tilec::printAST(const Module &module, llvm::raw_ostream &os) {
+  for (const GlobalConst &c : module.constants) {
+    os << "const " << c.name << " = ";
+    printExpr(*c.value, os);
+    os << "\n";
+  }
   for (const auto &fn : module.functions) {
     for (const Decorator &d : fn->decorators) {
       os << "@" << d.name;

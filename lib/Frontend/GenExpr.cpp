@@ -384,6 +384,17 @@ FailureOr<Val> Generator::genName(const NameExpr &expr) {
     return Val::builtin("constexpr");
   if (auto t = parseScalarType(name))
     return Val::dtype(*t);
+  if (ast.findConstant(name) && !inLibrary()) {
+    if (!moduleConstantValues) {
+      bool failed = false;
+      moduleConstantValues = moduleConstants(*frame().fn, diags, failed);
+      if (failed)
+        return failure();
+    }
+    auto c = moduleConstantValues->find(name);
+    if (c != moduleConstantValues->end())
+      return c->second;
+  }
   std::string msg = "undefined name '" + name + "'";
   std::string suggestion = suggestName(name, visibleNames());
   if (!suggestion.empty())
@@ -779,9 +790,10 @@ FailureOr<Val> Generator::callHelper(const FunctionDef &fn,
         return error(at, "'" + fn.name +
                                      "' is missing an argument for '" +
                                      param.name + "'");
-      std::optional<Val> def =
-          evalConstexpr(*param.defaultValue, llvm::StringMap<Val>(), diags);
-      if (!def)
+      bool badConstants = false;
+      std::optional<Val> def = evalConstexpr(
+          *param.defaultValue, moduleConstants(fn, diags, badConstants), diags);
+      if (!def || badConstants)
         return failure();
       bound[i] = *def;
     }

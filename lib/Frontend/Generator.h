@@ -295,6 +295,8 @@ public:
 
   mlir::ModuleOp module;
   const Module &ast;
+  /// The module-level constants' values, evaluated on first use.
+  std::optional<llvm::StringMap<Val>> moduleConstantValues;
   DiagnosticEngine &diags;
   mlir::OpBuilder builder;
   std::string fileName;

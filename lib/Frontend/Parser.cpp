@@ -135,8 +135,28 @@ bool Parser::parseTopLevel(Module &module) {
       failed = true;
       return false;
     }
+    fn->module = &module;
     module.functions.push_back(std::move(fn));
     return true;
+  }
+  // A module-level constant: `NAME: tl.constexpr = value` or `NAME = value`.
+  if (decorators.empty() && tok.is(TokenKind::Name) &&
+      (peek(1).isOp(":") || peek(1).isOp("="))) {
+    GlobalConst c;
+    c.loc = tok.loc;
+    c.name = consume().text.str();
+    if (consumeIfOp(":") && !parseExpr())
+      return false;
+    if (!expectOp("=", "after a module-level name (only constants, "
+                       "`NAME: tl.constexpr = value`, are allowed here)"))
+      return false;
+    c.value = parseExpr();
+    if (!c.value)
+      return false;
+    if (module.findConstant(c.name) || module.findFunction(c.name))
+      return fail(tok, "redefinition of '" + c.name + "'");
+    module.constants.push_back(std::move(c));
+    return expectNewline();
   }
   if (!decorators.empty())
     return fail(peek(), "expected 'def' or 'kernel' after decorators, found " +

@@ -766,6 +766,12 @@ std::optional<Val> ConstEvaluator::evalCall(const CallExpr &call) {
                                    std::to_string(args.size()));
     return false;
   };
+  if (name == "constexpr") {
+    // tl.constexpr(value), as module-level constants are written.
+    if (!arity(1))
+      return std::nullopt;
+    return args[0];
+  }
   if (name == "range") {
     // range(stop) / range(start, stop[, step]) of ints, as a tuple (an
     // autotune comprehension iterates over it).
@@ -864,4 +870,24 @@ std::optional<Val> tilec::evalConstexpr(const Expr &expr,
                                         const llvm::StringMap<Val> &env,
                                         DiagnosticEngine &diags) {
   return ConstEvaluator(env, diags).eval(expr);
+}
+
+llvm::StringMap<Val> tilec::moduleConstants(const FunctionDef &fn,
+                                            DiagnosticEngine &diags,
+                                            bool &failed) {
+  llvm::StringMap<Val> env;
+  if (!fn.module)
+    return env;
+  for (const GlobalConst &c : fn.module->constants) {
+    std::optional<Val> v = ConstEvaluator(env, diags).eval(*c.value);
+    if (!v) {
+      diags.error(c.loc, "module-level '" + c.name +
+                             "' must be a compile-time constant (kernels "
+                             "read only constexpr globals, as in Triton)");
+      failed = true;
+      return env;
+    }
+    env[c.name] = *v;
+  }
+  return env;
 }

@@ -246,6 +246,10 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
   }
   if (!configs)
     return fail(deco->loc, "@autotune needs configs=[config(...), ...]");
+  // Module-level constants are in scope (tutorial 06's NUM_STAGES_OPTIONS).
+  llvm::StringMap<Val> constants = moduleConstants(kernel, diags, failed);
+  if (failed)
+    return std::nullopt;
   auto bad = [&](llvm::SMLoc at, const llvm::Twine &msg) {
     diags.error(at, msg);
     failed = true;
@@ -341,10 +345,10 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
   };
   if (auto *list = dyn_cast<ListExpr>(configs)) {
     for (const ExprPtr &e : list->elements)
-      if (!readConfig(e, llvm::StringMap<Val>()))
+      if (!readConfig(e, constants))
         return std::nullopt;
   } else if (auto *comp = dyn_cast<ListCompExpr>(configs)) {
-    llvm::StringMap<Val> env;
+    llvm::StringMap<Val> env = constants;
     if (!expandComprehension(*comp, 0, env, diags, readConfig)) {
       failed = true;
       return std::nullopt;
@@ -799,7 +803,10 @@ tilec::planKernels(const Module &ast, const SpecializeOptions &options,
         diags.error(kernel->loc, "num_warps must be a power of two up to 32");
         return std::nullopt;
       }
-      llvm::StringMap<Val> env;
+      bool badConstants = false;
+      llvm::StringMap<Val> env = moduleConstants(*kernel, diags, badConstants);
+      if (badConstants)
+        return std::nullopt;
       for (const Param &p : kernel->params) {
         if (!p.isConstexpr())
           continue;

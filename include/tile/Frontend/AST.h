@@ -415,7 +415,20 @@ struct Decorator {
   std::vector<KeywordArg> keywords;
 };
 
+struct Module;
+
+/// `NAME: tl.constexpr = value` (or `NAME = value`) at module level: a
+/// compile-time constant that kernels, helpers and decorators may read, as
+/// Triton's constexpr globals.
+struct GlobalConst {
+  std::string name;
+  llvm::SMLoc loc;
+  ExprPtr value;
+};
+
 struct FunctionDef {
+  /// The module the function was parsed in (its constants).
+  const Module *module = nullptr;
   bool isKernel = false;
   std::string name;
   llvm::SMLoc loc;
@@ -429,8 +442,10 @@ struct FunctionDef {
 
 struct Module {
   std::vector<std::unique_ptr<FunctionDef>> functions;
+  std::vector<GlobalConst> constants; // in definition order
 
   const FunctionDef *findFunction(llvm::StringRef name) const;
+  const GlobalConst *findConstant(llvm::StringRef name) const;
 };
 
 /// Print the AST as an indented tree (for `tilec --emit=ast`).

@@ -76,6 +76,14 @@ std::optional<Val> evalConstexpr(const Expr &expr,
                                  const llvm::StringMap<Val> &env,
                                  class DiagnosticEngine &diags);
 
+/// The values of the module-level constants `fn` can read (those of the
+/// module it was parsed in, each evaluated with the earlier ones in
+/// scope). Reports an error and sets `failed` when one is not a
+/// compile-time constant.
+llvm::StringMap<Val> moduleConstants(const FunctionDef &fn,
+                                     class DiagnosticEngine &diags,
+                                     bool &failed);
+
 /// Resolve a dtype spelled as a name or `tl.name` (`fp16`, `tl.float16`).
 std::optional<ScalarType> dtypeFromExpr(const Expr &expr);
 
