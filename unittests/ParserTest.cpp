@@ -93,7 +93,9 @@ TEST(ParserTest, SyntaxErrors) {
             std::string::npos);
   EXPECT_NE(parse("def f():\n    x = = 1\n").find("expected an expression"),
             std::string::npos);
-  EXPECT_NE(parse("x = 1\n").find("expected a kernel"), std::string::npos);
+  EXPECT_NE(parse("print(1)\n").find("expected a kernel"), std::string::npos);
+  EXPECT_NE(parse("x = 1\nx = 2\n").find("redefinition of 'x'"),
+            std::string::npos);
   EXPECT_NE(parse("def f():\n    pass\ndef f():\n    pass\n")
                 .find("redefinition of 'f'"),
             std::string::npos);
