@@ -112,6 +112,15 @@ def tflops(M, N, K, ms):
     return 2 * M * N * K / ms / 1e9
 
 
+def checked_error(kernel, a, b, c, ref):
+    """Relative error of one launch of `kernel` on (a, b) into c, filled
+    with NaN first (so an unwritten element fails), against `ref`."""
+    c.fill_(float("nan"))
+    kernel(*matmul_args(a, b, c))
+    torch.cuda.synchronize()
+    return rel_error(c, ref)
+
+
 def bench_size(M, N, K, kernels, reps):
     torch.manual_seed(M * 7 + N * 3 + K)
     a = torch.randn(M, K, device="cuda", dtype=torch.float16)
@@ -124,10 +133,7 @@ def bench_size(M, N, K, kernels, reps):
     usable = [k for k in kernels if k.accepts(*matmul_args(a, b, c))]
     ok = True
     for k in usable:
-        c.fill_(float("nan"))
-        k(*matmul_args(a, b, c))
-        torch.cuda.synchronize()
-        err = rel_error(c, ref)
+        err = checked_error(k, a, b, c, ref)
         good = err <= 2e-3
         ok &= good
         log(f"  check {shape} {k.label:32s} rel_err={err:.2e} "
@@ -191,10 +197,7 @@ def bench_grouping(M, N, K, directory, reps):
         md = json.load(open(f"{directory}/{name}.json"))
         kernels[variant] = [Kernel(directory, name, i) for i in range(len(md))]
         for k in kernels[variant]:
-            c.fill_(float("nan"))
-            k(*matmul_args(a, b, c))
-            torch.cuda.synchronize()
-            err = rel_error(c, ref)
+            err = checked_error(k, a, b, c, ref)
             log(f"  check {shape} {name} {k.md['kernel']} grid={k.md['grid']} "
                 f"rel_err={err:.2e} {'ok' if err <= 2e-3 else 'FAIL'}")
             if not err <= 2e-3:
@@ -251,10 +254,7 @@ def bench_baseline(M, N, K, kernels, baseline, reps):
             continue
         pair = (k, old[k.label])
         for which, kernel in zip(("this", "baseline"), pair):
-            c.fill_(float("nan"))
-            kernel(*matmul_args(a, b, c))
-            torch.cuda.synchronize()
-            err = rel_error(c, ref)
+            err = checked_error(kernel, a, b, c, ref)
             if not err <= 2e-3:
                 log(f"  check {shape} {which} {k.label} rel_err={err:.2e} FAIL")
                 return

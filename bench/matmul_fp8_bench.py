@@ -20,6 +20,7 @@ import statistics
 import torch
 import triton
 
+from matmul_bench import checked_error
 from tilelaunch import Kernel, graph_ms, logger, rel_error
 from triton_matmul import matmul_args, tuned_matmul
 
@@ -69,10 +70,7 @@ def best_of(candidates, a, b, c, shape, tol=2e-3):
     ref = a.double() @ b.double()
     timings = {}
     for k in candidates:
-        c.fill_(float("nan"))
-        k(*matmul_args(a, b, c))
-        torch.cuda.synchronize()
-        err = rel_error(c, ref)
+        err = checked_error(k, a, b, c, ref)
         log(f"  check {shape} {k.label:22s} rel_err={err:.2e} "
             f"{'ok' if err <= tol else 'FAIL'} (tol {tol:.2e})")
         if err <= tol:

@@ -16,7 +16,7 @@ import statistics
 import torch
 import triton
 
-from matmul_bench import telemetry, tflops
+from matmul_bench import checked_error, telemetry, tflops
 from tilelaunch import Kernel, graph_ms, rel_error
 from triton_matmul import matmul_args, tuned_matmul
 
@@ -60,10 +60,7 @@ def main():
             label = (f"{size} {md['constexprs']['BLOCK_M']}x{md['constexprs']['BLOCK_N']}"
                      f"x{md['constexprs']['BLOCK_K']} w{md['num_warps']} s{md['num_stages']}")
             for d, k in zip(args.dirs, kernels):
-                c.fill_(float("nan"))
-                k(*matmul_args(a, b, c))
-                torch.cuda.synchronize()
-                err = rel_error(c, ref)
+                err = checked_error(k, a, b, c, ref)
                 log(f"  check {label} {d} rel_err={err:.2e} "
                     f"{'ok' if err <= 2e-3 else 'FAIL'}")
                 if not err <= 2e-3:
