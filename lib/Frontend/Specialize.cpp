@@ -240,6 +240,18 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
       configs = kw.value.get();
     else if (kw.name == "key")
       key = kw.value.get();
+    else if (kw.name == "prune_configs_by")
+      return fail(kw.loc, "@autotune's prune_configs_by (a host function) is "
+                          "not supported: keep the configs you want with an "
+                          "'if' in a list comprehension, or list them");
+    else if (llvm::is_contained({"reset_to_zero", "restore_value", "pre_hook",
+                                 "post_hook", "do_bench", "use_cuda_graph",
+                                 "cache_results"},
+                                kw.name))
+      return fail(kw.loc, "@autotune's " + kw.name +
+                              " (host-side tuning behaviour) is not "
+                              "supported; remove it (the JIT times each "
+                              "config on the launch's own arguments)");
     else if (kw.name != "warmup" && kw.name != "rep")
       return fail(kw.loc, "@autotune got an unexpected keyword argument '" +
                               kw.name + "'");
@@ -296,6 +308,12 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
       settings.push_back({kw.name, kw.value.get(), kw.loc});
     AutotuneConfig config;
     for (const Setting &kw : settings) {
+      if (kw.name == "pre_hook" || kw.name == "post_hook")
+        return bad(kw.loc, "a config's " + kw.name +
+                               " (a host function run before or after the "
+                               "launch) is not supported; remove it (host "
+                               "tensor descriptors take their block shapes "
+                               "from the kernel's annotations)");
       std::optional<Val> v = evalConstexpr(*kw.value, env, diags);
       if (!v) {
         failed = true;
