@@ -872,6 +872,26 @@ std::optional<Val> tilec::evalConstexpr(const Expr &expr,
   return ConstEvaluator(env, diags).eval(expr);
 }
 
+bool tilec::isConfigList(const Expr &e) {
+  auto isConfig = [](const Expr &x) {
+    auto *call = dyn_cast<CallExpr>(&x);
+    if (!call)
+      return false;
+    if (auto *n = dyn_cast<NameExpr>(call->callee.get()))
+      return n->name == "config" || n->name == "Config";
+    if (auto *a = dyn_cast<AttributeExpr>(call->callee.get()))
+      return a->attr == "Config";
+    return false;
+  };
+  if (auto *comp = dyn_cast<ListCompExpr>(&e))
+    return isConfig(*comp->element);
+  if (auto *list = dyn_cast<ListExpr>(&e))
+    return !list->elements.empty() &&
+           llvm::all_of(list->elements,
+                        [&](const ExprPtr &x) { return isConfig(*x); });
+  return false;
+}
+
 llvm::StringMap<Val> tilec::moduleConstants(const FunctionDef &fn,
                                             DiagnosticEngine &diags,
                                             bool &failed) {
@@ -879,6 +899,9 @@ llvm::StringMap<Val> tilec::moduleConstants(const FunctionDef &fn,
   if (!fn.module)
     return env;
   for (const GlobalConst &c : fn.module->constants) {
+    // A list of autotune configs is read where a decorator names it.
+    if (isConfigList(*c.value))
+      continue;
     std::optional<Val> v = ConstEvaluator(env, diags).eval(*c.value);
     if (!v) {
       diags.error(c.loc, "module-level '" + c.name +

@@ -258,6 +258,20 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
   }
   if (!configs)
     return fail(deco->loc, "@autotune needs configs=[config(...), ...]");
+  // `configs=configs`: a module-level list of configs (tutorial 06 builds
+  // one by a comprehension).
+  if (auto *name = dyn_cast<NameExpr>(configs))
+    if (kernel.module)
+      if (const GlobalConst *c = kernel.module->findConstant(name->name))
+        if (isConfigList(*c->value))
+          configs = c->value.get();
+  if (auto *call = dyn_cast<CallExpr>(configs))
+    if (auto *callee = dyn_cast<NameExpr>(call->callee.get()))
+      if (callee->name == "list" || callee->name == "filter")
+        return fail(configs->getLoc(),
+                    "configs=" + callee->name +
+                        "(...) runs Python on the host; write the filter as "
+                        "an 'if' in a list comprehension of the configs");
   // Module-level constants are in scope (tutorial 06's NUM_STAGES_OPTIONS).
   llvm::StringMap<Val> constants = moduleConstants(kernel, diags, failed);
   if (failed)

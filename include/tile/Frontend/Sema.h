@@ -76,6 +76,11 @@ std::optional<Val> evalConstexpr(const Expr &expr,
                                  const llvm::StringMap<Val> &env,
                                  class DiagnosticEngine &diags);
 
+/// Whether `e` is a list of autotune configs (`[config(...), ...]`, or a
+/// list comprehension of `triton.Config(...)`): a module-level constant
+/// that only @autotune(configs=NAME) reads.
+bool isConfigList(const Expr &e);
+
 /// The values of the module-level constants `fn` can read (those of the
 /// module it was parsed in, each evaluated with the earlier ones in
 /// scope). Reports an error and sets `failed` when one is not a
