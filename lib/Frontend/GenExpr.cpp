@@ -384,7 +384,7 @@ FailureOr<Val> Generator::genName(const NameExpr &expr) {
     return Val::builtin("constexpr");
   if (auto t = parseScalarType(name))
     return Val::dtype(*t);
-  if (ast.findConstant(name) && !inLibrary()) {
+  if (const GlobalConst *g = ast.findConstant(name); g && !inLibrary()) {
     if (!moduleConstantValues) {
       bool failed = false;
       moduleConstantValues = moduleConstants(*frame().fn, diags, failed);
@@ -394,6 +394,15 @@ FailureOr<Val> Generator::genName(const NameExpr &expr) {
     auto c = moduleConstantValues->find(name);
     if (c != moduleConstantValues->end())
       return c->second;
+    // An alias (`triton_tanh = libdevice.tanh`): what its value names.
+    if (isAlias(*g->value, *moduleConstantValues)) {
+      if (!resolvingAliases.insert(name).second)
+        return error(expr.getLoc(), "module-level '" + name +
+                                        "' is defined in terms of itself");
+      FailureOr<Val> v = genExpr(*g->value);
+      resolvingAliases.erase(name);
+      return v;
+    }
   }
   std::string msg = "undefined name '" + name + "'";
   std::string suggestion = suggestName(name, visibleNames());
@@ -404,6 +413,36 @@ FailureOr<Val> Generator::genName(const NameExpr &expr) {
 
 /// Names that are methods of blocks (`x.to(...)`, `x.sum(0)`), mapped to
 /// the built-in they call with the block as first argument.
+using DTypePredicate = bool (*)(ScalarType, bool pointer);
+
+/// Triton's dtype predicates (`dtype.is_floating()`, ...); null for other
+/// names.
+static DTypePredicate dtypePredicate(llvm::StringRef name) {
+  using T = ScalarType;
+  auto isSigned = [](T t, bool p) {
+    return !p && isInteger(t) && !isUnsigned(t) && t != T::I1;
+  };
+  auto isUnsignedInt = [](T t, bool p) {
+    return !p && (isUnsigned(t) || t == T::I1);
+  };
+  return llvm::StringSwitch<DTypePredicate>(name)
+      .Case("is_floating", [](T t, bool p) { return !p && isFloat(t); })
+      .Case("is_standard_floating",
+            [](T t, bool p) { return !p && isFloat(t) && !isFloat8(t); })
+      .Case("is_int", [](T t, bool p) { return !p && isInteger(t); })
+      .Case("is_int_signed", isSigned)
+      .Case("is_int_unsigned", isUnsignedInt)
+      .Case("is_bool", [](T t, bool p) { return !p && t == T::I1; })
+      .Case("is_int1", [](T t, bool p) { return !p && t == T::I1; })
+      .Case("is_fp8", [](T t, bool p) { return !p && isFloat8(t); })
+      .Case("is_fp16", [](T t, bool p) { return !p && t == T::F16; })
+      .Case("is_bf16", [](T t, bool p) { return !p && t == T::BF16; })
+      .Case("is_fp32", [](T t, bool p) { return !p && t == T::F32; })
+      .Case("is_fp64", [](T t, bool p) { return !p && t == T::F64; })
+      .Case("is_ptr", [](T, bool p) { return p; })
+      .Default(nullptr);
+}
+
 static std::optional<llvm::StringRef> methodBuiltin(llvm::StringRef name) {
   if (name == "to")
     return llvm::StringRef("cast");
@@ -539,9 +578,16 @@ FailureOr<Val> Generator::genAttribute(const AttributeExpr &expr) {
   if (base->getKind() == Val::Kind::DType) {
     if (attr == "element_ty" && base->isPointerDType())
       return Val::dtype(base->getDType());
-    if (attr == "primitive_bitwidth")
+    if (attr == "primitive_bitwidth" ||
+        (attr == "int_bitwidth" && !base->isPointerDType() &&
+         isInteger(base->getDType())))
       return Val::integer(getBitWidth(base->getDType()));
+    if (dtypePredicate(attr))
+      return error(expr.attrLoc, "method '" + attr + "' must be called");
   }
+  // tl.constexpr's .value (a constexpr is its value here).
+  if (attr == "value" && base->isConstexpr())
+    return *base;
   return error(expr.attrLoc, base->describe() + " has no attribute '" +
                                          attr + "'");
 }
@@ -677,6 +723,13 @@ FailureOr<Val> Generator::genCall(const CallExpr &call) {
     FailureOr<Val> base = genExpr(*attr->base);
     if (failed(base))
       return failure();
+    // A dtype's predicates: dtype.is_floating(), is_int_signed(), ...
+    if (base->getKind() == Val::Kind::DType && dtypePredicate(attr->attr)) {
+      if (!call.args.empty() || !call.keywords.empty())
+        return error(call.getLoc(), attr->attr + "() takes no arguments");
+      return Val::boolean(
+          dtypePredicate(attr->attr)(base->getDType(), base->isPointerDType()));
+    }
     if (base->isRuntime() || base->isNumber()) {
       bool descriptor = base->isRuntime() && base->getType().isDescriptor;
       std::optional<llvm::StringRef> builtin =
@@ -1153,11 +1206,35 @@ FailureOr<Val> Generator::genBoolOp(const BoolOpExpr &expr) {
         return *v;
       continue;
     }
-    if (!v->isRuntime() || !v->getType().isScalar())
+    if (!v->isRuntime())
       return error(operand->getLoc(),
-                           std::string("'") + (expr.isAnd ? "and" : "or") +
-                               "' needs scalars; use '" +
-                               (expr.isAnd ? "&" : "|") + "' for blocks");
+                   std::string("'") + (expr.isAnd ? "and" : "or") +
+                       "' needs numbers or blocks, got " + v->describe());
+    if (!v->getType().isScalar() || (acc && !acc->getType().isScalar())) {
+      // Blocks: Triton's logical_and / logical_or, elementwise on the
+      // operands' truth (x != 0), both sides evaluated.
+      auto truth = [&](const Val &x) -> FailureOr<Val> {
+        if (x.getType().element == ScalarType::I1)
+          return x;
+        return compare(CompareOp::Ne, x, Val::integer(0), operand->getLoc());
+      };
+      FailureOr<Val> b = truth(*v);
+      if (failed(b))
+        return failure();
+      if (!acc) {
+        acc = *b;
+        continue;
+      }
+      FailureOr<Val> a = truth(*acc);
+      if (failed(a))
+        return failure();
+      FailureOr<Val> r = binary(expr.isAnd ? BinaryOp::BitAnd : BinaryOp::BitOr,
+                                *a, *b, operand->getLoc());
+      if (failed(r))
+        return failure();
+      acc = *r;
+      continue;
+    }
     FailureOr<Val> b = toBool(*v, operand->getLoc());
     if (failed(b))
       return failure();

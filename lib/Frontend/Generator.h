@@ -15,6 +15,7 @@
 #include "tile/Frontend/MLIRGen.h"
 #include "tile/Frontend/Sema.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include <deque>
 #include <functional>
 
@@ -297,6 +298,8 @@ public:
   const Module &ast;
   /// The module-level constants' values, evaluated on first use.
   std::optional<llvm::StringMap<Val>> moduleConstantValues;
+  /// The module-level aliases being resolved (to report a cycle).
+  llvm::StringSet<> resolvingAliases;
   DiagnosticEngine &diags;
   mlir::OpBuilder builder;
   std::string fileName;

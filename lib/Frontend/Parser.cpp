@@ -452,9 +452,28 @@ bool Parser::parseParam(Param &param, bool isKernel) {
       param.descriptor = parseDescriptorType();
       return param.descriptor.has_value();
     }
-    param.type = parseParamType();
-    if (!param.type)
-      return false;
+    // A helper's plain Python annotation (FlagGems' `axis: int`, `x:
+    // tl.tensor`) says nothing the call does not: ignored, as in Triton.
+    auto pythonHint = [&]() -> unsigned {
+      if (isKernel || !peek().is(TokenKind::Name))
+        return 0;
+      llvm::StringRef n = peek().text;
+      if (n == "int" || n == "float" || n == "bool" || n == "str" ||
+          n == "tensor")
+        return 1;
+      if ((n == "tl" || n == "triton") && peek(1).isOp(".") &&
+          peek(2).isName("tensor"))
+        return 3;
+      return 0;
+    };
+    if (unsigned tokens = pythonHint()) {
+      for (unsigned i = 0; i < tokens; ++i)
+        consume();
+    } else {
+      param.type = parseParamType();
+      if (!param.type)
+        return false;
+    }
   }
   if (peek().isOp("=")) {
     const Token &eq = consume();

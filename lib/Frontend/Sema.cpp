@@ -872,6 +872,14 @@ std::optional<Val> tilec::evalConstexpr(const Expr &expr,
   return ConstEvaluator(env, diags).eval(expr);
 }
 
+bool tilec::isAlias(const Expr &e, const llvm::StringMap<Val> &constants) {
+  if (auto *n = dyn_cast<NameExpr>(&e))
+    return !constants.count(n->name) && !parseScalarType(n->name);
+  if (auto *a = dyn_cast<AttributeExpr>(&e))
+    return !dtypeFromExpr(e);
+  return false;
+}
+
 bool tilec::isConfigList(const Expr &e) {
   auto isConfig = [](const Expr &x) {
     auto *call = dyn_cast<CallExpr>(&x);
@@ -901,6 +909,11 @@ llvm::StringMap<Val> tilec::moduleConstants(const FunctionDef &fn,
   for (const GlobalConst &c : fn.module->constants) {
     // A list of autotune configs is read where a decorator names it.
     if (isConfigList(*c.value))
+      continue;
+    // A name for a built-in or a module (`triton_tanh = libdevice.tanh`,
+    // `triton_cast = tl.cast`, as Unsloth writes them) is resolved where a
+    // kernel uses it; a name for a constant or a dtype is a constant.
+    if (isAlias(*c.value, env))
       continue;
     std::optional<Val> v = ConstEvaluator(env, diags).eval(*c.value);
     if (!v) {

@@ -81,6 +81,11 @@ std::optional<Val> evalConstexpr(const Expr &expr,
 /// that only @autotune(configs=NAME) reads.
 bool isConfigList(const Expr &e);
 
+/// Whether a module-level constant's value `e` names something other than
+/// a constant (a built-in, a helper, a module: an alias such as
+/// `triton_tanh = libdevice.tanh`), given the constants defined before it.
+bool isAlias(const Expr &e, const llvm::StringMap<Val> &constants);
+
 /// The values of the module-level constants `fn` can read (those of the
 /// module it was parsed in, each evaluated with the earlier ones in
 /// scope). Reports an error and sets `failed` when one is not a
