@@ -144,10 +144,17 @@ void LayoutPlan::unite(Value a, Value b) {
 
 void LayoutPlan::anchor(Value v, Attribute layout, int priority) {
   Value root = find(v);
-  if (priority <= classPriority.lookup(root))
+  int64_t elements = cast<RankedTensorType>(v.getType()).getNumElements();
+  // Among anchors of one priority the largest tensor's layout wins: a
+  // [1, 1] load broadcast against a [1, 2048] one (FlagGems' layernorm
+  // backward) would otherwise give every thread the whole row.
+  int existing = classPriority.lookup(root);
+  if (priority < existing ||
+      (priority == existing && elements <= anchorElements.lookup(root)))
     return;
   classPriority[root] = priority;
   classLayout[root] = layout;
+  anchorElements[root] = elements;
 }
 
 Attribute LayoutPlan::defaultLayout(ArrayRef<int64_t> shape) const {

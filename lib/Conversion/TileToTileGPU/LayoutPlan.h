@@ -85,6 +85,7 @@ private:
   mutable llvm::DenseMap<Value, Value> parent;
   llvm::DenseMap<Value, Attribute> classLayout;  // by class root
   llvm::DenseMap<Value, int> classPriority;      // by class root
+  llvm::DenseMap<Value, int64_t> anchorElements; // by class root
   llvm::DenseMap<Operation *, tilegpu::MmaEncodingAttr> mmaLayouts;
   llvm::SmallVector<Value> members; // every tensor value, in program order
 };
