@@ -585,6 +585,10 @@ FailureOr<Val> Generator::genAttribute(const AttributeExpr &expr) {
     if (dtypePredicate(attr))
       return error(expr.attrLoc, "method '" + attr + "' must be called");
   }
+  // A scalar's .type is its dtype (`ptr.type.element_ty` is the pointee, as
+  // FlagGems reads it).
+  if (attr == "type" && base->isRuntime() && base->getType().isScalar())
+    return Val::dtype(base->getType().element, base->getType().isPointer);
   // tl.constexpr's .value (a constexpr is its value here).
   if (attr == "value" && base->isConstexpr())
     return *base;

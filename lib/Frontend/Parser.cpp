@@ -111,7 +111,7 @@ bool Parser::parseTopLevel(Module &module) {
   if (tok.is(TokenKind::Indent))
     return fail(tok, "unexpected indent");
   if (tok.isKeyword("import") || tok.isKeyword("from"))
-    return parseImport();
+    return parseImport(module);
   // A module docstring.
   if (tok.is(TokenKind::String)) {
     while (peek().is(TokenKind::String))
@@ -166,17 +166,61 @@ bool Parser::parseTopLevel(Module &module) {
                        describe(tok));
 }
 
-bool Parser::parseImport() {
-  // `import a.b as c` and `from a.b import c as d, e`: accepted and ignored,
-  // so Triton files paste cleanly.
+bool Parser::parseImport(Module &module) {
+  // `import a.b as c` and `from a.b import c as d, e`: accepted as written,
+  // so Triton files paste cleanly. The names are the language's own, except
+  // that `from <triton.language or its libdevice> import f as g` makes `g`
+  // an alias of that `f` (Unsloth imports libdevice's tanh so).
+  bool isFrom = peek().isKeyword("from");
   consume();
+  std::string from;
+  std::vector<std::pair<const Token *, const Token *>> imported; // name, alias
+  bool afterImport = false;
   while (!peek().is(TokenKind::Newline) && !peek().is(TokenKind::Eof)) {
     const Token &t = peek();
     if (!t.is(TokenKind::Name) && !t.isKeyword("as") &&
         !t.isKeyword("import") && !t.isOp(".") && !t.isOp(",") &&
         !t.isOp("(") && !t.isOp(")") && !t.isOp("*"))
       return fail(t, "unexpected " + describe(t) + " in import statement");
+    if (t.isKeyword("import"))
+      afterImport = true;
+    else if (isFrom && !afterImport && (t.is(TokenKind::Name) || t.isOp(".")))
+      from += t.text.str();
+    else if (isFrom && afterImport && t.is(TokenKind::Name))
+      imported.push_back({&t, nullptr});
+    else if (isFrom && afterImport && t.isKeyword("as") && !imported.empty() &&
+             peek(1).is(TokenKind::Name)) {
+      consume();
+      imported.back().second = &peek();
+    }
     consume();
+  }
+  // The module as an expression the generator resolves.
+  auto moduleExpr = [&](llvm::SMLoc at) -> ExprPtr {
+    llvm::StringRef path = from;
+    if (path.ends_with("libdevice"))
+      return std::make_unique<NameExpr>(at, "libdevice");
+    if (path == "triton.language")
+      return std::make_unique<NameExpr>(at, "tl");
+    if (path == "triton.language.math")
+      return std::make_unique<AttributeExpr>(
+          at, std::make_unique<NameExpr>(at, "tl"), "math", at);
+    return nullptr;
+  };
+  for (auto [name, alias] : imported) {
+    if (!alias || alias->text == name->text)
+      continue;
+    ExprPtr base = moduleExpr(name->loc);
+    if (!base)
+      continue;
+    GlobalConst c;
+    c.name = alias->text.str();
+    c.loc = alias->loc;
+    c.value = std::make_unique<AttributeExpr>(name->loc, std::move(base),
+                                              name->text.str(), name->loc);
+    if (module.findConstant(c.name))
+      return fail(*alias, "redefinition of '" + c.name + "'");
+    module.constants.push_back(std::move(c));
   }
   return expectNewline();
 }

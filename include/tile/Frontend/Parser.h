@@ -32,7 +32,7 @@ public:
 private:
   // Top level.
   bool parseTopLevel(Module &module);
-  bool parseImport();
+  bool parseImport(Module &module);
   std::unique_ptr<FunctionDef> parseFunction(std::vector<Decorator> decos);
   bool parseDecorator(Decorator &deco);
   bool parseParam(Param &param, bool isKernel);
