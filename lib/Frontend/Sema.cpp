@@ -875,7 +875,7 @@ std::optional<Val> tilec::evalConstexpr(const Expr &expr,
 bool tilec::isAlias(const Expr &e, const llvm::StringMap<Val> &constants) {
   if (auto *n = dyn_cast<NameExpr>(&e))
     return !constants.count(n->name) && !parseScalarType(n->name);
-  if (auto *a = dyn_cast<AttributeExpr>(&e))
+  if (isa<AttributeExpr>(e))
     return !dtypeFromExpr(e);
   return false;
 }
