@@ -356,6 +356,23 @@ FailureOr<Val> Generator::genExpr(const Expr &expr) {
   return failure();
 }
 
+FailureOr<const llvm::StringMap<Val> *>
+Generator::moduleConstantsOf(const FunctionDef &fn) {
+  // A library helper reads no constants of the user's module.
+  static const llvm::StringMap<Val> none;
+  if (fn.module != &ast)
+    return &none;
+  if (!moduleConstantValues) {
+    bool failed = false;
+    moduleConstantValues = moduleConstants(ast, diags, failed);
+    if (failed) {
+      moduleConstantValues.reset();
+      return failure();
+    }
+  }
+  return &*moduleConstantValues;
+}
+
 FailureOr<Val> Generator::genName(const NameExpr &expr) {
   const std::string &name = expr.name;
   auto it = frame().vars.find(name);
@@ -385,17 +402,15 @@ FailureOr<Val> Generator::genName(const NameExpr &expr) {
   if (auto t = parseScalarType(name))
     return Val::dtype(*t);
   if (const GlobalConst *g = ast.findConstant(name); g && !inLibrary()) {
-    if (!moduleConstantValues) {
-      bool failed = false;
-      moduleConstantValues = moduleConstants(*frame().fn, diags, failed);
-      if (failed)
-        return failure();
-    }
-    auto c = moduleConstantValues->find(name);
-    if (c != moduleConstantValues->end())
+    FailureOr<const llvm::StringMap<Val> *> constants =
+        moduleConstantsOf(*frame().fn);
+    if (failed(constants))
+      return failure();
+    auto c = (*constants)->find(name);
+    if (c != (*constants)->end())
       return c->second;
     // An alias (`triton_tanh = libdevice.tanh`): what its value names.
-    if (isAlias(*g->value, *moduleConstantValues)) {
+    if (isAlias(*g->value, **constants)) {
       if (!resolvingAliases.insert(name).second)
         return error(expr.getLoc(), "module-level '" + name +
                                         "' is defined in terms of itself");
@@ -411,8 +426,6 @@ FailureOr<Val> Generator::genName(const NameExpr &expr) {
   return error(expr.getLoc(), msg);
 }
 
-/// Names that are methods of blocks (`x.to(...)`, `x.sum(0)`), mapped to
-/// the built-in they call with the block as first argument.
 using DTypePredicate = bool (*)(ScalarType, bool pointer);
 
 /// Triton's dtype predicates (`dtype.is_floating()`, ...); null for other
@@ -443,6 +456,8 @@ static DTypePredicate dtypePredicate(llvm::StringRef name) {
       .Default(nullptr);
 }
 
+/// Names that are methods of blocks (`x.to(...)`, `x.sum(0)`), mapped to
+/// the built-in they call with the block as first argument.
 static std::optional<llvm::StringRef> methodBuiltin(llvm::StringRef name) {
   if (name == "to")
     return llvm::StringRef("cast");
@@ -847,10 +862,12 @@ FailureOr<Val> Generator::callHelper(const FunctionDef &fn,
         return error(at, "'" + fn.name +
                                      "' is missing an argument for '" +
                                      param.name + "'");
-      bool badConstants = false;
-      std::optional<Val> def = evalConstexpr(
-          *param.defaultValue, moduleConstants(fn, diags, badConstants), diags);
-      if (!def || badConstants)
+      FailureOr<const llvm::StringMap<Val> *> constants = moduleConstantsOf(fn);
+      if (failed(constants))
+        return failure();
+      std::optional<Val> def =
+          evalConstexpr(*param.defaultValue, **constants, diags);
+      if (!def)
         return failure();
       bound[i] = *def;
     }

@@ -296,8 +296,12 @@ public:
 
   mlir::ModuleOp module;
   const Module &ast;
-  /// The module-level constants' values, evaluated on first use.
+  /// The module-level constants' values, evaluated on first use (every
+  /// function of the module reads the same ones); `fn`'s module's, or none
+  /// for a library helper.
   std::optional<llvm::StringMap<Val>> moduleConstantValues;
+  mlir::FailureOr<const llvm::StringMap<Val> *>
+  moduleConstantsOf(const FunctionDef &fn);
   /// The module-level aliases being resolved (to report a cycle).
   llvm::StringSet<> resolvingAliases;
   DiagnosticEngine &diags;

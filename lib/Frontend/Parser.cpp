@@ -151,11 +151,8 @@ bool Parser::parseTopLevel(Module &module) {
                        "`NAME: tl.constexpr = value`, are allowed here)"))
       return false;
     c.value = parseExpr();
-    if (!c.value)
+    if (!c.value || !addConstant(module, std::move(c), tok))
       return false;
-    if (module.findConstant(c.name) || module.findFunction(c.name))
-      return fail(tok, "redefinition of '" + c.name + "'");
-    module.constants.push_back(std::move(c));
     return expectNewline();
   }
   if (!decorators.empty())
@@ -164,6 +161,15 @@ bool Parser::parseTopLevel(Module &module) {
   return fail(tok, "expected a kernel, a helper ('def') or an import at top "
                    "level, found " +
                        describe(tok));
+}
+
+/// Adds a module-level constant, unless its name is taken (reported at
+/// `at`).
+bool Parser::addConstant(Module &module, GlobalConst c, const Token &at) {
+  if (module.findConstant(c.name) || module.findFunction(c.name))
+    return fail(at, "redefinition of '" + c.name + "'");
+  module.constants.push_back(std::move(c));
+  return true;
 }
 
 bool Parser::parseImport(Module &module) {
@@ -218,9 +224,8 @@ bool Parser::parseImport(Module &module) {
     c.loc = alias->loc;
     c.value = std::make_unique<AttributeExpr>(name->loc, std::move(base),
                                               name->text.str(), name->loc);
-    if (module.findConstant(c.name))
-      return fail(*alias, "redefinition of '" + c.name + "'");
-    module.constants.push_back(std::move(c));
+    if (!addConstant(module, std::move(c), *alias))
+      return false;
   }
   return expectNewline();
 }

@@ -880,33 +880,41 @@ bool tilec::isAlias(const Expr &e, const llvm::StringMap<Val> &constants) {
   return false;
 }
 
-bool tilec::isConfigList(const Expr &e) {
-  auto isConfig = [](const Expr &x) {
-    auto *call = dyn_cast<CallExpr>(&x);
-    if (!call)
-      return false;
-    if (auto *n = dyn_cast<NameExpr>(call->callee.get()))
-      return n->name == "config" || n->name == "Config";
-    if (auto *a = dyn_cast<AttributeExpr>(call->callee.get()))
-      return a->attr == "Config";
+bool tilec::isConfigCall(const Expr &e) {
+  auto *call = dyn_cast<CallExpr>(&e);
+  if (!call)
     return false;
-  };
+  llvm::StringRef callee;
+  if (auto *n = dyn_cast<NameExpr>(call->callee.get()))
+    callee = n->name;
+  else if (auto *a = dyn_cast<AttributeExpr>(call->callee.get()))
+    callee = a->attr;
+  return callee == "config" || callee == "Config";
+}
+
+bool tilec::isConfigList(const Expr &e) {
   if (auto *comp = dyn_cast<ListCompExpr>(&e))
-    return isConfig(*comp->element);
+    return isConfigCall(*comp->element);
   if (auto *list = dyn_cast<ListExpr>(&e))
     return !list->elements.empty() &&
            llvm::all_of(list->elements,
-                        [&](const ExprPtr &x) { return isConfig(*x); });
+                        [](const ExprPtr &x) { return isConfigCall(*x); });
   return false;
 }
 
 llvm::StringMap<Val> tilec::moduleConstants(const FunctionDef &fn,
                                             DiagnosticEngine &diags,
                                             bool &failed) {
-  llvm::StringMap<Val> env;
   if (!fn.module)
-    return env;
-  for (const GlobalConst &c : fn.module->constants) {
+    return {};
+  return moduleConstants(*fn.module, diags, failed);
+}
+
+llvm::StringMap<Val> tilec::moduleConstants(const Module &module,
+                                            DiagnosticEngine &diags,
+                                            bool &failed) {
+  llvm::StringMap<Val> env;
+  for (const GlobalConst &c : module.constants) {
     // A list of autotune configs is read where a decorator names it.
     if (isConfigList(*c.value))
       continue;

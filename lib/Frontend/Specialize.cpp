@@ -286,14 +286,7 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
   auto readConfig = [&](const ExprPtr &e,
                         const llvm::StringMap<Val> &env) -> bool {
     auto *call = dyn_cast<CallExpr>(e.get());
-    std::string callee;
-    if (call) {
-      if (auto *n = dyn_cast<NameExpr>(call->callee.get()))
-        callee = n->name;
-      else if (auto *a = dyn_cast<AttributeExpr>(call->callee.get()))
-        callee = a->attr;
-    }
-    if (!call || (callee != "config" && callee != "Config"))
+    if (!isConfigCall(*e))
       return bad(e->getLoc(), "each autotune config must be config(NAME=value, "
                               "..., num_warps=N, num_stages=N)");
     // config(NAME=value, ..., num_warps=N) or Triton's
@@ -810,6 +803,12 @@ tilec::planKernels(const Module &ast, const SpecializeOptions &options,
       }
     }
 
+    // Module-level constants, in scope of every config's defaults.
+    bool badConstants = false;
+    llvm::StringMap<Val> constants =
+        moduleConstants(*kernel, diags, badConstants);
+    if (badConstants)
+      return std::nullopt;
     for (auto [index, config] : llvm::enumerate(configs)) {
       PlannedKernel pk;
       KernelInstance &inst = pk.instance;
@@ -835,10 +834,7 @@ tilec::planKernels(const Module &ast, const SpecializeOptions &options,
         diags.error(kernel->loc, "num_warps must be a power of two up to 32");
         return std::nullopt;
       }
-      bool badConstants = false;
-      llvm::StringMap<Val> env = moduleConstants(*kernel, diags, badConstants);
-      if (badConstants)
-        return std::nullopt;
+      llvm::StringMap<Val> env = constants;
       for (const Param &p : kernel->params) {
         if (!p.isConstexpr())
           continue;

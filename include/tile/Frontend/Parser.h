@@ -33,6 +33,7 @@ private:
   // Top level.
   bool parseTopLevel(Module &module);
   bool parseImport(Module &module);
+  bool addConstant(Module &module, GlobalConst c, const Token &at);
   std::unique_ptr<FunctionDef> parseFunction(std::vector<Decorator> decos);
   bool parseDecorator(Decorator &deco);
   bool parseParam(Param &param, bool isKernel);

@@ -76,6 +76,9 @@ std::optional<Val> evalConstexpr(const Expr &expr,
                                  const llvm::StringMap<Val> &env,
                                  class DiagnosticEngine &diags);
 
+/// Whether `e` is a call of `config(...)` or (`triton.`)`Config(...)`.
+bool isConfigCall(const Expr &e);
+
 /// Whether `e` is a list of autotune configs (`[config(...), ...]`, or a
 /// list comprehension of `triton.Config(...)`): a module-level constant
 /// that only @autotune(configs=NAME) reads.
@@ -91,6 +94,9 @@ bool isAlias(const Expr &e, const llvm::StringMap<Val> &constants);
 /// scope). Reports an error and sets `failed` when one is not a
 /// compile-time constant.
 llvm::StringMap<Val> moduleConstants(const FunctionDef &fn,
+                                     class DiagnosticEngine &diags,
+                                     bool &failed);
+llvm::StringMap<Val> moduleConstants(const Module &module,
                                      class DiagnosticEngine &diags,
                                      bool &failed);
 
