@@ -8,6 +8,10 @@ interleaved rounds (CUDA graphs; medians of per-round ratios).
 
 usage: bash bench/build_attention06.sh (here), then on the GPU
        python3 bench/attention06_bench.py .carry/attention06 [LOG]
+           [--baseline DIR]
+With --baseline, DIR's kernels (another build, e.g. OUT=... TILEC=...
+bash bench/build_attention06.sh) are checked too and their fastest config
+joins the interleaved rounds: the log then gives tilec/baseline as well.
 """
 import glob
 import os
@@ -21,8 +25,14 @@ import triton.language as tl
 
 from tilelaunch import Kernel, graph_ms, rel_error, logger
 
-DIR = sys.argv[1]
-log = logger(sys.argv[2] if len(sys.argv) > 2 else None)
+ARGS = sys.argv[1:]
+BASELINE = None
+if "--baseline" in ARGS:
+    i = ARGS.index("--baseline")
+    BASELINE = ARGS[i + 1]
+    del ARGS[i:i + 2]
+DIR = ARGS[0]
+log = logger(ARGS[1] if len(ARGS) > 1 else None)
 
 
 
@@ -167,8 +177,11 @@ def main():
     for D in [64, 128]:
         for causal in [False, True]:
             stage = 3 if causal else 1
-            kernels = [Kernel(DIR, os.path.basename(p)[:-5]) for p in
-                       sorted(glob.glob(f"{DIR}/attn_d{D}_s{stage}_*.json"))]
+            def load(folder):
+                return [Kernel(folder, os.path.basename(p)[:-5]) for p in
+                        sorted(glob.glob(f"{folder}/attn_d{D}_s{stage}_*.json"))]
+            kernels = load(DIR)
+            baseline = load(BASELINE) if BASELINE else []
             for N in [1024, 4096]:
                 torch.manual_seed(N + D + stage)
                 q, k, v = (torch.randn(Z, H, N, D, device="cuda",
@@ -184,8 +197,8 @@ def main():
                                       float("-inf"))
                 ref = torch.softmax(s, -1) @ vd
                 args = (scale, m, Z, H, q, k, v, o, N)
-                ok = []
-                for kern in kernels:
+                ok, base_ok = [], []
+                for kern in kernels + baseline:
                     o.fill_(float("nan"))
                     kern(*args)
                     torch.cuda.synchronize()
@@ -196,12 +209,12 @@ def main():
                         f"{kern.md['constexprs']['BLOCK_N']} w{kern.md['num_warps']}: "
                         f"rel_err={err:.2e}")
                     if err <= 1e-2:
-                        ok.append(kern)
+                        (ok if kern in kernels else base_ok).append(kern)
                 o_t = torch.empty_like(q)
                 triton_attention(q, k, v, o_t, m.clone(), causal, scale)
                 torch.cuda.synchronize()
                 log(f"  check triton rel_err={rel_error(o_t[0, :2], ref):.2e}")
-                if len(ok) != len(kernels):
+                if len(ok) != len(kernels) or len(base_ok) != len(baseline):
                     log(f"FAIL D={D} causal={causal} N={N}: a tilec config is wrong")
                     summary.append((D, causal, N, None, None))
                     continue
@@ -211,6 +224,9 @@ def main():
                            q, k, v, is_causal=causal, scale=scale),
                        "triton": lambda: triton_attention(q, k, v, o_t, m, causal,
                                                           scale)}
+                if baseline:
+                    base = min(base_ok, key=lambda kk: graph_ms(kk.bind(*args)))
+                    fns["baseline"] = base.bind(*args)
                 times = {name: [] for name in fns}
                 for _ in range(5):
                     for name, fn in fns.items():
@@ -228,7 +244,11 @@ def main():
                     f"w{best.md['num_warps']}), sdpa "
                     f"{flops / med['sdpa'] / 1e9:.0f}, triton "
                     f"{flops / med['triton'] / 1e9:.0f}; "
-                    f"{vs_sdpa:.2f}x SDPA, {vs_triton:.2f}x Triton")
+                    f"{vs_sdpa:.2f}x SDPA, {vs_triton:.2f}x Triton" +
+                    (f", {statistics.median(b / t for t, b in zip(times['tilec'], times['baseline'])):.3f}x baseline "
+                     f"(BLOCK_M={base.md['constexprs']['BLOCK_M']}, "
+                     f"BLOCK_N={base.md['constexprs']['BLOCK_N']}, w{base.md['num_warps']})"
+                     if baseline else ""))
                 summary.append((D, causal, N, vs_sdpa, vs_triton))
     log("\nD, causal, N, tilec/SDPA, tilec/Triton")
     for row in summary:

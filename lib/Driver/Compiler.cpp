@@ -256,6 +256,9 @@ bool CompilerSession::lowerToGPU() {
         pipelining.deferDots = options.deferDots;
         pm.addPass(mlir::tile::createTileGPUPipeline(pipelining));
         pm.addPass(mlir::tile::createTileGPUPrefetchLoads());
+        mlir::tile::TileGPUWarpGroupTurnsOptions turns;
+        turns.enabled = options.warpGroupTurns;
+        pm.addPass(mlir::tile::createTileGPUWarpGroupTurns(turns));
         mlir::tile::TileGPUTMAStoresOptions tmaStores;
         tmaStores.enabled = options.target.arch == "sm_90a";
         pm.addPass(mlir::tile::createTileGPUTMAStores(tmaStores));

@@ -187,9 +187,11 @@ scf::ForOp deferDot(RewriterBase &rewriter, scf::ForOp loop,
   // in flight; the softmax waits for the first only.
   first.setIsAsync(true);
   rewriter.setInsertionPointAfter(first);
-  auto deferred = WarpGroupDotOp::create(
-      rewriter, loc, second.getType(), previousA,
-      ringView(rewriter, slotView, trans, previousSlot), acc, Value());
+  auto deferred =
+      WarpGroupDotOp::create(rewriter, loc, second.getType(), previousA,
+                             ringView(rewriter, slotView, trans, previousSlot),
+                             acc, Value(), /*isAsync=*/false,
+                             /*turns=*/IntegerAttr());
   deferred.setIsAsync(true);
   auto firstDone = WarpGroupDotWaitOp::create(
       rewriter, loc, TypeRange{first.getType()}, ValueRange{first.getD()}, 1);
@@ -228,7 +230,8 @@ scf::ForOp deferDot(RewriterBase &rewriter, scf::ForOp loop,
   auto flushed = WarpGroupDotOp::create(
       rewriter, loc, lastAcc.getType(), grown.getResult(numCarried - 2),
       ringView(rewriter, slotView, trans, grown.getResult(numCarried - 1)),
-      lastAcc, Value());
+      lastAcc, Value(), /*isAsync=*/false,
+      /*turns=*/IntegerAttr());
   Value ran =
       arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt,
                             grown.getLowerBound(), grown.getUpperBound());

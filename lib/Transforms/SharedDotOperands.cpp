@@ -250,7 +250,8 @@ static LogicalResult rewriteWgmmaDot(tile::DotOp dot,
                                    yes);
     }
   auto wgmma = WarpGroupDotOp::create(builder, dot.getLoc(), dot.getType(), a,
-                                      b, c, useC);
+                                      b, c, useC, /*isAsync=*/false,
+                                      /*turns=*/IntegerAttr());
   Operation *select = useC ? dot.getC().getDefiningOp() : nullptr;
   dot.replaceAllUsesWith(wgmma.getD());
   dot.erase();

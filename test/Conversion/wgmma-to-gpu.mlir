@@ -168,3 +168,37 @@ func.func @fp8(%c: tensor<64x64xf32, #mma3>, %p: tensor<64x64x!tile.ptr<f32>, #m
   tile.store %p, %d : tensor<64x64x!tile.ptr<f32>, #mma3>
   return
 }
+
+// -----
+
+// Turns (two warpgroups): before the fence, each warpgroup waits on its
+// own named barrier (1 + its index, 256 threads: its 128 waiting, the
+// previous warpgroup's 128 arriving); after the commit it arrives at the
+// next one's. The barrier numbers are immediates, one predicated
+// instruction per warpgroup. Begin: warpgroup 1 arrives at barrier 1, so
+// warpgroup 0 goes first; end: warpgroup 0 takes that last arrival back.
+#sT = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>
+#mmaT = #tilegpu.mma<version = 3, warpsPerCTA = [8, 1], instrShape = [16, 64]>
+// CHECK-LABEL: gpu.func @turns
+// CHECK: %[[TID:.*]] = arith.index_cast %{{.*}} : index to i32
+// CHECK: %[[WG:.*]] = arith.shrui %[[TID]], %c7_i32
+// CHECK: %[[LAST:.*]] = arith.cmpi eq, %[[WG]], %c1_i32
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "@$0 bar.arrive 1, 256;", "b" %[[LAST]]
+// CHECK: "@$0 bar.sync 1, 256;", "b"
+// CHECK: "@$0 bar.sync 2, 256;", "b"
+// CHECK-NEXT: nvvm.wgmma.fence.aligned
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK: "@$0 bar.arrive 2, 256;", "b"
+// CHECK: "@$0 bar.arrive 1, 256;", "b"
+// CHECK: "wgmma.wait_group.sync.aligned 0;"
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %{{.*}}, %c0_i32
+// CHECK: "@$0 bar.sync 1, 256;", "b" %[[FIRST]]
+func.func @turns(%c: tensor<128x64xf32, #mmaT>, %p: tensor<128x64x!tile.ptr<f32>, #mmaT>) attributes {tilegpu.num_warps = 8 : i32} {
+  %a = tilegpu.local_alloc {offset = 0 : i32} : () -> !tilegpu.memdesc<128x64xf16, #sT>
+  %b = tilegpu.local_alloc {offset = 16384 : i32} : () -> !tilegpu.memdesc<64x64xf16, #sT>
+  tilegpu.warpgroup_turns_begin 2
+  %d = tilegpu.warpgroup_dot %a, %b, %c {turns = 2 : i32} : !tilegpu.memdesc<128x64xf16, #sT>, !tilegpu.memdesc<64x64xf16, #sT>, tensor<128x64xf32, #mmaT> -> tensor<128x64xf32, #mmaT>
+  tilegpu.warpgroup_turns_end 2
+  tile.store %p, %d : tensor<128x64x!tile.ptr<f32>, #mmaT>
+  return
+}

@@ -101,6 +101,12 @@ cl::opt<bool> tmaSyncDots(
     cl::desc("Let the TMA unit fill a copy ring read by synchronous dots "
              "too (attention's K and V tiles from tensor descriptors)"),
     cl::init(false), cl::cat(category));
+cl::opt<bool> warpGroupTurns(
+    "warpgroup-turns",
+    cl::desc("Let the warpgroups of a loop with two or more synchronous "
+             "dots (attention) take turns issuing them, so that one's "
+             "softmax runs under another's dot"),
+    cl::init(true), cl::cat(category));
 cl::opt<bool> deferDots(
     "defer-dots",
     cl::desc("Issue attention's second dot one iteration later, so that the "
@@ -195,6 +201,7 @@ static int run() {
   options.cpAsyncMBarriers = cpAsyncMBarriers;
   options.tmaSyncDots = tmaSyncDots;
   options.deferDots = deferDots;
+  options.warpGroupTurns = warpGroupTurns;
   options.fuseNestedLoops = fuseNestedLoops;
   options.registerBudget = registerBudget;
 

@@ -97,6 +97,9 @@ struct CompileOptions {
   /// during the next iteration's softmax (tilegpu-pipeline's defer-dots;
   /// off: it cost occupancy and gained nothing measurable, bench/NOTES.md).
   bool deferDots = false;
+  /// Let the warpgroups of a loop with two or more synchronous dots take
+  /// turns issuing them (tilegpu-warpgroup-turns).
+  bool warpGroupTurns = true;
   /// Fuse a `tl.range(..., flatten=True)` loop with the loop it holds
   /// (tile-fuse-nested-loops). Off by default: measured slower on the
   /// H100 for the tutorial 09 persistent matmul (bench/NOTES.md).

@@ -243,6 +243,26 @@ def TileGPUPrefetchLoads : Pass<"tilegpu-prefetch-loads", "ModuleOp"> {
                            "arith::ArithDialect", "scf::SCFDialect"];
 }
 
+def TileGPUWarpGroupTurns : Pass<"tilegpu-warpgroup-turns", "ModuleOp"> {
+  let summary = "Let the warpgroups of a loop with two dots take turns "
+                "issuing them (FlashAttention-3's ping-pong)";
+  let description = [{
+    In a program of G >= 2 warpgroups, an `scf.for` whose body (outside
+    nested loops) holds two or more synchronous `warpgroup_dot`s, as
+    attention's Q K^T and P V, gets `turns = G` on them, a
+    `warpgroup_turns_begin` before it and a `warpgroup_turns_end` after
+    it. The warpgroups then issue their wgmma one after another instead
+    of all at once, and keep that offset: while one multiplies, the next
+    one's softmax runs, where otherwise the tensor cores would wait for
+    every warpgroup's softmax together. The dots are collective, so every
+    warpgroup reaches each of them; the order changes no result.
+  }];
+  let options = [
+    Option<"enabled", "enabled", "bool", /*default=*/"true",
+           "Make the warpgroups take turns">,
+  ];
+}
+
 def TileGPUTMAStores : Pass<"tilegpu-tma-stores", "ModuleOp"> {
   let summary = "Tensor descriptors' block stores through shared memory and TMA";
   let description = [{

@@ -36,6 +36,32 @@ using tilegpu::SharedEncodingAttr;
 
 namespace {
 
+/// Threads in a named barrier of the turns: the 128 of the warpgroup whose
+/// turn it is wait, the 128 of the one before it arrive.
+constexpr int64_t kTurnThreads = 256;
+
+/// This thread's warpgroup.
+static Value warpGroupIndex(OpBuilder &b, Location loc) {
+  return arith::ShRUIOp::create(b, loc, getThreadId(b, loc),
+                                i32Constant(b, loc, 7));
+}
+
+/// `instruction` ("bar.sync" or "bar.arrive") on the named barrier of
+/// warpgroup `turnOf`'s turn (barrier 0 is the program's), executed by the
+/// threads of warpgroup `group`. The barrier is an immediate, so that ptxas
+/// counts only the barriers used.
+static void turnBarrierInGroup(OpBuilder &b, Location loc,
+                               StringRef instruction, int64_t turnOf,
+                               int64_t group) {
+  Value mine =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                            warpGroupIndex(b, loc), i32Constant(b, loc, group));
+  std::string text = ("@$0 " + instruction + " " + Twine(turnOf + 1) + ", " +
+                      Twine(kTurnThreads) + ";")
+                         .str();
+  createInlineAsm(b, loc, Type(), {mine}, text, "b");
+}
+
 /// How wgmma reads one operand buffer.
 struct OperandDescriptor {
   Value base;       // !llvm.ptr<3> of the buffer
@@ -298,6 +324,10 @@ struct WarpGroupDotLowering
       useC = arith::ExtUIOp::create(rewriter, loc, rewriter.getI32Type(),
                                     adaptor.getUseC().front());
     SmallVector<Value> acc(adaptor.getC().begin(), adaptor.getC().end());
+    // Wait for this warpgroup's turn to issue.
+    if (std::optional<int32_t> turns = op.getTurns())
+      for (int64_t group = 0; group < *turns; ++group)
+        turnBarrierInGroup(rewriter, loc, "bar.sync", group, group);
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
     for (Block &block : blocks) {
       Value packed = LLVM::UndefOp::create(rewriter, loc, structType);
@@ -329,6 +359,11 @@ struct WarpGroupDotLowering
                                               ArrayRef<int64_t>{(int64_t)i});
     }
     NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
+    // Issued: the next warpgroup's turn.
+    if (std::optional<int32_t> turns = op.getTurns())
+      for (int64_t group = 0; group < *turns; ++group)
+        turnBarrierInGroup(rewriter, loc, "bar.arrive", (group + 1) % *turns,
+                           group);
     if (!op.getIsAsync()) {
       SmallVector<unsigned> issuedRegs;
       for (Block &block : blocks)
@@ -368,10 +403,38 @@ struct WarpGroupDotWaitLowering
   }
 };
 
+/// The last warpgroup lets warpgroup 0 issue first.
+struct WarpGroupTurnsBeginLowering
+    : public OpConversionPattern<tilegpu::WarpGroupTurnsBeginOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tilegpu::WarpGroupTurnsBeginOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    turnBarrierInGroup(rewriter, op.getLoc(), "bar.arrive", 0,
+                       op.getGroups() - 1);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// Warpgroup 0 consumes the last warpgroup's final arrival.
+struct WarpGroupTurnsEndLowering
+    : public OpConversionPattern<tilegpu::WarpGroupTurnsEndOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tilegpu::WarpGroupTurnsEndOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    turnBarrierInGroup(rewriter, op.getLoc(), "bar.sync", 0, 0);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::tile::lowering::populateWgmmaPatterns(
     DistributedTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<WarpGroupDotLowering, WarpGroupDotWaitLowering>(
+  patterns.add<WarpGroupDotLowering, WarpGroupDotWaitLowering,
+               WarpGroupTurnsBeginLowering, WarpGroupTurnsEndLowering>(
       converter, patterns.getContext());
 }

@@ -184,6 +184,12 @@ def TileGPU_WarpGroupDotOp : TileGPU_Op<"warpgroup_dot", [
     the buffers must not be written until a wait says the op is done.
     With `useC` false, `c` is not read: `d = a @ b` (a fused persistent
     loop's first k-step of each tile, which restarts the accumulator).
+    With `turns` = G (the program's warpgroups, between
+    `warpgroup_turns_begin` and `warpgroup_turns_end`), the warpgroups take
+    turns issuing: warpgroup w waits on named barrier 1 + w before its
+    wgmma and, once they are issued, lets warpgroup (w + 1) mod G go, so
+    that one warpgroup's tensor-core work runs under another's softmax
+    (FlashAttention-3's ping-pong); the order changes no result.
 
     ```mlir
     %d = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<128x64xf16, #sa>,
@@ -193,7 +199,8 @@ def TileGPU_WarpGroupDotOp : TileGPU_Op<"warpgroup_dot", [
   }];
   let arguments = (ins AnyTypeOf<[TileGPU_MemDesc, Tile_Tensor]>:$a,
                        TileGPU_MemDesc:$b, Tile_Tensor:$c,
-                       Optional<I1>:$useC, UnitAttr:$isAsync);
+                       Optional<I1>:$useC, UnitAttr:$isAsync,
+                       OptionalAttr<I32Attr>:$turns);
   let results = (outs Tile_Tensor:$d);
   let assemblyFormat = [{
     $a `,` $b `,` $c (`useC` $useC^)? attr-dict `:` qualified(type($a)) `,`
@@ -216,6 +223,29 @@ def TileGPU_WarpGroupDotWaitOp : TileGPU_Op<"warpgroup_dot_wait"> {
     $inputs attr-dict `:` type($inputs) `->` type($outputs)
   }];
   let hasVerifier = 1;
+}
+
+def TileGPU_WarpGroupTurnsBeginOp : TileGPU_Op<"warpgroup_turns_begin"> {
+  let summary = "Give warpgroup 0 the first turn to issue wgmma";
+  let description = [{
+    The last of `groups` warpgroups arrives at warpgroup 0's turn barrier
+    (named barrier 1), so that the first `warpgroup_dot` with `turns`
+    after this op is issued by warpgroup 0 first. Every thread of the
+    program executes it, as it does each dot that takes turns.
+  }];
+  let arguments = (ins ConfinedAttr<I32Attr, [IntMinValue<2>]>:$groups);
+  let assemblyFormat = "$groups attr-dict";
+}
+
+def TileGPU_WarpGroupTurnsEndOp : TileGPU_Op<"warpgroup_turns_end"> {
+  let summary = "Take back the turn left after the last dot that took turns";
+  let description = [{
+    Warpgroup 0 waits on its turn barrier once more, which the last
+    warpgroup's arrival after the final dot completes: every named barrier
+    the turns used ends with as many waits as arrivals.
+  }];
+  let arguments = (ins ConfinedAttr<I32Attr, [IntMinValue<2>]>:$groups);
+  let assemblyFormat = "$groups attr-dict";
 }
 
 //===----------------------------------------------------------------------===//
