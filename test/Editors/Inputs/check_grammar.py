@@ -105,6 +105,18 @@ if listed != builtins:
          f"extra {sorted(listed - builtins)}")
 
 TOKEN = re.compile(r"^(\d+):(\d+) (\w+)(?: '(.*)')?$", re.S)
+ESCAPE = re.compile(r"\\([0-7]{3}|.)", re.S)
+
+
+def unescape(text):
+    """A token's text as the file has it (tilec prints it escaped:
+    LLVM's write_escaped), so that a string's characters keep their
+    lines and columns."""
+    named = {"n": "\n", "t": "\t"}
+    return ESCAPE.sub(lambda m: chr(int(m.group(1), 8)) if len(m.group(1)) == 3
+                      else named.get(m.group(1), m.group(1)), text)
+
+
 checked = {"KEYWORD": 0, "NUMBER": 0, "STRING": 0, "COMMENT": 0, "BUILTIN": 0}
 for path in files:
     text = open(path).read()
@@ -116,7 +128,7 @@ for path in files:
         m = TOKEN.match(entry)
         if m:
             tokens.append((int(m.group(1)) - 1, int(m.group(2)) - 1,
-                           m.group(3), m.group(4) or ""))
+                           m.group(3), unescape(m.group(4) or "")))
     in_string = set()
 
     def expect(line, col, prefixes, what):
