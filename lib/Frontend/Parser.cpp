@@ -181,7 +181,18 @@ bool Parser::parseImport(Module &module) {
   consume();
   std::string from;
   std::vector<std::pair<const Token *, const Token *>> imported; // name, alias
+  // `import a.b [as c]`: each module and the name it binds (c, else a).
+  std::vector<std::pair<std::string, std::string>> modules;
+  std::string dotted;
   bool afterImport = false;
+  auto endModule = [&](std::string bound) {
+    if (dotted.empty())
+      return;
+    if (bound.empty())
+      bound = llvm::StringRef(dotted).split('.').first.str();
+    modules.push_back({dotted, bound});
+    dotted.clear();
+  };
   while (!peek().is(TokenKind::Newline) && !peek().is(TokenKind::Eof)) {
     const Token &t = peek();
     if (!t.is(TokenKind::Name) && !t.isKeyword("as") &&
@@ -198,9 +209,28 @@ bool Parser::parseImport(Module &module) {
              peek(1).is(TokenKind::Name)) {
       consume();
       imported.back().second = &peek();
-    }
+    } else if (!isFrom && (t.is(TokenKind::Name) || t.isOp(".")))
+      dotted += t.text.str();
+    else if (!isFrom && t.isKeyword("as") && peek(1).is(TokenKind::Name)) {
+      consume();
+      endModule(peek().text.str());
+    } else if (!isFrom && t.isOp(","))
+      endModule("");
     consume();
   }
+  endModule("");
+  // What a module other than Triton's binds is remembered for the error
+  // where a kernel uses it.
+  auto isTriton = [](llvm::StringRef module) {
+    return module == "triton" || module.starts_with("triton.");
+  };
+  for (auto &[path, bound] : modules)
+    if (!isTriton(path))
+      module.foreignImports[bound] = path;
+  if (isFrom && !isTriton(from))
+    for (auto [name, alias] : imported)
+      module.foreignImports[(alias ? alias : name)->text] =
+          from + "." + name->text.str();
   // The module as an expression the generator resolves.
   auto moduleExpr = [&](llvm::SMLoc at) -> ExprPtr {
     llvm::StringRef path = from;

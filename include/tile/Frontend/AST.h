@@ -11,6 +11,7 @@
 #define TILE_FRONTEND_AST_H
 
 #include "tile/Frontend/DType.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/SMLoc.h"
@@ -443,6 +444,10 @@ struct FunctionDef {
 struct Module {
   std::vector<std::unique_ptr<FunctionDef>> functions;
   std::vector<GlobalConst> constants; // in definition order
+  /// Names that imports of modules other than Triton's bind (FlagGems'
+  /// `triton_lang_extension as tle`), with the module: accepted so that
+  /// files paste cleanly, and named in the error where a kernel uses one.
+  llvm::StringMap<std::string> foreignImports;
 
   const FunctionDef *findFunction(llvm::StringRef name) const;
   const GlobalConst *findConstant(llvm::StringRef name) const;
