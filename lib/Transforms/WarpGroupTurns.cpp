@@ -15,6 +15,8 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILEGPUWARPGROUPTURNS
@@ -30,7 +32,8 @@ namespace {
 static SmallVector<WarpGroupDotOp> synchronousDots(scf::ForOp loop) {
   SmallVector<WarpGroupDotOp> dots;
   loop.getBody()->walk([&](WarpGroupDotOp dot) {
-    if (!dot.getIsAsync() && dot->getParentOfType<scf::ForOp>() == loop)
+    if (!dot.getIsAsync() &&
+        dot->getParentOfType<LoopLikeOpInterface>() == loop.getOperation())
       dots.push_back(dot);
   });
   return dots;
@@ -49,10 +52,19 @@ struct TileGPUWarpGroupTurnsPass
       if (warps < 8 || warps % 4)
         return;
       auto groups = static_cast<int32_t>(warps / 4);
-      func.walk([&](scf::ForOp loop) {
+      // Innermost first, and no loop around one that takes turns: the
+      // last warpgroup's arrival at a nested begin would meet the one of
+      // the enclosing begin, and the barrier would complete without
+      // warpgroup 0.
+      llvm::SmallPtrSet<Operation *, 4> turning;
+      func.walk<WalkOrder::PostOrder>([&](scf::ForOp loop) {
         SmallVector<WarpGroupDotOp> dots = synchronousDots(loop);
-        if (dots.size() < 2)
+        bool holdsTurns = llvm::any_of(turning, [&](Operation *inner) {
+          return loop->isProperAncestor(inner);
+        });
+        if (dots.size() < 2 || holdsTurns)
           return;
+        turning.insert(loop);
         OpBuilder b(loop);
         for (WarpGroupDotOp dot : dots)
           dot.setTurns(groups);

@@ -105,3 +105,44 @@ func.func @async_and_nested(%a: !tilegpu.memdesc<256x64xf16, #s16>,
   }
   return %o : tensor<256x64xf32, #mma16>
 }
+
+// -----
+
+// A loop with two dots around a loop with two dots: only the inner one
+// takes turns (the warpgroup 1 arrival of a nested begin would meet the
+// enclosing one's and complete warpgroup 0's barrier without it).
+#mmaN = #tilegpu.mma<version = 3, warpsPerCTA = [8, 1], instrShape = [16, 64]>
+#sN = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>
+// CHECK-LABEL: func.func @nested_both
+// CHECK:       scf.for
+// CHECK-NEXT:    tilegpu.warpgroup_dot
+// CHECK-NOT:     turns =
+// CHECK:         tilegpu.warpgroup_dot
+// CHECK-NOT:     turns =
+// CHECK:         tilegpu.warpgroup_turns_begin 2
+// CHECK-NEXT:    scf.for
+// CHECK:           tilegpu.warpgroup_dot {{.*}} {turns = 2 : i32}
+// CHECK:           tilegpu.warpgroup_dot {{.*}} {turns = 2 : i32}
+// CHECK:         }
+// CHECK-NEXT:    tilegpu.warpgroup_turns_end 2
+// CHECK-NEXT:    scf.yield
+// CHECK:       }
+// CHECK-NEXT:  return
+func.func @nested_both(%a: !tilegpu.memdesc<128x64xf16, #sN>,
+                       %b: !tilegpu.memdesc<64x64xf16, #sN>, %n: i32)
+    -> tensor<128x64xf32, #mmaN> attributes {tilegpu.num_warps = 8 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<128x64xf32, #mmaN>
+  %o = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<128x64xf32, #mmaN>) : i32 {
+    %s = tilegpu.warpgroup_dot %a, %b, %acc : !tilegpu.memdesc<128x64xf16, #sN>, !tilegpu.memdesc<64x64xf16, #sN>, tensor<128x64xf32, #mmaN> -> tensor<128x64xf32, #mmaN>
+    %t = tilegpu.warpgroup_dot %a, %b, %s : !tilegpu.memdesc<128x64xf16, #sN>, !tilegpu.memdesc<64x64xf16, #sN>, tensor<128x64xf32, #mmaN> -> tensor<128x64xf32, #mmaN>
+    %in = scf.for %j = %c0 to %n step %c1 iter_args(%x = %t) -> (tensor<128x64xf32, #mmaN>) : i32 {
+      %u = tilegpu.warpgroup_dot %a, %b, %x : !tilegpu.memdesc<128x64xf16, #sN>, !tilegpu.memdesc<64x64xf16, #sN>, tensor<128x64xf32, #mmaN> -> tensor<128x64xf32, #mmaN>
+      %v = tilegpu.warpgroup_dot %a, %b, %u : !tilegpu.memdesc<128x64xf16, #sN>, !tilegpu.memdesc<64x64xf16, #sN>, tensor<128x64xf32, #mmaN> -> tensor<128x64xf32, #mmaN>
+      scf.yield %v : tensor<128x64xf32, #mmaN>
+    }
+    scf.yield %in : tensor<128x64xf32, #mmaN>
+  }
+  return %o : tensor<128x64xf32, #mmaN>
+}

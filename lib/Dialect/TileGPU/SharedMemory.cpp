@@ -309,6 +309,11 @@ LogicalResult WarpGroupDotOp::verify() {
   int64_t warpN = mma.getInstrShape()[1];
   if (c.getShape()[0] % (16 * wm) || c.getShape()[1] % (warpN * wn))
     return emitOpError("the result must be a whole number of warpgroup tiles");
+  if (std::optional<int32_t> turns = getTurns();
+      turns && (*turns < 2 || 4 * *turns != static_cast<int64_t>(wm * wn)))
+    return emitOpError("takes turns among ")
+           << *turns << " warpgroups, but its layout has " << wm * wn / 4
+           << " (at least 2 are needed)";
   return success();
 }
 

@@ -329,3 +329,21 @@ func.func @tma_store_layout(%map: !tile.tensormap, %r: i32) {
   tilegpu.async_tma_store %map[%r, %r], %m : !tilegpu.memdesc<64x32xf16, #s>
   return
 }
+
+// -----
+
+#s = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>
+#mma3 = #tilegpu.mma<version = 3, warpsPerCTA = [8, 1], instrShape = [16, 64]>
+func.func @turns_of_other_warpgroups(%a: !tilegpu.memdesc<128x64xf16, #s>, %b: !tilegpu.memdesc<64x64xf16, #s>, %c: tensor<128x64xf32, #mma3>) {
+  // expected-error @below {{takes turns among 4 warpgroups, but its layout has 2 (at least 2 are needed)}}
+  %d = tilegpu.warpgroup_dot %a, %b, %c {turns = 4 : i32} : !tilegpu.memdesc<128x64xf16, #s>, !tilegpu.memdesc<64x64xf16, #s>, tensor<128x64xf32, #mma3> -> tensor<128x64xf32, #mma3>
+  return
+}
+
+// -----
+
+func.func @turns_of_one_warpgroup() {
+  // expected-error @below {{attribute 'groups' failed to satisfy constraint}}
+  tilegpu.warpgroup_turns_begin 1
+  return
+}

@@ -20,6 +20,19 @@ func.func @sync_and_async(%a: !tilegpu.memdesc<128x64xf16, #sa>, %b: !tilegpu.me
   return %f : tensor<128x256xf32, #mma3>
 }
 
+// Turns: the dot's `turns`, and the ops around the dots that take them.
+// CHECK-LABEL: func.func @turns
+// CHECK: tilegpu.warpgroup_turns_begin 2
+// CHECK: tilegpu.warpgroup_dot {{.*}} {turns = 2 : i32}
+// CHECK: tilegpu.warpgroup_turns_end 2
+func.func @turns(%a: !tilegpu.memdesc<128x64xf16, #sa>, %b: !tilegpu.memdesc<64x256xf16, #sb>,
+                 %c: tensor<128x256xf32, #mma3>) -> tensor<128x256xf32, #mma3> {
+  tilegpu.warpgroup_turns_begin 2
+  %d = tilegpu.warpgroup_dot %a, %b, %c {turns = 2 : i32} : !tilegpu.memdesc<128x64xf16, #sa>, !tilegpu.memdesc<64x256xf16, #sb>, tensor<128x256xf32, #mma3> -> tensor<128x256xf32, #mma3>
+  tilegpu.warpgroup_turns_end 2
+  return %d : tensor<128x256xf32, #mma3>
+}
+
 // The plain swizzle prints without lineElems (0: whole rows).
 // CHECK-LABEL: func.func private @plain
 // CHECK-SAME: #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>>
