@@ -20,6 +20,10 @@ for precision in tf32 tf32x3 ieee; do
   "$TILEC" "$OUT/matmul_fp32_$precision.tile" --all-configs \
     -o "$OUT/matmul_fp32_$precision.ptx"
 done
+# B K-major (A @ W^T), stated as the JIT would: wgmma's tf32 form.
+"$TILEC" "$OUT/matmul_fp32_tf32.tile" --all-configs \
+  --signature "stride_ak=i32:1,stride_bk=i32:1,stride_cn=i32:1" \
+  -o "$OUT/matmul_fp32_tf32_kmajor.ptx"
 # fp8 inputs (tutorial 03's fp8 run): the same kernel with fp8 A and B.
 for fp8 in fp8e4nv fp8e5; do
   sed "s/a_ptr: \*fp16:16, b_ptr: \*fp16:16/a_ptr: *$fp8:16, b_ptr: *$fp8:16/" \

@@ -6,20 +6,34 @@
 # facts (ptxas -v) next to them. Runs here; bench/matmul_bench.py runs on
 # the GPU. OUT and TILEC_FLAGS (e.g. --wgmma=false) build a baseline for
 # matmul_bench.py --baseline.
+# DTYPE=bf16 or fp32 (tf32 tensor cores) builds the kernel on those
+# pointers (C too), LAYOUT=bt for B given transposed (A @ W^T: stride_bk
+# 1), for matmul_bench.py --dtype ... --bt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TILEC=${TILEC:-build/bin/tilec}
 OUT=${OUT:-.carry/matmul}
 FLAGS=${TILEC_FLAGS:-}
+DTYPE=${DTYPE:-fp16}
 rm -rf "$OUT" && mkdir -p "$OUT"
-UNIT="stride_ak=i32:1,stride_bn=i32:1,stride_cn=i32:1"
+SRC=examples/matmul.tile
+if [ "$DTYPE" != fp16 ]; then
+  SRC="$OUT/matmul_$DTYPE.tile"
+  sed "s/\*fp16:16/*$DTYPE:16/g; s/tl.float16/c_ptr.dtype.element_ty/" \
+    examples/matmul.tile > "$SRC"
+fi
+if [ "${LAYOUT:-nn}" = bt ]; then
+  UNIT="stride_ak=i32:1,stride_bk=i32:1,stride_cn=i32:1" B_STRIDE=stride_bn
+else
+  UNIT="stride_ak=i32:1,stride_bn=i32:1,stride_cn=i32:1" B_STRIDE=stride_bk
+fi
 for d in 16 8 1; do
   if [ "$d" = 1 ]; then
     SIG="$UNIT"
   else
-    SIG="M=i32:$d,N=i32:$d,K=i32:$d,stride_am=i32:$d,stride_bk=i32:$d,stride_cm=i32:$d,$UNIT"
+    SIG="M=i32:$d,N=i32:$d,K=i32:$d,stride_am=i32:$d,$B_STRIDE=i32:$d,stride_cm=i32:$d,$UNIT"
   fi
-  "$TILEC" examples/matmul.tile $FLAGS --all-configs --signature "$SIG" \
+  "$TILEC" "$SRC" $FLAGS --all-configs --signature "$SIG" \
     -o "$OUT/matmul_div$d.ptx"
   /usr/local/cuda/bin/ptxas -arch=sm_90a -v "$OUT/matmul_div$d.ptx" \
     -o /dev/null 2> "$OUT/matmul_div$d.ptxas.txt"

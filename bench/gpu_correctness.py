@@ -59,6 +59,12 @@ def tf32(x):
     return ((bits + 0x1000) & -0x2000).view(torch.float32)
 
 
+def tf32_truncated(x):
+    """x as wgmma's tf32 form reads it from shared memory: the upper 19
+    bits (as Triton's Hopper kernels)."""
+    return (x.contiguous().view(torch.int32) & -0x2000).view(torch.float32)
+
+
 def matmul_case(k, dtype, M, N, K, transpose_b=False, act=None, tol=2e-3,
                 timed=False, label=None, operands=lambda x: x, out_dtype=None):
     def randn(*shape):  # fp8 has no randn: round normal fp32 values
@@ -122,6 +128,16 @@ def check_matmul():
                 tol = 1e-5 + steps * K * 2.0 ** -27
                 matmul_case(k, torch.float32, M, N, K, tol=tol,
                             timed=(M == 4096), label=label, operands=operands)
+    # B K-major (A @ W^T, as the JIT states it): wgmma's tf32 form, on the
+    # general path of odd sizes too, which reads the operands truncated to
+    # tf32 in shared memory.
+    for k, label in matmul_configs("matmul_fp32_tf32_kmajor",
+                                   "matmul fp32 tf32 K-major"):
+        for (M, N, K) in [(512, 512, 512), (1024, 768, 4096),
+                          (1000, 1000, 1000)]:
+            matmul_case(k, torch.float32, M, N, K, transpose_b=True,
+                        tol=1e-5 + K * 2.0 ** -27, label=label,
+                        operands=tf32_truncated)
     # fp8 A and B, fp16 C (tutorial 03's fp8 run): B K-major as the
     # tutorial passes it (b.T) and N-major.
     for fp8, dtype in [("fp8e4nv", torch.float8_e4m3fn),

@@ -1,7 +1,7 @@
 """matmul.tile against cuBLAS (torch.matmul) and Triton's tutorial kernel.
 
 Runs on the device machine with the PTX that bench/build_matmul.sh built.
-For each size: fresh random fp16 inputs, a correctness check of every
+For each size: fresh random inputs (fp16 unless --dtype), a correctness check of every
 compiled config against float64 (before any timing), autotuning over the
 @autotune configs (as the JIT would: the fastest config for this shape,
 among those whose specialization the arguments satisfy), then at least 5
@@ -15,8 +15,12 @@ the grouped-program-order pass.
 With --baseline DIR2, also compares each config with the same config
 compiled by another build (a compiler change's effect on the kernels).
 
+With --dtype bf16 or fp32 (tf32 tensor cores, cuBLAS's tf32 too) and
+--bt (B a transposed view of an N x K matrix: A @ W^T), the same for
+kernels built with DTYPE=... LAYOUT=bt bash bench/build_matmul.sh.
+
 usage: python3 bench/matmul_bench.py DIR [LOG] [--sizes 4096x4096x4096,...]
-       [--baseline DIR2]
+       [--baseline DIR2] [--dtype fp16|bf16|fp32] [--bt]
 """
 import argparse
 import json
@@ -41,8 +45,29 @@ parser.add_argument("--baseline",
                     help="a DIR of the same kernels from another compiler "
                     "build: each config is compared with its counterpart "
                     "there, interleaved, at the given sizes")
+parser.add_argument("--dtype", default="fp16", choices=["fp16", "bf16", "fp32"],
+                    help="A, B and C's type (fp32: tf32 tensor cores)")
+parser.add_argument("--bt", action="store_true",
+                    help="B as the transposed view of an N x K matrix")
 args = None
 LOG = None
+DTYPES = {"fp16": torch.float16, "bf16": torch.bfloat16, "fp32": torch.float32}
+# One rounding of C (bf16: 8 bits) or tf32's 10-bit operands dominate.
+TOLERANCE = {"fp16": 2e-3, "bf16": 8e-3, "fp32": 4e-3}
+
+
+def operands(M, N, K, seed):
+    """Fresh random A (M x K), B (K x N; with --bt the transposed view of
+    an N x K matrix), C and the float64 reference, in --dtype."""
+    torch.manual_seed(seed)
+    dtype = DTYPES[args.dtype]
+    a = torch.randn(M, K, device="cuda", dtype=dtype)
+    if args.bt:
+        b = torch.randn(N, K, device="cuda", dtype=dtype).t()
+    else:
+        b = torch.randn(K, N, device="cuda", dtype=dtype)
+    c = torch.empty(M, N, device="cuda", dtype=dtype)
+    return a, b, c, a.double() @ b.double()
 
 
 def log(msg):
@@ -122,11 +147,7 @@ def checked_error(kernel, a, b, c, ref):
 
 
 def bench_size(M, N, K, kernels, reps):
-    torch.manual_seed(M * 7 + N * 3 + K)
-    a = torch.randn(M, K, device="cuda", dtype=torch.float16)
-    b = torch.randn(K, N, device="cuda", dtype=torch.float16)
-    ref = a.double() @ b.double()
-    c = torch.empty(M, N, device="cuda", dtype=torch.float16)
+    a, b, c, ref = operands(M, N, K, M * 7 + N * 3 + K)
     shape = f"{M}x{N}x{K}"
 
     # Correctness first: every applicable config, the baselines too.
@@ -134,7 +155,7 @@ def bench_size(M, N, K, kernels, reps):
     ok = True
     for k in usable:
         err = checked_error(k, a, b, c, ref)
-        good = err <= 2e-3
+        good = err <= TOLERANCE[args.dtype]
         ok &= good
         log(f"  check {shape} {k.label:32s} rel_err={err:.2e} "
             f"{'ok' if good else 'FAIL'}")
@@ -185,11 +206,7 @@ def bench_size(M, N, K, kernels, reps):
 def bench_grouping(M, N, K, directory, reps):
     """matmul_2d.tile with and without tile-group-program-order: each
     variant autotuned over its configs, then interleaved rounds."""
-    torch.manual_seed(1)
-    a = torch.randn(M, K, device="cuda", dtype=torch.float16)
-    b = torch.randn(K, N, device="cuda", dtype=torch.float16)
-    ref = a.double() @ b.double()
-    c = torch.empty(M, N, device="cuda", dtype=torch.float16)
+    a, b, c, ref = operands(M, N, K, 1)
     shape = f"{M}x{N}x{K}"
     kernels = {}
     for variant in ["grouped", "rowmajor"]:
@@ -199,8 +216,8 @@ def bench_grouping(M, N, K, directory, reps):
         for k in kernels[variant]:
             err = checked_error(k, a, b, c, ref)
             log(f"  check {shape} {name} {k.md['kernel']} grid={k.md['grid']} "
-                f"rel_err={err:.2e} {'ok' if err <= 2e-3 else 'FAIL'}")
-            if not err <= 2e-3:
+                f"rel_err={err:.2e} {'ok' if err <= TOLERANCE[args.dtype] else 'FAIL'}")
+            if not err <= TOLERANCE[args.dtype]:
                 return
     # Each config with and without the pass, interleaved; the autotuned
     # pair is the fastest of each side.
@@ -236,11 +253,7 @@ def bench_baseline(M, N, K, kernels, baseline, reps):
     against the same config compiled by another build
     (after checking both): the speed ratio of this build over the other,
     median of interleaved rounds."""
-    torch.manual_seed(M + N + K)
-    a = torch.randn(M, K, device="cuda", dtype=torch.float16)
-    b = torch.randn(K, N, device="cuda", dtype=torch.float16)
-    ref = a.double() @ b.double()
-    c = torch.empty(M, N, device="cuda", dtype=torch.float16)
+    a, b, c, ref = operands(M, N, K, M + N + K)
     shape = f"{M}x{N}x{K}"
     old = {k.label: k for k in baseline}
     usable = [k for k in kernels
@@ -255,7 +268,7 @@ def bench_baseline(M, N, K, kernels, baseline, reps):
         pair = (k, old[k.label])
         for which, kernel in zip(("this", "baseline"), pair):
             err = checked_error(kernel, a, b, c, ref)
-            if not err <= 2e-3:
+            if not err <= TOLERANCE[args.dtype]:
                 log(f"  check {shape} {which} {k.label} rel_err={err:.2e} FAIL")
                 return
         new_f, old_f = (x.bind(*matmul_args(a, b, c)) for x in pair)
@@ -270,8 +283,11 @@ def bench_baseline(M, N, K, kernels, baseline, reps):
 
 
 def main():
+    # cuBLAS's fp32 matmul on the tf32 tensor cores, as tilec's and
+    # Triton's fp32 dot (input_precision="tf32").
+    torch.backends.cuda.matmul.allow_tf32 = args.dtype == "fp32"
     log(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}, "
-        f"triton {triton.__version__}")
+        f"triton {triton.__version__}, {args.dtype}{', B transposed' if args.bt else ''}")
     kernels = load_variants(args.dir)
     baseline = load_variants(args.baseline) if args.baseline else None
     for size in args.sizes.split(","):

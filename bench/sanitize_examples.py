@@ -228,6 +228,16 @@ for name, b in [("matmul_fp8e4nv_kmajor", b8.t().contiguous().t()),
                               *b.stride(), *c8.stride())
         torch.cuda.synchronize()
         assert (c8.double() - a8.double() @ b.double()).abs().max() < 0.1, name
+# tf32 on wgmma (fp32 A and B, B K-major): every config, odd sizes.
+a32 = torch.randn(200, 136, device="cuda")
+b32 = torch.randn(264, 136, device="cuda").t()
+for i in range(4):
+    c32 = torch.empty(200, 264, device="cuda")
+    Kernel(CDIR, "matmul_fp32_tf32_kmajor", i)(
+        a32, b32, c32, 200, 264, 136, *a32.stride(), *b32.stride(),
+        *c32.stride())
+    torch.cuda.synchronize()
+    assert (c32.double() - a32.double() @ b32.double()).abs().max() < 0.1
 a = torch.randn(200, 136, device="cuda", dtype=torch.float16)
 b = torch.randn(264, 136, device="cuda", dtype=torch.float16)
 for i in range(4):

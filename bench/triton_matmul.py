@@ -1,5 +1,5 @@
-"""Triton's tutorial 03 matmul kernel (A and B fp16 or fp8, fp32
-accumulation, fp16 C), as published, for the benchmarks that compare
+"""Triton's tutorial 03 matmul kernel (A and B fp16, bf16, fp32 or fp8, fp32
+accumulation, C in C's type), as published, for the benchmarks that compare
 against it; each wraps it in an autotuner over its own configs."""
 import triton
 import triton.language as tl
@@ -32,7 +32,9 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak,
         accumulator = tl.dot(a, b, accumulator)
         a_ptrs += BLOCK_SIZE_K * stride_ak
         b_ptrs += BLOCK_SIZE_K * stride_bk
-    c = accumulator.to(tl.float16)
+    # The tutorial writes tl.float16; C's own type is the same for its fp16
+    # and fp8 runs and lets bf16 and fp32 runs store bf16 and fp32.
+    c = accumulator.to(c_ptr.dtype.element_ty)
     offs_cm = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
     offs_cn = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
     c_ptrs = c_ptr + stride_cm * offs_cm[:, None] + stride_cn * offs_cn[None, :]

@@ -171,6 +171,27 @@ func.func @fp8(%c: tensor<64x64xf32, #mma3>, %p: tensor<64x64x!tile.ptr<f32>, #m
 
 // -----
 
+// fp32 operands read as tf32, both K-major (the only form wgmma's tf32
+// instruction has): k-steps of 8, one 128-byte line (32 elements) per row
+// of each.
+#sA32 = #tilegpu.shared<vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 32>
+#sB32 = #tilegpu.shared<vec = 4, perPhase = 1, maxPhase = 8, order = [0, 1], lineElems = 32>
+#mma3 = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]>
+// CHECK-LABEL: gpu.func @tf32
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 64, k = 8>, D[<f32>, <one>], A[<tf32>, <one>, <row>], B[<tf32>, <one>, <col>]
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+func.func @tf32(%c: tensor<64x64xf32, #mma3>, %p: tensor<64x64x!tile.ptr<f32>, #mma3>) attributes {tilegpu.num_warps = 4 : i32} {
+  %a = tilegpu.local_alloc {offset = 0 : i32} : () -> !tilegpu.memdesc<64x32xf32, #sA32>
+  %b = tilegpu.local_alloc {offset = 8192 : i32} : () -> !tilegpu.memdesc<32x64xf32, #sB32>
+  %d = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<64x32xf32, #sA32>, !tilegpu.memdesc<32x64xf32, #sB32>, tensor<64x64xf32, #mma3> -> tensor<64x64xf32, #mma3>
+  tile.store %p, %d : tensor<64x64x!tile.ptr<f32>, #mma3>
+  return
+}
+
+// -----
+
 // Turns (two warpgroups): before the fence, each warpgroup waits on its
 // own named barrier (1 + its index, 256 threads: its 128 waiting, the
 // previous warpgroup's 128 arriving); after the commit it arrives at the

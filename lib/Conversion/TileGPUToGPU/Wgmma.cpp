@@ -113,8 +113,8 @@ static Value packHalves(OpBuilder &b, Location loc, Value lo, Value hi) {
 struct WgmmaKind {
   int64_t n, k;
   NVVM::WGMMATypes typeA, typeB;
-  /// Only 16-bit operands may be transposed (MN-major); fp8 has no such
-  /// operands in the instruction.
+  /// Only 16-bit operands may be transposed (MN-major); fp8 and tf32 have
+  /// no such operands in the instruction.
   bool hasTranspose() const { return k == 16; }
 };
 
@@ -247,11 +247,13 @@ struct WarpGroupDotLowering
         return NVVM::WGMMATypes::e4m3;
       if (isa<Float8E5M2Type>(elem))
         return NVVM::WGMMATypes::e5m2;
+      if (elem.isF32())
+        return NVVM::WGMMATypes::tf32;
       return elem.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
     };
-    // A k-step reads 32 bytes of each row along K: 16 16-bit or 32 fp8
-    // elements.
-    WgmmaKind kind{instrN, isFloat8Type(aType.getElementType()) ? 32 : 16,
+    // A k-step reads 32 bytes of each row along K: 16 16-bit, 32 fp8 or 8
+    // fp32 (tf32: the tensor cores read the upper 19 bits) elements.
+    WgmmaKind kind{instrN, 256 / aType.getElementType().getIntOrFloatBitWidth(),
                    wgmmaType(aType.getElementType()),
                    wgmmaType(op.getB().getType().getElementType())};
     // K-major A is "row" and K-major B "col"; the others are transposed.

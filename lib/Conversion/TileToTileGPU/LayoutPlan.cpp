@@ -331,7 +331,8 @@ mlir::tile::chooseWgmmaLayout(DotOp dot, const LayoutPlanOptions &options) {
   auto aType = dot.getA().getType();
   Type in = aType.getElementType();
   bool fp8 = isFloat8Type(in);
-  if (!(in.isF16() || in.isBF16() || fp8))
+  bool tf32 = in.isF32() && dot->hasAttr(kTF32WgmmaAttrName);
+  if (!(in.isF16() || in.isBF16() || fp8 || tf32))
     return {};
   int64_t M = aType.getDimSize(0), K = aType.getDimSize(1),
           N = dot.getB().getType().getDimSize(1);
@@ -339,7 +340,7 @@ mlir::tile::chooseWgmmaLayout(DotOp dot, const LayoutPlanOptions &options) {
   // wgmma's layout: rows of at least 32 bytes whichever dimension is
   // contiguous, and whole 1024-byte swizzle groups so that every buffer of
   // a ring stays aligned. fp8 takes k-steps of 32 and must also fit as
-  // fp16, should it be widened (widenFloat8Dots).
+  // fp16, should it be widened (widenFloat8Dots); tf32 k-steps of 8.
   if (M % 64 || K % 16 || N % 16 || (K * N * 2) % 1024 ||
       (fp8 && (K % 32 || (K * N) % 1024)))
     return {};

@@ -100,9 +100,17 @@ tilegpu::MmaEncodingAttr chooseWgmmaLayout(DotOp dot,
 bool isAccumulationOfDot(AtomicRMWOp atomic);
 
 /// Gives the dots of fp8 blocks that wgmma's fp8 form cannot take fp16
-/// operands (Float8Dots.cpp). Returns whether any dot changed.
+/// operands (KMajorDots.cpp). Returns whether any dot changed.
 bool widenFloat8Dots(func::FuncOp func, const AxisInfoAnalysis &axis,
                      const LayoutPlanOptions &options);
+
+/// Set on a tf32 dot of fp32 blocks whose operands wgmma's tf32 form reads
+/// (both loaded along K): chooseWgmmaLayout takes only those.
+inline constexpr llvm::StringLiteral kTF32WgmmaAttrName = "tilegpu.tf32_wgmma";
+
+/// Marks the tf32 dots that wgmma takes (KMajorDots.cpp).
+void markTF32WgmmaDots(func::FuncOp func, const AxisInfoAnalysis &axis,
+                       const LayoutPlanOptions &options);
 
 /// Clone cheap index computations (ranges, splats, constants, integer
 /// arithmetic on them, expand_dims and broadcast) so that each use has its

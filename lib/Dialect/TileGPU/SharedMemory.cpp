@@ -274,21 +274,28 @@ LogicalResult WarpGroupDotOp::verify() {
            << c.getShape()[0] << "x" << c.getShape()[1];
   Type elem = a.getElementType();
   // fp8 operands may mix e4m3 and e5m2; each is read K-major from shared
-  // memory in k-steps of 32.
+  // memory in k-steps of 32. f32 operands are read as tf32, likewise in
+  // k-steps of 8.
   bool fp8 = tile::isFloat8Type(elem) && tile::isFloat8Type(b.getElementType());
+  bool kMajorOnly = fp8 || elem.isF32();
+  StringRef form = fp8 ? "fp8" : "tf32";
   if ((elem != b.getElementType() && !fp8) ||
-      !(elem.isF16() || elem.isBF16() || fp8) || !c.getElementType().isF32())
-    return emitOpError("wgmma takes f16, bf16 or fp8 operands into f32");
-  if (a.getShape()[1] % (fp8 ? 32 : 16))
-    return emitOpError("K must be a multiple of ") << (fp8 ? 32 : 16);
+      !(elem.isF16() || elem.isBF16() || kMajorOnly) ||
+      !c.getElementType().isF32())
+    return emitOpError("wgmma takes f16, bf16, f32 (tf32) or fp8 operands "
+                       "into f32");
+  int64_t kStep = 256 / elem.getIntOrFloatBitWidth();
+  if (a.getShape()[1] % kStep)
+    return emitOpError("K must be a multiple of ") << kStep;
   SmallVector<MemDescType, 2> buffers{b};
   if (auto aBuffer = dyn_cast<MemDescType>(getA().getType())) {
     buffers.push_back(aBuffer);
-    if (fp8 && (aBuffer.getEncoding().getOrder()[0] != 1 ||
-                b.getEncoding().getOrder()[0] != 0))
-      return emitOpError("fp8 operands must be K-major in shared memory");
-  } else if (fp8) {
-    return emitOpError("fp8 operand A must be in shared memory");
+    if (kMajorOnly && (aBuffer.getEncoding().getOrder()[0] != 1 ||
+                       b.getEncoding().getOrder()[0] != 0))
+      return emitOpError() << form
+                           << " operands must be K-major in shared memory";
+  } else if (kMajorOnly) {
+    return emitOpError() << form << " operand A must be in shared memory";
   } else {
     auto dotOp = dyn_cast_or_null<DotOperandEncodingAttr>(
         cast<RankedTensorType>(getA().getType()).getEncoding());

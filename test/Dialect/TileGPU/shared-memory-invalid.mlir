@@ -157,10 +157,22 @@ func.func @wgmma_shapes(%a: !tilegpu.memdesc<64x64xf16, #s>, %b: !tilegpu.memdes
 
 // -----
 
+#s = #tilegpu.shared<vec = 2, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 16>
+#mma3 = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]>
+func.func @wgmma_types(%a: !tilegpu.memdesc<64x32xf64, #s>, %b: !tilegpu.memdesc<32x64xf64, #s>, %c: tensor<64x64xf32, #mma3>) {
+  // expected-error @below {{wgmma takes f16, bf16, f32 (tf32) or fp8 operands into f32}}
+  %d = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<64x32xf64, #s>, !tilegpu.memdesc<32x64xf64, #s>, tensor<64x64xf32, #mma3> -> tensor<64x64xf32, #mma3>
+  return
+}
+
+// -----
+
+// f32 operands are read as tf32, K-major only: B contiguous along N is
+// rejected.
 #s = #tilegpu.shared<vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 32>
 #mma3 = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]>
-func.func @wgmma_types(%a: !tilegpu.memdesc<64x32xf32, #s>, %b: !tilegpu.memdesc<32x64xf32, #s>, %c: tensor<64x64xf32, #mma3>) {
-  // expected-error @below {{wgmma takes f16, bf16 or fp8 operands into f32}}
+func.func @wgmma_tf32_n_major(%a: !tilegpu.memdesc<64x32xf32, #s>, %b: !tilegpu.memdesc<32x64xf32, #s>, %c: tensor<64x64xf32, #mma3>) {
+  // expected-error @below {{tf32 operands must be K-major in shared memory}}
   %d = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<64x32xf32, #s>, !tilegpu.memdesc<32x64xf32, #s>, tensor<64x64xf32, #mma3> -> tensor<64x64xf32, #mma3>
   return
 }

@@ -1,16 +1,20 @@
-//===- Float8Dots.cpp - Which dots of fp8 blocks stay fp8 -----------------===//
+//===- KMajorDots.cpp - Dots that wgmma takes only K-major (fp8, tf32) ----===//
 //
-// wgmma multiplies fp8 (e4m3, e5m2, mixed) at twice the fp16 rate, but its
-// fp8 form reads both operands from shared memory and K-major only (no
-// transpose), and mma.sync and the FMA path have no fp8 form here. A dot of
-// fp8 blocks therefore stays fp8 only where wgmma takes it and both
-// operands are loaded tiles (so A is not a register operand, as the second
-// dot of a chain's is) whose layout will run along K: A's (M x K) loads
-// contiguous along K at least as long as along M, B's (K x N, or the
-// transpose of a loaded N x K tile) longer along K than N, the order
-// coalescedLayout gives them. Every other fp8 dot gets the fp16
-// widening of its operands (exact: every fp8 value is an fp16 value), so
-// that the fp16 paths serve any layout and architecture.
+// wgmma multiplies fp8 (e4m3, e5m2, mixed) at twice the fp16 rate and
+// fp32 blocks as tf32 at half of it, but those forms read both operands
+// from shared memory and K-major only (no transpose). Such a dot goes to
+// wgmma only where both operands are loaded tiles (so A is not a register
+// operand, as the second dot of a chain's is) whose layout will run along
+// K: A's (M x K) loads contiguous along K at least as long as along M, B's
+// (K x N, or the transpose of a loaded N x K tile) longer along K than N,
+// the order coalescedLayout gives them.
+// - Every other fp8 dot gets the fp16 widening of its operands (exact:
+//   every fp8 value is an fp16 value), so that the fp16 paths serve any
+//   layout and architecture, and mma.sync and the FMA path need no fp8
+//   form.
+// - A tf32 dot that qualifies is marked for chooseWgmmaLayout (the linear
+//   layer's A @ W^T in fp32); the others keep mma.sync's tf32 form, which
+//   reads either order (the tutorial's row-major B).
 //
 //===----------------------------------------------------------------------===//
 
@@ -65,4 +69,20 @@ bool mlir::tile::widenFloat8Dots(func::FuncOp func,
     changed = true;
   });
   return changed;
+}
+
+void mlir::tile::markTF32WgmmaDots(func::FuncOp func,
+                                   const AxisInfoAnalysis &axis,
+                                   const LayoutPlanOptions &options) {
+  func.walk([&](DotOp dot) {
+    if (!dot.getA().getType().getElementType().isF32() ||
+        !dot.getType().getElementType().isF32() ||
+        dot.getInputPrecision() != InputPrecision::tf32 || !options.useMma ||
+        !loadedAlongK(dot.getA(), 0, axis) ||
+        !loadedAlongK(dot.getB(), 1, axis))
+      return;
+    dot->setAttr(kTF32WgmmaAttrName, UnitAttr::get(dot.getContext()));
+    if (!chooseWgmmaLayout(dot, options))
+      dot->removeAttr(kTF32WgmmaAttrName);
+  });
 }
