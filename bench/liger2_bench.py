@@ -26,13 +26,13 @@ import triton.language as tl
 from triton.language.extra.libdevice import rsqrt
 from triton.language.extra.libdevice import tanh
 
-from tilelaunch import Kernel, cdiv, graph_ms, rel_error, logger
+from tilelaunch import BandwidthComparison, Kernel, cdiv, rel_error, logger
 
 DIR = sys.argv[1]
 log = logger(sys.argv[2] if len(sys.argv) > 2 else None)
 torch.manual_seed(0)
-failures = []
-summary = []
+cases = BandwidthComparison(log)
+compare, failures, summary = cases.compare, cases.failures, cases.summary
 
 # Liger's module constants, which its kernels read.
 _CASTING_MODE_NONE: tl.constexpr = tl.constexpr(-1)
@@ -698,31 +698,9 @@ def tilec_kernel(name, warps, index=None, **constexprs):
     return k
 
 
-def compare(label, fns, nbytes, check, tol=2e-3):
-    """check(name) runs contender `name` on fresh data and returns its
-    error against float64; then interleaved timing rounds. bf16 results
-    pass a looser tol: one rounding to bf16 alone is ~2e-3 (RMS)."""
-    for name in fns:
-        err = check(name)
-        ok = err == err and err <= tol
-        log(f"  check {label} {name}: rel_err={err:.2e} {'ok' if ok else 'FAIL'}")
-        if not ok:
-            failures.append(f"{label} {name}")
-    times = {n: [] for n in fns}
-    for _ in range(5):
-        for n, fn in fns.items():
-            times[n].append(graph_ms(fn))
-    med = {n: statistics.median(t) for n, t in times.items()}
-    ratios = {n: statistics.median(t / u for t, u in zip(times["tilec"], times[n]))
-              for n in fns if n != "tilec"}
-    tbs = {n: nbytes / med[n] / 1e9 for n in fns}
-    bw = " ".join(f"{n} {tbs[n]:.2f} TB/s" for n in fns)
-    log(f"{label}: {bw}; " + ", ".join(
-        f"tilec/{n} {1 / r:.2f}x" for n, r in ratios.items()))
-    summary.append((label, med["tilec"], tbs, {n: 1 / r for n, r in ratios.items()}))
-
-
-BF16 = 1e-2  # the tolerance for bf16 results (see compare)
+# The tolerance for bf16 results: one rounding to bf16 alone is ~2e-3
+# (RMS).
+BF16 = 1e-2
 
 
 def bench_layer_norm(M, N, block, warps):

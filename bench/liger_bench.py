@@ -9,7 +9,6 @@ written once.
 usage: bash bench/build_liger.sh (here), then
        python3 bench/liger_bench.py .carry/liger [LOG]
 """
-import statistics
 import sys
 
 import torch
@@ -17,12 +16,13 @@ import torch.nn.functional as F
 import triton
 import triton.language as tl
 
-from tilelaunch import Kernel, graph_ms, rel_error, logger
+from tilelaunch import BandwidthComparison, Kernel, rel_error, logger
 
 DIR = sys.argv[1]
 log = logger(sys.argv[2] if len(sys.argv) > 2 else None)
 torch.manual_seed(0)
-failures = []
+cases = BandwidthComparison(log)
+compare, failures = cases.compare, cases.failures
 
 
 @triton.jit
@@ -96,27 +96,6 @@ def _cross_entropy_kernel(X_ptr, X_stride, Y_ptr, loss_ptr, n_cols,
         tl.store(X_ptr + X_offsets, X_block, mask=X_offsets < n_cols)
     loss = -(ori_X_y - m - tl.log(d))
     tl.store(loss_ptr, loss)
-
-
-def compare(label, fns, nbytes, check):
-    """check(name) runs contender `name` on fresh data and returns its
-    error against float64; then interleaved timing rounds."""
-    for name in fns:
-        err = check(name)
-        ok = err == err and err <= 2e-3
-        log(f"  check {label} {name}: rel_err={err:.2e} {'ok' if ok else 'FAIL'}")
-        if not ok:
-            failures.append(f"{label} {name}")
-    times = {n: [] for n in fns}
-    for _ in range(5):
-        for n, fn in fns.items():
-            times[n].append(graph_ms(fn))
-    med = {n: statistics.median(t) for n, t in times.items()}
-    ratios = {n: statistics.median(t / u for t, u in zip(times["tilec"], times[n]))
-              for n in fns if n != "tilec"}
-    bw = " ".join(f"{n} {nbytes / med[n] / 1e9:.2f} TB/s" for n in fns)
-    log(f"{label}: {bw}; " + ", ".join(
-        f"tilec/{n} {1 / r:.2f}x" for n, r in ratios.items()))
 
 
 def bench_rms_norm(M, N, block, warps):

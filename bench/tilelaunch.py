@@ -9,6 +9,7 @@ mismatched launch fails loudly instead of computing garbage.
 """
 import json
 import os
+import statistics
 
 import cupy as cp
 import numpy as np
@@ -156,3 +157,40 @@ def logger(path=None):
             out.write(msg + "\n")
             out.flush()
     return log
+
+
+class BandwidthComparison:
+    """The contenders of memory-bound cases (tilec first, then the others:
+    Triton, torch): each checked against float64 on fresh data, then timed
+    in interleaved rounds (CUDA graphs); the speed ratios are medians of
+    per-round ratios. Failed checks and one summary row per case are kept
+    for the caller's report."""
+
+    def __init__(self, log, rounds=5):
+        self.log, self.rounds = log, rounds
+        self.failures, self.summary = [], []
+
+    def compare(self, label, fns, nbytes, check, tol=2e-3):
+        """check(name) runs contender `name` on fresh data and returns its
+        error against float64; `nbytes` is what the operation must read
+        and write once."""
+        for name in fns:
+            err = check(name)
+            ok = err == err and err <= tol
+            self.log(f"  check {label} {name}: rel_err={err:.2e} "
+                     f"{'ok' if ok else 'FAIL'}")
+            if not ok:
+                self.failures.append(f"{label} {name}")
+        times = {n: [] for n in fns}
+        for _ in range(self.rounds):
+            for n, fn in fns.items():
+                times[n].append(graph_ms(fn))
+        med = {n: statistics.median(t) for n, t in times.items()}
+        speed = {n: 1 / statistics.median(t / u for t, u in
+                                          zip(times["tilec"], times[n]))
+                 for n in fns if n != "tilec"}
+        tbs = {n: nbytes / med[n] / 1e9 for n in fns}
+        self.log(f"{label}: " + " ".join(f"{n} {tbs[n]:.2f} TB/s" for n in fns)
+                 + "; " + ", ".join(f"tilec/{n} {r:.2f}x"
+                                    for n, r in speed.items()))
+        self.summary.append((label, med["tilec"], tbs, speed))
