@@ -92,6 +92,11 @@ for bm in 32 64; do
   "$TILEC" bench/kernels/dot_transposed.tile -D BM=$bm -o "$OUT/dot_transposed_$bm.ptx"
 done
 "$TILEC" examples/matmul_descriptor.tile --all-configs -o "$OUT/matmul_descriptor.ptx"
+# The same on fp32 (tf32 on wgmma, tiles by TMA).
+sed "s/\*fp16/*fp32/g; s/tl.float16/tl.float32/g" examples/matmul_descriptor.tile \
+  > "$OUT/matmul_descriptor_fp32.tile"
+"$TILEC" "$OUT/matmul_descriptor_fp32.tile" --all-configs \
+  -o "$OUT/matmul_descriptor_fp32.ptx"
 "$TILEC" examples/grouped_matmul_tma.tile --all-configs -o "$OUT/grouped_matmul_tma.ptx"
 # Its fp8 run (FP8: e4m3 A, B and C), at the first config's blocks.
 "$TILEC" examples/grouped_matmul_tma.tile -D NUM_SM=132 -D FP8=True \

@@ -602,6 +602,19 @@ def check_descriptor():
             torch.cuda.synchronize()
             record(f"matmul_descriptor cfg{i}", f"{M}x{N}x{K}",
                    rel_error(c, a.double() @ b.double().T), 2e-3)
+    # The same on fp32 (tf32): wgmma's tf32 form fed by TMA (4-byte
+    # elements, 32 to a 128-byte line), against truncated operands.
+    for i in range(2):
+        k = Kernel("matmul_descriptor_fp32", i)
+        for M, N, K in [(1000, 1000, 1000), (384, 520, 136), (2048, 1536, 256)]:
+            a = torch.randn(M, K, device="cuda")
+            b = torch.randn(N, K, device="cuda")
+            c = torch.full((M, N), float("nan"), device="cuda")
+            k(a, b, c, M, N, K)
+            torch.cuda.synchronize()
+            ref = tf32_truncated(a).double() @ tf32_truncated(b).double().T
+            record(f"matmul_descriptor fp32 cfg{i}", f"{M}x{N}x{K}",
+                   rel_error(c, ref), 1e-5 + K * 2.0 ** -27)
     # Tutorial 09's persistent matmul on pointers, B also transposed.
     for i, cfg in enumerate(json.load(open(f"{DIR}/matmul_persistent.json"))):
         k = Kernel("matmul_persistent", i)

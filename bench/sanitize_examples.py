@@ -188,6 +188,10 @@ for i in range(2):
     Kernel(CDIR, "matmul_descriptor", i)(
         a, b, torch.empty(2048, 1536, device="cuda", dtype=torch.float16),
         2048, 1536, 136)
+    # fp32: tf32 on wgmma, tiles by TMA.
+    Kernel(CDIR, "matmul_descriptor_fp32", i)(
+        a.float(), b.float(), torch.empty(2048, 1536, device="cuda"),
+        2048, 1536, 136)
 for bm in [32, 64]:
     a = torch.randn(100, 96, device="cuda", dtype=torch.float16)
     b = torch.randn(72, 96, device="cuda", dtype=torch.float16)
