@@ -190,9 +190,8 @@ scf::ForOp deferDot(RewriterBase &rewriter, scf::ForOp loop,
   auto deferred =
       WarpGroupDotOp::create(rewriter, loc, second.getType(), previousA,
                              ringView(rewriter, slotView, trans, previousSlot),
-                             acc, Value(), /*isAsync=*/false,
+                             acc, Value(), /*isAsync=*/true,
                              /*turns=*/IntegerAttr());
-  deferred.setIsAsync(true);
   auto firstDone = WarpGroupDotWaitOp::create(
       rewriter, loc, TypeRange{first.getType()}, ValueRange{first.getD()}, 1);
   first.getD().replaceAllUsesExcept(firstDone.getResult(0), firstDone);

@@ -48,14 +48,13 @@ static Value warpGroupIndex(OpBuilder &b, Location loc) {
 
 /// `instruction` ("bar.sync" or "bar.arrive") on the named barrier of
 /// warpgroup `turnOf`'s turn (barrier 0 is the program's), executed by the
-/// threads of warpgroup `group`. The barrier is an immediate, so that ptxas
-/// counts only the barriers used.
-static void turnBarrierInGroup(OpBuilder &b, Location loc,
+/// threads of warpgroup `group` (this thread's is `ownGroup`). The barrier
+/// is an immediate, so that ptxas counts only the barriers used.
+static void turnBarrierInGroup(OpBuilder &b, Location loc, Value ownGroup,
                                StringRef instruction, int64_t turnOf,
                                int64_t group) {
-  Value mine =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                            warpGroupIndex(b, loc), i32Constant(b, loc, group));
+  Value mine = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, ownGroup,
+                                     i32Constant(b, loc, group));
   std::string text = ("@$0 " + instruction + " " + Twine(turnOf + 1) + ", " +
                       Twine(kTurnThreads) + ";")
                          .str();
@@ -327,9 +326,11 @@ struct WarpGroupDotLowering
                                     adaptor.getUseC().front());
     SmallVector<Value> acc(adaptor.getC().begin(), adaptor.getC().end());
     // Wait for this warpgroup's turn to issue.
-    if (std::optional<int32_t> turns = op.getTurns())
+    std::optional<int32_t> turns = op.getTurns();
+    Value ownGroup = turns ? warpGroupIndex(rewriter, loc) : Value();
+    if (turns)
       for (int64_t group = 0; group < *turns; ++group)
-        turnBarrierInGroup(rewriter, loc, "bar.sync", group, group);
+        turnBarrierInGroup(rewriter, loc, ownGroup, "bar.sync", group, group);
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
     for (Block &block : blocks) {
       Value packed = LLVM::UndefOp::create(rewriter, loc, structType);
@@ -362,10 +363,10 @@ struct WarpGroupDotLowering
     }
     NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
     // Issued: the next warpgroup's turn.
-    if (std::optional<int32_t> turns = op.getTurns())
+    if (turns)
       for (int64_t group = 0; group < *turns; ++group)
-        turnBarrierInGroup(rewriter, loc, "bar.arrive", (group + 1) % *turns,
-                           group);
+        turnBarrierInGroup(rewriter, loc, ownGroup, "bar.arrive",
+                           (group + 1) % *turns, group);
     if (!op.getIsAsync()) {
       SmallVector<unsigned> issuedRegs;
       for (Block &block : blocks)
@@ -412,7 +413,8 @@ struct WarpGroupTurnsBeginLowering
   LogicalResult
   matchAndRewrite(tilegpu::WarpGroupTurnsBeginOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    turnBarrierInGroup(rewriter, op.getLoc(), "bar.arrive", 0,
+    turnBarrierInGroup(rewriter, op.getLoc(),
+                       warpGroupIndex(rewriter, op.getLoc()), "bar.arrive", 0,
                        op.getGroups() - 1);
     rewriter.eraseOp(op);
     return success();
@@ -426,7 +428,8 @@ struct WarpGroupTurnsEndLowering
   LogicalResult
   matchAndRewrite(tilegpu::WarpGroupTurnsEndOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    turnBarrierInGroup(rewriter, op.getLoc(), "bar.sync", 0, 0);
+    turnBarrierInGroup(rewriter, op.getLoc(),
+                       warpGroupIndex(rewriter, op.getLoc()), "bar.sync", 0, 0);
     rewriter.eraseOp(op);
     return success();
   }
