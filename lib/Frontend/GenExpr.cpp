@@ -423,10 +423,10 @@ FailureOr<Val> Generator::genName(const NameExpr &expr) {
       foreign != ast.foreignImports.end() && !inLibrary())
     return error(expr.getLoc(),
                  "'" + name + "' is '" + foreign->second +
-                     "', imported from a module tilec does not have: a kernel "
-                     "may use "
-                     "triton.language (with its math and libdevice) and the "
-                     "functions of its own file; define what '" +
+                     "', imported from a module tilec does not have: a "
+                     "kernel may use triton.language (with its math and "
+                     "libdevice) and the functions of its own file; define "
+                     "what '" +
                      name + "' provides here");
   std::string msg = "undefined name '" + name + "'";
   std::string suggestion = suggestName(name, visibleNames());

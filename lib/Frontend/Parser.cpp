@@ -181,8 +181,12 @@ bool Parser::parseImport(Module &module) {
   consume();
   std::string from;
   std::vector<std::pair<const Token *, const Token *>> imported; // name, alias
-  // `import a.b [as c]`: each module and the name it binds (c, else a).
-  std::vector<std::pair<std::string, std::string>> modules;
+  // What a module other than Triton's binds is remembered for the error
+  // where a kernel uses it.
+  auto isTriton = [](llvm::StringRef path) {
+    return path == "triton" || path.starts_with("triton.");
+  };
+  // `import a.b [as c]` binds c, else a.
   std::string dotted;
   bool afterImport = false;
   auto endModule = [&](std::string bound) {
@@ -190,7 +194,8 @@ bool Parser::parseImport(Module &module) {
       return;
     if (bound.empty())
       bound = llvm::StringRef(dotted).split('.').first.str();
-    modules.push_back({dotted, bound});
+    if (!isTriton(dotted))
+      module.foreignImports[bound] = dotted;
     dotted.clear();
   };
   while (!peek().is(TokenKind::Newline) && !peek().is(TokenKind::Eof)) {
@@ -219,14 +224,6 @@ bool Parser::parseImport(Module &module) {
     consume();
   }
   endModule("");
-  // What a module other than Triton's binds is remembered for the error
-  // where a kernel uses it.
-  auto isTriton = [](llvm::StringRef module) {
-    return module == "triton" || module.starts_with("triton.");
-  };
-  for (auto &[path, bound] : modules)
-    if (!isTriton(path))
-      module.foreignImports[bound] = path;
   if (isFrom && !isTriton(from))
     for (auto [name, alias] : imported)
       module.foreignImports[(alias ? alias : name)->text] =
