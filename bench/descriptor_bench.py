@@ -9,7 +9,12 @@ float64 first, then the fastest tilec config and Triton's autotuned choice
 timed in at least 5 interleaved rounds (CUDA graphs of 20 launches,
 bench/tilelaunch.graph_ms); ratios are medians of per-round ratios.
 
+With --baseline DIR2 (another build, e.g. --warp-specialize=false), its
+fastest config is checked and timed in the same rounds too, and the
+ratio of the two builds reported.
+
 usage: python3 bench/descriptor_bench.py DIR [LOG] [--sizes 4096x4096x4096,...]
+       [--baseline DIR2]
 """
 import argparse
 import json
@@ -27,6 +32,7 @@ parser.add_argument("log", nargs="?")
 parser.add_argument("--sizes", default="4096x4096x4096,8192x8192x8192,"
                     "2048x3072x768,1000x1000x1000,4096x4096x4104")
 parser.add_argument("--rounds", type=int, default=5)
+parser.add_argument("--baseline")
 args = parser.parse_args()
 log = logger(args.log)
 NUM_SMS = torch.cuda.get_device_properties("cuda").multi_processor_count
@@ -119,16 +125,23 @@ def tflops(M, N, K, ms):
     return 2 * M * N * K / ms / 1e9
 
 
-def main():
-    md = json.load(open(f"{args.dir}/matmul_descriptor.json"))
+def load_build(directory, tag=""):
+    md = json.load(open(f"{directory}/matmul_descriptor.json"))
     kernels = []
     for i in range(len(md)):
-        k = Kernel(args.dir, "matmul_descriptor", i)
+        k = Kernel(directory, "matmul_descriptor", i)
         c = k.md["constexprs"]
-        k.label = (f"{c['BLOCK_SIZE_M']}x{c['BLOCK_SIZE_N']}x{c['BLOCK_SIZE_K']}"
-                   f" w{k.md['num_warps']} s{k.md['num_stages']}"
-                   f" sub={c['EPILOGUE_SUBTILE']}")
+        k.label = (f"{tag}{c['BLOCK_SIZE_M']}x{c['BLOCK_SIZE_N']}x"
+                   f"{c['BLOCK_SIZE_K']} w{k.md['num_warps']}"
+                   f" s{k.md['num_stages']} sub={c['EPILOGUE_SUBTILE']}"
+                   f" threads={k.md['threads_per_block']}")
         kernels.append(k)
+    return kernels
+
+
+def main():
+    kernels = load_build(args.dir)
+    baseline = load_build(args.baseline, "baseline ") if args.baseline else []
     summary = []
     for size in args.sizes.split(","):
         M, N, K = map(int, size.split("x"))
@@ -138,7 +151,7 @@ def main():
         c = torch.empty(M, N, device="cuda", dtype=torch.float16)
         ref = a.double() @ b.double().T
         ok = True
-        for k in kernels:
+        for k in kernels + baseline:
             c.fill_(float("nan"))
             k(a, b, c, M, N, K)
             torch.cuda.synchronize()
@@ -159,6 +172,10 @@ def main():
         fns = {"tilec": best.bind(a, b, c, M, N, K),
                "triton": lambda: triton_matmul(a, b, c_t),
                "cublas": lambda: torch.matmul(a, b.T, out=c)}
+        if baseline:
+            base = min(baseline,
+                       key=lambda k: graph_ms(k.bind(a, b, c, M, N, K)))
+            fns["baseline"] = base.bind(a, b, c, M, N, K)
         rounds = {name: [] for name in fns}
         for r in range(args.rounds):
             for name, fn in fns.items():
@@ -172,8 +189,16 @@ def main():
             f"({best.label}), triton {tflops(M, N, K, med['triton']):.0f}, "
             f"cublas {tflops(M, N, K, med['cublas']):.0f}; tilec/cublas "
             f"{vs_cublas:.2f}x, tilec/triton {vs_triton:.2f}x")
-        summary.append((size, vs_cublas, vs_triton))
-    log("\nsize, tilec/cuBLAS, tilec/Triton (medians of per-round ratios)")
+        if baseline:
+            vs_base = statistics.median(
+                b2 / t for t, b2 in zip(rounds["tilec"], rounds["baseline"]))
+            log(f"{size}: baseline {tflops(M, N, K, med['baseline']):.0f} "
+                f"TFLOP/s ({base.label}); tilec/baseline {vs_base:.2f}x")
+            summary.append((size, vs_cublas, vs_triton, vs_base))
+        else:
+            summary.append((size, vs_cublas, vs_triton))
+    log("\nsize, tilec/cuBLAS, tilec/Triton[, tilec/baseline] (medians of "
+        "per-round ratios)")
     for row in summary:
         log("  " + ", ".join(str(x) if not isinstance(x, float) else f"{x:.2f}"
                              for x in row))

@@ -248,6 +248,11 @@ bool CompilerSession::lowerToGPU() {
         pm.addPass(mlir::tile::createConvertTileToTileGPU(layouts));
         pm.addPass(mlir::createCanonicalizerPass());
         pm.addPass(mlir::tile::createTileGPUSharedDotOperands());
+        mlir::tile::TileGPUWarpSpecializeOptions specialization;
+        specialization.enabled =
+            options.warpSpecialize && layouts.useWgmma && options.mbarriers;
+        specialization.maxSharedBytes = shared.maxSharedBytes;
+        pm.addPass(mlir::tile::createTileGPUWarpSpecialize(specialization));
         mlir::tile::TileGPUPipelineOptions pipelining;
         pipelining.maxSharedBytes = shared.maxSharedBytes;
         pipelining.mbarriers = options.mbarriers;
@@ -351,6 +356,9 @@ std::vector<KernelMetadata> CompilerSession::getMetadata() const {
           return;
         if (bytes)
           md.sharedBytes = bytes.getInt();
+        if (auto producers = op->getAttrOfType<mlir::IntegerAttr>(
+                mlir::tilegpu::TileGPUDialect::getProducerWarpsAttrName()))
+          md.producerWarps = producers.getInt();
       });
     }
     result.push_back(std::move(md));

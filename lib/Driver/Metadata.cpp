@@ -50,6 +50,10 @@ static void writeKernel(llvm::json::OStream &j, const KernelMetadata &k) {
     j.attribute("num_warps", k.numWarps);
     j.attribute("num_stages", k.numStages);
     j.attribute("threads_per_block", k.threadsPerBlock());
+    // A warp-specialized kernel's TMA producer warps, launched beside
+    // num_warps (threads_per_block counts them).
+    if (k.producerWarps)
+      j.attribute("producer_warps", k.producerWarps);
     j.attribute("shared_bytes", k.sharedBytes);
     j.attributeArray("params", [&] {
       for (const KernelMetadata::Param &p : k.params)

@@ -9,6 +9,9 @@
 #ifndef TILE_TRANSFORMS_LOOPSTAGES_H
 #define TILE_TRANSFORMS_LOOPSTAGES_H
 
+#include "tile/Dialect/Tile/TileDialect.h"
+#include "tile/Dialect/TileGPU/TileGPUDialect.h"
+
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/IR/PatternMatch.h"
@@ -38,6 +41,46 @@ Value viewedBuffer(Value operand);
 /// bounds known only at run time.
 scf::PipeliningOption
 stagedLoopOptions(scf::PipeliningOption::PredicateOpFn predicate);
+
+/// The `tile.num_stages` attribute of kernels and loops.
+inline constexpr llvm::StringLiteral kNumStagesAttr = "tile.num_stages";
+/// A load's vector width in elements.
+inline constexpr llvm::StringLiteral kVecAttr = "tilegpu.vec";
+
+/// Elements per cp.async for `load`: its vector width, or wider where its
+/// mask only cuts runs at their ends (a source size then copies the
+/// prefix and zero-fills the rest).
+unsigned copyWidth(LoadOp load);
+
+/// Whether the TMA unit can copy `load`'s block into `alloc`'s buffer: the
+/// load carries its descriptor's tensor map and the buffer has the swizzle
+/// of a TMA box (rows along the last dimension, at most 256 of them).
+bool tmaCopyable(LoadOp load, tilegpu::LocalAllocOp alloc);
+
+/// The load a local_alloc stores, if the pair can become an async copy in
+/// `loop`: the load is in the loop body, used only by the alloc, reads zero
+/// where masked off, and copies at least 4 bytes per piece; the alloc is
+/// only read by local_loads or wgmma dots in the body.
+LoadOp pipelinableLoad(tilegpu::LocalAllocOp alloc, scf::ForOp loop);
+
+/// The iteration number (iv - lb) / step, as i32, at the builder's
+/// position.
+Value iterationIndex(OpBuilder &b, Location loc, scf::ForOp loop);
+
+/// An i32 constant.
+Value i32Value(OpBuilder &b, Location loc, int64_t v);
+
+/// A wgmma dot of the loop that can stay in flight across iterations: it
+/// reads a ring, accumulates into a loop-carried value and only yields it.
+tilegpu::WarpGroupDotOp asyncCandidate(scf::ForOp loop,
+                                       ArrayRef<tilegpu::LocalAllocOp> allocs);
+
+/// The mbarrier of `slot` in a ring of them.
+Value barrierSlot(OpBuilder &b, Location loc, Value ring, Value slot);
+
+/// A ring of `slots` mbarriers before `loop`, each expecting `count`
+/// arrivals per phase.
+Value allocateBarrierRing(scf::ForOp loop, unsigned slots, unsigned count);
 
 } // namespace mlir::tile
 

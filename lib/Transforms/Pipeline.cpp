@@ -47,87 +47,9 @@ namespace mlir::tile {
 using namespace mlir;
 using namespace mlir::tilegpu;
 using mlir::tile::DeferrableDot;
+using namespace mlir::tile;
 
 namespace {
-
-constexpr llvm::StringLiteral kNumStagesAttr = "tile.num_stages";
-constexpr llvm::StringLiteral kVecAttr = "tilegpu.vec";
-
-/// Elements per cp.async for `load`: its vector width, or wider where its
-/// mask only cuts runs at their ends (a source size then copies the
-/// prefix and zero-fills the rest).
-static unsigned copyWidth(tile::LoadOp load) {
-  unsigned width = 1;
-  if (auto vec = load->getAttrOfType<IntegerAttr>(kVecAttr))
-    width = vec.getInt();
-  if (auto prefix = load->getAttrOfType<IntegerAttr>(kPrefixVecAttrName))
-    width = std::max<unsigned>(width, prefix.getInt());
-  return width;
-}
-
-/// Whether the TMA unit can copy `load`'s block into `alloc`'s buffer: the
-/// load carries its descriptor's tensor map and the buffer has the swizzle
-/// of a TMA box (rows along the last dimension, at most 256 of them).
-static bool tmaCopyable(tile::LoadOp load, LocalAllocOp alloc) {
-  MemDescType type = alloc.getType();
-  if (!load.getTensorMap() || type.getRank() != 2 || type.getShape()[0] > 256)
-    return false;
-  return type.getEncoding() ==
-         SharedEncodingAttr::getForWgmma(
-             alloc.getContext(), type.getShape(),
-             type.getElementType().getIntOrFloatBitWidth(), {1, 0});
-}
-
-/// The load a local_alloc stores, if the pair can become an async copy in
-/// `loop`: the load is in the loop body, used only by the alloc, reads zero
-/// where masked off, and copies at least 4 bytes per piece; the alloc is
-/// only read by local_loads or wgmma dots in the body.
-static tile::LoadOp pipelinableLoad(LocalAllocOp alloc, scf::ForOp loop) {
-  Block *body = loop.getBody();
-  if (alloc->getBlock() != body || !alloc.getSrc())
-    return {};
-  auto load = alloc.getSrc().getDefiningOp<tile::LoadOp>();
-  if (!load || load->getBlock() != body || !load->hasOneUse() ||
-      load.getIsVolatile() || !isa<RankedTensorType>(load.getPtr().getType()))
-    return {};
-  if (Value other = load.getOther())
-    if (!matchPattern(other, m_AnyZeroFloat()) && !matchPattern(other, m_Zero()))
-      return {};
-  unsigned bits = alloc.getType().getElementType().getIntOrFloatBitWidth();
-  if (copyWidth(load) * bits < 32)
-    return {};
-  for (Operation *user : alloc->getUsers()) {
-    if (user->getBlock() != body)
-      return {};
-    if (isa<LocalLoadOp, WarpGroupDotOp>(user))
-      continue;
-    // A transposed view (tl.dot(a, b.T)) read the same ways.
-    if (!isa<MemDescTransOp>(user) ||
-        llvm::any_of(user->getUsers(), [&](Operation *reader) {
-          return !isa<LocalLoadOp, WarpGroupDotOp>(reader) ||
-                 reader->getBlock() != body;
-        }))
-      return {};
-  }
-  return load;
-}
-
-/// The iteration number (iv - lb) / step, as i32, at the builder's
-/// position.
-static Value iterationIndex(OpBuilder &b, Location loc, scf::ForOp loop) {
-  Value iv = loop.getInductionVar();
-  Value j = arith::SubIOp::create(b, loc, iv, loop.getLowerBound());
-  j = arith::DivUIOp::create(b, loc, j, loop.getStep());
-  if (j.getType().isIndex())
-    return arith::IndexCastUIOp::create(b, loc, b.getI32Type(), j);
-  if (!j.getType().isInteger(32))
-    return arith::TruncIOp::create(b, loc, b.getI32Type(), j);
-  return j;
-}
-
-static Value i32Value(OpBuilder &b, Location loc, int64_t v) {
-  return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
-}
 
 /// The iteration's slot in a ring of `slots` buffers.
 static Value ringSlot(OpBuilder &b, Location loc, scf::ForOp loop,
@@ -155,42 +77,6 @@ addressComputation(scf::ForOp loop, ArrayRef<LocalAllocOp> allocs,
       roots.push_back(load.getMask());
   }
   return mlir::tile::stageZeroComputation(loop, roots);
-}
-
-/// A wgmma dot of the loop that can stay in flight across iterations: it
-/// reads a ring, accumulates into a loop-carried value and only yields it.
-static WarpGroupDotOp asyncCandidate(scf::ForOp loop,
-                                     ArrayRef<LocalAllocOp> allocs) {
-  Block *body = loop.getBody();
-  for (auto dot : body->getOps<WarpGroupDotOp>()) {
-    // An A in registers would have to stay unchanged while in flight.
-    if (!isa<MemDescType>(dot.getA().getType()))
-      continue;
-    auto acc = dyn_cast<BlockArgument>(dot.getC());
-    if (!acc || acc.getOwner() != body || !acc.hasOneUse())
-      continue;
-    // Yielded as the accumulator, and otherwise read only in branches of
-    // the body (a fused loop's epilogue), which wait for it there.
-    unsigned yields = 0;
-    bool readsElsewhere = false;
-    for (OpOperand &use : dot.getD().getUses()) {
-      Operation *user = use.getOwner();
-      if (isa<scf::YieldOp>(user) && user->getBlock() == body)
-        yields += use.getOperandNumber() + 1 == acc.getArgNumber() ? 1 : 2;
-      else if (!isa<scf::IfOp>(body->findAncestorOpInBlock(*user)) ||
-               user->getBlock() == body)
-        readsElsewhere = true;
-    }
-    if (yields != 1 || readsElsewhere)
-      continue;
-    bool readsRing = llvm::any_of(allocs, [&](LocalAllocOp alloc) {
-      return alloc.getResult() == mlir::tile::viewedBuffer(dot.getA()) ||
-             alloc.getResult() == mlir::tile::viewedBuffer(dot.getB());
-    });
-    if (readsRing)
-      return dot;
-  }
-  return {};
 }
 
 /// A prefix mask `rest & (x < bound)` (x rising along each copied run,
@@ -250,29 +136,6 @@ static Value slotUse(OpBuilder &b, Location loc, scf::ForOp loop,
                      unsigned slots) {
   return arith::DivUIOp::create(b, loc, iterationIndex(b, loc, loop),
                                 i32Value(b, loc, slots));
-}
-
-/// The mbarrier of `slot` in a ring of them.
-static Value barrierSlot(OpBuilder &b, Location loc, Value ring, Value slot) {
-  auto ringType = cast<MemDescType>(ring.getType());
-  auto one = MemDescType::get(b.getContext(), {1}, ringType.getElementType(),
-                              ringType.getEncoding());
-  return MemDescIndexOp::create(b, loc, one, ring, slot);
-}
-
-/// A ring of `slots` mbarriers before `loop`, each expecting `count`
-/// arrivals per phase.
-static Value allocateBarrierRing(scf::ForOp loop, unsigned slots,
-                                 unsigned count) {
-  MLIRContext *ctx = loop.getContext();
-  OpBuilder b(loop);
-  auto encoding = SharedEncodingAttr::get(ctx, 1, 1, 1, {0});
-  auto ringType =
-      MemDescType::get(ctx, {int64_t(slots), 1}, b.getI64Type(), encoding);
-  Value ring =
-      LocalAllocOp::create(b, loop.getLoc(), ringType, Value(), IntegerAttr());
-  MBarrierInitOp::create(b, loop.getLoc(), ring, count);
-  return ring;
 }
 
 /// Rewrites the loads into async copies, issued `distance` iterations

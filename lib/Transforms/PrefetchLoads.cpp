@@ -35,12 +35,11 @@ namespace mlir::tile {
 } // namespace mlir::tile
 
 using namespace mlir;
+using mlir::tile::kNumStagesAttr;
 using mlir::tile::maskedByPredicate;
 using mlir::tile::stageZeroComputation;
 
 namespace {
-
-constexpr llvm::StringLiteral kNumStagesAttr = "tile.num_stages";
 
 /// The most registers per thread a loop's loads may take for one iteration
 /// (beyond that a tile's own bytes keep the memory system busy).

@@ -107,6 +107,12 @@ cl::opt<bool> warpGroupTurns(
              "dots (attention) take turns issuing them, so that one's "
              "softmax runs under another's dot"),
     cl::init(true), cl::cat(category));
+cl::opt<bool> warpSpecialize(
+    "warp-specialize",
+    cl::desc("On sm_90a, split a loop whose dot tiles all come by TMA "
+             "(tensor descriptors) between a producer warpgroup that issues "
+             "the copies and the num_warps warps that compute"),
+    cl::init(true), cl::cat(category));
 cl::opt<bool> deferDots(
     "defer-dots",
     cl::desc("Issue attention's second dot one iteration later, so that the "
@@ -202,6 +208,7 @@ static int run() {
   options.tmaSyncDots = tmaSyncDots;
   options.deferDots = deferDots;
   options.warpGroupTurns = warpGroupTurns;
+  options.warpSpecialize = warpSpecialize;
   options.fuseNestedLoops = fuseNestedLoops;
   options.registerBudget = registerBudget;
 

@@ -30,6 +30,8 @@ struct KernelMetadata {
   std::string name;
   std::string arch;
   unsigned numWarps = 4;
+  /// Warps launched beside num_warps by a warp-specialized kernel.
+  unsigned producerWarps = 0;
   unsigned numStages = 3;
   unsigned sharedBytes = 0;
   /// Run-time parameters in PTX order: name, type ("*fp16", "i32") and the
@@ -44,7 +46,7 @@ struct KernelMetadata {
   std::vector<std::pair<std::string, Val>> constexprs;
   /// The launch grid expressions (empty without @grid).
   std::vector<std::string> grid;
-  unsigned threadsPerBlock() const { return 32 * numWarps; }
+  unsigned threadsPerBlock() const { return 32 * (numWarps + producerWarps); }
 };
 
 /// The metadata as the JSON object of the contract (an array for several
@@ -100,6 +102,9 @@ struct CompileOptions {
   /// Let the warpgroups of a loop with two or more synchronous dots take
   /// turns issuing them (tilegpu-warpgroup-turns).
   bool warpGroupTurns = true;
+  /// Give a loop that TMA feeds a producer warpgroup issuing the copies
+  /// (tilegpu-warp-specialize; sm_90a only).
+  bool warpSpecialize = true;
   /// Fuse a `tl.range(..., flatten=True)` loop with the loop it holds
   /// (tile-fuse-nested-loops). Off by default: measured slower on the
   /// H100 for the tutorial 09 persistent matmul (bench/NOTES.md).

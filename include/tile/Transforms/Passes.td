@@ -243,6 +243,43 @@ def TileGPUPrefetchLoads : Pass<"tilegpu-prefetch-loads", "ModuleOp"> {
                            "arith::ArithDialect", "scf::SCFDialect"];
 }
 
+def TileGPUWarpSpecialize : Pass<"tilegpu-warp-specialize", "ModuleOp"> {
+  let summary = "Give a TMA-fed dot loop a producer warpgroup that issues "
+                "the copies";
+  let description = [{
+    An `scf.for` without nested loops whose tiles all come by TMA (tensor
+    descriptors' blocks, `local_alloc` of a load with a tensor map) into
+    one accumulating `warpgroup_dot`, with the loops directly around it (a
+    persistent kernel's tile loop), is split between the kernel's
+    num_warps consumer warps and one more warpgroup: in the producer, one
+    thread runs a clone of the nest that keeps only the loops and the
+    copies' coordinates, waiting on a slot's `empty` mbarrier and copying
+    the k-step's tiles into it (`mbarrier_expect_tx`, `async_tma_copy`
+    with `single_thread`); the consumers wait on the slot's `full`
+    mbarrier, keep the dot in flight and, once the previous dot is done,
+    arrive on its slot's `empty` barrier. A k-step counter, an iter_arg
+    added to each loop of the nest, numbers slots and phases across tiles,
+    so the producer fills the next tile's first slots while the consumers
+    run an epilogue. The split (`scf.if` with `tilegpu.warp_specialized`)
+    holds the nest and what follows it in its block (the kernel's body or
+    a version branch); the code before it runs in every thread and must
+    not touch memory through tile layouts. With two or more consumer
+    warpgroups, `set_max_registers` moves registers from the producer to
+    the consumers. The kernel gets `tilegpu.producer_warps = 4`; the ring
+    has `num_stages` slots (fewer where shared memory is short; none below
+    two, and the loop is left to `tilegpu-pipeline`).
+  }];
+  let options = [
+    Option<"enabled", "enabled", "bool", /*default=*/"true",
+           "Specialize the loops that qualify">,
+    Option<"maxSharedBytes", "max-shared-bytes", "unsigned",
+           /*default=*/"232448",
+           "Shared memory a program may use (the ring's slots are cut to fit)">,
+  ];
+  let dependentDialects = ["tilegpu::TileGPUDialect", "arith::ArithDialect",
+                           "scf::SCFDialect", "gpu::GPUDialect"];
+}
+
 def TileGPUWarpGroupTurns : Pass<"tilegpu-warpgroup-turns", "ModuleOp"> {
   let summary = "Let the warpgroups of a loop with two dots take turns "
                 "issuing them (FlashAttention-3's ping-pong)";

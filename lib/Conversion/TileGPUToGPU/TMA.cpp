@@ -160,13 +160,45 @@ struct MakeTensorMapLowering : public OpConversionPattern<MakeTensorMapOp> {
                     {map, adaptor.getBase(), cols, rows, rowStride, first,
                      warp0, sm, scratch, laneWord},
                     text, "l,l,r,r,l,r,r,r,r,r");
+    auto kernel = op->getParentOfType<FunctionOpInterface>();
+    if (unsigned producerWarps = kernel ? getProducerWarps(kernel) : 0) {
+      // Warp-specialized: the producer's thread issues the copies. The
+      // map's entry is that of warp 0, which built it: every thread reads
+      // its address from the scratch, and the producer's first thread
+      // acquires the map for itself.
+      Value at = arith::AddIOp::create(
+          rewriter, loc, scratch,
+          i32Constant(rewriter, loc, kTensorMapAddressOffset));
+      createInlineAsm(rewriter, loc, Type(), {first, at, map},
+                      "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, $0, 0;\n\t"
+                      "@p st.shared.b64 [$1], $2;\n\t}",
+                      "r,r,l");
+      barrier(rewriter, loc);
+      map = createInlineAsm(rewriter, loc, i64, {at}, "ld.shared.b64 $0, [$1];",
+                            "=l,r")
+                .getResult(0);
+      Value producer = arith::ExtUIOp::create(
+          rewriter, loc, i32,
+          arith::CmpIOp::create(
+              rewriter, loc, arith::CmpIPredicate::eq, tid,
+              i32Constant(rewriter, loc, 32 * getNumWarps(kernel))));
+      createInlineAsm(rewriter, loc, Type(), {producer, map},
+                      "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, $0, 0;\n\t"
+                      "@p fence.proxy.tensormap::generic.acquire.gpu [$1], "
+                      "128;\n\t}",
+                      "r,l");
+    }
     rewriter.replaceOp(op, map);
     return success();
   }
 };
 
-/// Thread 0, where `pred` holds (and it exists).
-static Value threadZero(OpBuilder &b, Location loc, Value pred) {
+/// Thread 0, where `pred` holds (and it exists); with `singleThread`, the
+/// one thread that runs the op.
+static Value issuingThread(OpBuilder &b, Location loc, Value pred,
+                           bool singleThread = false) {
+  if (singleThread)
+    return pred ? pred : arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
   Value first =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                             getThreadId(b, loc), i32Constant(b, loc, 0));
@@ -184,7 +216,7 @@ struct AsyncTMACopyLowering : public OpConversionPattern<AsyncTMACopyOp> {
     if (!box)
       return op.emitOpError("internal error: no TMA box for this tile");
     Value pred = op.getPred() ? adaptor.getPred().front() : Value();
-    Value issue = threadZero(rewriter, loc, pred);
+    Value issue = issuingThread(rewriter, loc, pred, op.getSingleThread());
     auto i32 = rewriter.getI32Type();
     Value base =
         LLVM::PtrToIntOp::create(rewriter, loc, i32, adaptor.getDst().front());
@@ -222,7 +254,7 @@ struct AsyncTMAStoreLowering : public OpConversionPattern<AsyncTMAStoreOp> {
     std::optional<TMABox> box = getBox(src.getShape(), src.getElementType());
     if (!box)
       return op.emitOpError("internal error: no TMA box for this tile");
-    Value issue = threadZero(rewriter, loc, Value());
+    Value issue = issuingThread(rewriter, loc, Value());
     Value base = LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI32Type(),
                                           adaptor.getSrc().front());
     Value map = adaptor.getTensorMap().front();
@@ -266,7 +298,8 @@ struct MBarrierExpectTxLowering
         rewriter, loc, rewriter.getI32Type(), adaptor.getBarrier().front());
     createInlineAsm(
         rewriter, loc, Type(),
-        {barrier, bytes, threadZero(rewriter, loc, Value())},
+        {barrier, bytes,
+         issuingThread(rewriter, loc, Value(), op.getSingleThread())},
         "@$2 mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], $1;", "r,r,b");
     rewriter.eraseOp(op);
     return success();

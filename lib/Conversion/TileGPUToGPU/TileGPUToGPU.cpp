@@ -62,7 +62,8 @@ static LogicalResult outlineKernels(ModuleOp module) {
     for (unsigned i = 0; i < func.getNumArguments(); ++i)
       if (DictionaryAttr attrs = func.getArgAttrDict(i))
         gpuFunc.setArgAttrs(i, attrs.getValue());
-    unsigned threads = 32 * tilegpu::getNumWarps(func);
+    unsigned threads =
+        32 * (tilegpu::getNumWarps(func) + tilegpu::getProducerWarps(func));
     gpuFunc.setKnownBlockSizeAttr(
         b.getDenseI32ArrayAttr({(int32_t)threads, 1, 1}));
     // Shared memory already limits the kernel to one program per SM: say so
@@ -175,8 +176,10 @@ struct ConvertTileGPUToGPUPass
     populateSharedMemoryPatterns(converter, patterns);
     populateTMAPatterns(converter, patterns);
     populateDebugPatterns(converter, patterns);
+    populateWarpSpecializePatterns(converter, patterns);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
-      signalPassFailure();
+      return signalPassFailure();
+    nameConsumerBarriers(module);
   }
 };
 

@@ -197,6 +197,13 @@ void populateTMAPatterns(DistributedTypeConverter &converter,
                          RewritePatternSet &patterns);
 void populateDebugPatterns(DistributedTypeConverter &converter,
                            RewritePatternSet &patterns);
+void populateWarpSpecializePatterns(DistributedTypeConverter &converter,
+                                    RewritePatternSet &patterns);
+
+/// Turns the program barriers of warp-specialized kernels' consumer
+/// regions (kWarpSpecializedAttrName) into named barriers of the consumer
+/// threads, once the lowering has emitted them all.
+void nameConsumerBarriers(Operation *root);
 
 /// fp8 registers hold their bits as i8 (Float8.cpp).
 /// `values` (registers of float type `from`; i8 bits if it is fp8)

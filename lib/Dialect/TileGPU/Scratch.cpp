@@ -118,8 +118,9 @@ unsigned mlir::tilegpu::getScratchBytes(Operation *op) {
         return total;
       })
       .Case<tile::MakeTensorMapOp>([&](auto) -> unsigned {
-        // The map is built in shared memory, then copied out.
-        return kTensorMapScratchBytes;
+        // The map is built in shared memory, then copied out; its address
+        // follows it.
+        return kTensorMapAddressOffset + 16;
       })
       .Case<tile::GatherOp>([&](tile::GatherOp g) -> unsigned {
         // The whole source, row-major.

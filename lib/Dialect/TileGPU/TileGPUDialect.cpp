@@ -502,6 +502,17 @@ LogicalResult ExtractSliceOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// SetMaxRegistersOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult SetMaxRegistersOp::verify() {
+  // setmaxnreg takes multiples of 8 from 24 to 256.
+  if (getCount() % 8)
+    return emitOpError("expects a multiple of 8 registers, not ") << getCount();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Helpers
 //===----------------------------------------------------------------------===//
 
@@ -526,4 +537,11 @@ unsigned mlir::tilegpu::getNumWarps(Operation *kernel) {
           TileGPUDialect::getNumWarpsAttrName()))
     return attr.getInt();
   return 4;
+}
+
+unsigned mlir::tilegpu::getProducerWarps(Operation *kernel) {
+  if (auto attr = kernel->getAttrOfType<IntegerAttr>(
+          TileGPUDialect::getProducerWarpsAttrName()))
+    return attr.getInt();
+  return 0;
 }

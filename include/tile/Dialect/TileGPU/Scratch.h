@@ -45,6 +45,10 @@ inline unsigned alignScratch(unsigned bytes) { return (bytes + 15) & ~15u; }
 
 /// A TMA tensor map's bytes, and the alignment of its scratch copy.
 constexpr unsigned kTensorMapScratchBytes = 128;
+/// Beside the map in its scratch: the map's global address, which a
+/// warp-specialized kernel's threads read from there (the map's entry
+/// depends on the warp that builds it).
+constexpr unsigned kTensorMapAddressOffset = kTensorMapScratchBytes;
 
 } // namespace mlir::tilegpu
 

@@ -39,6 +39,11 @@ def TileGPU_Dialect : Dialect {
     static constexpr llvm::StringLiteral getScratchBytesAttrName() {
       return llvm::StringLiteral("tilegpu.scratch_bytes");
     }
+    /// Warps a warp-specialized kernel runs beside its num_warps (its TMA
+    /// producer warpgroup): the launch has num_warps + these.
+    static constexpr llvm::StringLiteral getProducerWarpsAttrName() {
+      return llvm::StringLiteral("tilegpu.producer_warps");
+    }
   }];
 }
 

@@ -45,6 +45,18 @@ RankedTensorType withLayout(RankedTensorType type, Attribute layout);
 /// Number of warps a kernel runs with (its `tilegpu.num_warps` attribute).
 unsigned getNumWarps(Operation *kernel);
 
+/// Warps a warp-specialized kernel launches beside its num_warps (0 if it
+/// is not specialized): they come after the num_warps warps, whose thread
+/// indices the layouts describe.
+unsigned getProducerWarps(Operation *kernel);
+
+/// On the `scf.if` that splits a warp-specialized kernel: its then region
+/// runs in the producer warps, its else region in the num_warps consumer
+/// warps, which synchronize among themselves on a named barrier of this
+/// many threads instead of the program's barrier.
+inline constexpr llvm::StringLiteral kWarpSpecializedAttrName =
+    "tilegpu.warp_specialized";
+
 /// On the `scf.if` that `tile-version-arguments` creates: its then region is
 /// the guarded fast path, its else region the general one.
 inline constexpr llvm::StringLiteral kVersionedAttrName = "tile.versioned";

@@ -327,6 +327,21 @@ def TileGPU_AsyncCopyArriveOp : TileGPU_Op<"async_copy_arrive", [
   let hasVerifier = 1;
 }
 
+def TileGPU_SetMaxRegistersOp : TileGPU_Op<"set_max_registers"> {
+  let summary = "Change the registers each thread of this warpgroup holds";
+  let description = [{
+    Every thread of a warpgroup executes it together (`setmaxnreg`): the
+    warpgroup gives registers back to the program's pool down to `count`
+    per thread, or with `increase` takes them from it up to `count`. A
+    warp-specialized kernel's producer, which only issues TMA copies,
+    gives registers to the consumers, which hold the accumulators.
+  }];
+  let arguments = (ins ConfinedAttr<I32Attr, [IntMinValue<24>, IntMaxValue<256>]>:$count,
+                       UnitAttr:$increase);
+  let assemblyFormat = "$count (`increase` $increase^)? attr-dict";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // TMA: one thread copies a whole tile, and an mbarrier counts its bytes.
 //===----------------------------------------------------------------------===//
@@ -339,12 +354,15 @@ def TileGPU_MBarrierExpectTxOp : TileGPU_Op<"mbarrier_expect_tx", [
     current phase waits for (`mbarrier.arrive.expect_tx`); where `pred`
     is false it arrives expecting none, which keeps the phases counting.
     The phase completes when the arrivals are in and the TMA copies
-    signalling this barrier have delivered the bytes.
+    signalling this barrier have delivered the bytes. With `single_thread`
+    the op runs in one thread only (a warp-specialized producer's), which
+    arrives instead of thread 0.
   }];
   let arguments = (ins TileGPU_MemDesc:$barrier, I32Attr:$bytes,
-                       Optional<I1>:$pred);
+                       Optional<I1>:$pred, UnitAttr:$singleThread);
   let assemblyFormat = [{
-    $barrier `,` $bytes (`if` $pred^)? attr-dict `:` qualified(type($barrier))
+    $barrier `,` $bytes (`if` $pred^)? (`single_thread` $singleThread^)?
+    attr-dict `:` qualified(type($barrier))
   }];
   let hasVerifier = 1;
 }
@@ -360,13 +378,16 @@ def TileGPU_AsyncTMACopyOp : TileGPU_Op<"async_tma_copy", [
     layout must be the map's box swizzle (a wgmma layout with rows along
     the last dimension): one `cp.async.bulk.tensor` per line of `dst`,
     issued by thread 0 where `pred` holds. Each copy signals completion of
-    its bytes on `barrier` (`mbarrier_expect_tx` announces them).
+    its bytes on `barrier` (`mbarrier_expect_tx` announces them). With
+    `single_thread` the op runs in one thread only (a warp-specialized
+    producer's), which issues the copies instead of thread 0.
   }];
   let arguments = (ins Tile_TensorMap:$tensorMap, Variadic<I32>:$coords,
                        TileGPU_MemDesc:$dst, TileGPU_MemDesc:$barrier,
-                       Optional<I1>:$pred);
+                       Optional<I1>:$pred, UnitAttr:$singleThread);
   let assemblyFormat = [{
-    $tensorMap `[` $coords `]` `,` $dst `,` $barrier (`if` $pred^)? attr-dict
+    $tensorMap `[` $coords `]` `,` $dst `,` $barrier (`if` $pred^)?
+    (`single_thread` $singleThread^)? attr-dict
     `:` qualified(type($dst)) `,` qualified(type($barrier))
   }];
   let hasVerifier = 1;
