@@ -111,6 +111,9 @@ sed 's/tensordesc<fp16\[/tensordesc<fp8e4nv[/g' examples/matmul_tma.tile \
   -o "$OUT/matmul_tma_fp8.ptx"
 "$TILEC" examples/attention_tutorial06.tile -D HEAD_DIM=64 -D BLOCK_M=128 \
   -D BLOCK_N=64 -D STAGE=3 --num-warps 8 -o "$OUT/attention_tutorial06.ptx"
+# Not causal: one loop, warp specialized (a TMA producer warpgroup).
+"$TILEC" examples/attention_tutorial06.tile -D HEAD_DIM=128 -D BLOCK_M=128 \
+  -D BLOCK_N=128 -D STAGE=1 --num-warps 8 -o "$OUT/attention_tutorial06_full.ptx"
 # The same kernel as Triton 3.6 runs it on Hopper: host-made descriptors
 # (tensordesc annotations); and its fp8 run (FP8_OUTPUT, e5m2, V passed
 # transposed as the tutorial does).

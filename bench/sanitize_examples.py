@@ -211,6 +211,10 @@ for i in range(2):
 q, k, v = (torch.randn(1, 2, 256, 64, device="cuda", dtype=torch.float16) for _ in range(3))
 Kernel(CDIR, "attention_tutorial06")(
     0.125, torch.empty(2, 256, device="cuda"), 1, 2, q, k, v, torch.empty_like(q), 256)
+# Not causal, head dim 128: warp specialized (a TMA producer warpgroup).
+q, k, v = (torch.randn(1, 2, 256, 128, device="cuda", dtype=torch.float16) for _ in range(3))
+Kernel(CDIR, "attention_tutorial06_full")(
+    128 ** -0.5, torch.empty(2, 256, device="cuda"), 1, 2, q, k, v, torch.empty_like(q), 256)
 # fp8: conversions, and the fp8 matmul on wgmma's fp8 form (B K-major) and
 # on fp16 widenings (B N-major); tutorial 09's kernels on host-made
 # descriptors (passed as base, shape and leading strides).

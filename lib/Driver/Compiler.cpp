@@ -315,6 +315,10 @@ std::optional<std::string> CompilerSession::emitPTX() {
   PhaseScope scope{startPhase("register budget (ptxas)")};
   llvm::StringMap<unsigned> threads, shared;
   for (const KernelMetadata &md : metadata) {
+    // A warp-specialized kernel's registers are set at launch for
+    // setmaxnreg to move (.minnctapersm 1): no budget below that.
+    if (md.producerWarps)
+      continue;
     threads[md.name] = md.threadsPerBlock();
     shared[md.name] = md.sharedBytes;
   }

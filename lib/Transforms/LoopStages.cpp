@@ -176,15 +176,15 @@ Value mlir::tile::barrierSlot(OpBuilder &b, Location loc, Value ring,
   return MemDescIndexOp::create(b, loc, one, ring, slot);
 }
 
-Value mlir::tile::allocateBarrierRing(scf::ForOp loop, unsigned slots,
+Value mlir::tile::allocateBarrierRing(Operation *before, unsigned slots,
                                       unsigned count) {
-  MLIRContext *ctx = loop.getContext();
-  OpBuilder b(loop);
+  MLIRContext *ctx = before->getContext();
+  OpBuilder b(before);
   auto encoding = SharedEncodingAttr::get(ctx, 1, 1, 1, {0});
   auto ringType =
       MemDescType::get(ctx, {int64_t(slots), 1}, b.getI64Type(), encoding);
-  Value ring =
-      LocalAllocOp::create(b, loop.getLoc(), ringType, Value(), IntegerAttr());
-  MBarrierInitOp::create(b, loop.getLoc(), ring, count);
+  Value ring = LocalAllocOp::create(b, before->getLoc(), ringType, Value(),
+                                    IntegerAttr());
+  MBarrierInitOp::create(b, before->getLoc(), ring, count);
   return ring;
 }

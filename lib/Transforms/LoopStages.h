@@ -78,9 +78,9 @@ tilegpu::WarpGroupDotOp asyncCandidate(scf::ForOp loop,
 /// The mbarrier of `slot` in a ring of them.
 Value barrierSlot(OpBuilder &b, Location loc, Value ring, Value slot);
 
-/// A ring of `slots` mbarriers before `loop`, each expecting `count`
-/// arrivals per phase.
-Value allocateBarrierRing(scf::ForOp loop, unsigned slots, unsigned count);
+/// A ring of `slots` mbarriers, made and initialized before `before`, each
+/// expecting `count` arrivals per phase.
+Value allocateBarrierRing(Operation *before, unsigned slots, unsigned count);
 
 } // namespace mlir::tile
 

@@ -1,27 +1,32 @@
 //===- WarpSpecialize.cpp - TMA producer warps beside wgmma consumers -----===//
 //
-// A loop whose only dot reads tiles that the TMA unit can copy (tensor
-// descriptors' blocks) is split between two kinds of warps, as cuBLAS and
-// CUTLASS's Hopper kernels are:
+// A loop whose dots read tiles that the TMA unit copies (tensor
+// descriptors' blocks) is split between two kinds of warps, as cuBLAS's,
+// CUTLASS's and FlashAttention-3's Hopper kernels are:
 //
 //   consumers (the num_warps warps of the layouts, threads 0..T-1):
-//     wait full[s]; wgmma in flight; wait for the previous one; arrive
-//     empty[s - 1]; ... the epilogue
+//     wait full[s]; the dots; empty[s] released once they are done;
+//     ... the epilogue
 //   producer (one more warpgroup, of which one thread works):
 //     wait empty[s]; expect_tx full[s]; TMA copies into slot s
 //
 // over a ring of num_stages slots and two mbarriers per slot. The producer
-// runs the same loops (a clone of the loop nest with everything but the
+// runs the same loops (a clone of the code with everything but the
 // copies' coordinates and the control flow removed), so in a persistent
 // kernel it copies the next tile's first k-steps while the consumers run
 // the epilogue of the current one; and the consumers neither compute
-// addresses nor meet a barrier of the whole program per k-step. A counter
-// of k-steps carried through the nest numbers the slots and phases.
+// addresses nor meet a barrier of the whole program per step. A step
+// counter carried through each loop nest, and from one nest to the next,
+// numbers the slots and phases. A matmul's one accumulating dot stays in
+// flight across steps (its slot is released a step later); the dots of a
+// loop with several (attention's) are synchronous, the slot released
+// after the last one.
 //
-// The split covers the loop nest and everything after it in its block,
-// the kernel's body or one branch of its versions: what comes before runs
-// in every thread (the tensor maps are built there), so it must not touch
-// memory through tile layouts. The producer gives registers to the
+// The split covers the loops and everything after them in their block,
+// the kernel's body or one branch of its versions, from the first op the
+// producer's threads could not run with everyone (a tile load before the
+// loop: attention's Q); what comes before runs in every thread (the
+// tensor maps are built there). The producer gives registers to the
 // consumers (setmaxnreg) where there are two consumer warpgroups or more.
 //
 //===----------------------------------------------------------------------===//
@@ -54,14 +59,17 @@ constexpr int64_t kRegistersPerSM = 65536;
 /// holds the copies' coordinates and the ring's counters only.
 constexpr int64_t kProducerRegisters = 40;
 
-/// A loop nest whose innermost loop feeds its one dot from TMA copies.
+/// A loop nest whose innermost loop feeds its dots from TMA copies.
 struct Candidate {
   scf::ForOp inner;
   /// The outermost loop of the nest (a persistent kernel's tile loop), or
-  /// `inner`; the split starts there.
+  /// `inner`.
   scf::ForOp outer;
   SmallVector<LocalAllocOp> allocs;
-  WarpGroupDotOp dot;
+  SmallVector<WarpGroupDotOp> dots;
+  /// A matmul's dot, which stays in flight across steps; null where the
+  /// dots are synchronous.
+  WarpGroupDotOp inFlight;
   unsigned stages;
 };
 
@@ -73,34 +81,42 @@ static std::optional<Candidate> matchLoop(scf::ForOp loop, unsigned stages) {
   body->walk([&](scf::ForOp) { nested = true; });
   if (nested)
     return std::nullopt;
-  Candidate c{loop, loop, {}, {}, stages};
+  Candidate c{loop, loop, {}, {}, {}, stages};
   for (auto alloc : body->getOps<LocalAllocOp>()) {
     tile::LoadOp load = pipelinableLoad(alloc, loop);
     if (!load || !tmaCopyable(load, alloc))
       return std::nullopt;
     c.allocs.push_back(alloc);
   }
-  auto dots = body->getOps<WarpGroupDotOp>();
-  if (c.allocs.empty() || !llvm::hasSingleElement(dots))
+  c.dots = llvm::to_vector(body->getOps<WarpGroupDotOp>());
+  if (c.allocs.empty() || c.dots.empty())
     return std::nullopt;
-  c.dot = asyncCandidate(loop, c.allocs);
-  if (!c.dot || !c.dot.getD().hasOneUse())
-    return std::nullopt;
-  auto fromRing = [&](Value operand) {
-    return llvm::any_of(c.allocs, [&](LocalAllocOp alloc) {
-      return alloc.getResult() == viewedBuffer(operand);
-    });
-  };
-  if (!fromRing(c.dot.getA()) || !fromRing(c.dot.getB()))
-    return std::nullopt;
+  // Each buffer a dot reads is a slot of the ring or stays for the whole
+  // loop (attention's Q).
+  for (WarpGroupDotOp dot : c.dots)
+    for (Value operand : {dot.getA(), Value(dot.getB())}) {
+      if (!isa<MemDescType>(operand.getType()))
+        continue;
+      Value buffer = viewedBuffer(operand);
+      bool inRing = llvm::any_of(c.allocs, [&](LocalAllocOp alloc) {
+        return alloc.getResult() == buffer;
+      });
+      if (!inRing && !loop.isDefinedOutsideOfLoop(buffer))
+        return std::nullopt;
+    }
+  if (c.dots.size() == 1) {
+    WarpGroupDotOp dot = asyncCandidate(loop, c.allocs);
+    if (dot && dot.getD().hasOneUse())
+      c.inFlight = dot;
+  }
   // Nothing else in the body touches memory: the producer's clone keeps
-  // only the copies.
+  // only the copies, and the ring's slots are all the loop's shared tiles.
   for (Operation &op : body->without_terminator()) {
     bool ringOp = isa<LocalAllocOp, MemDescTransOp, WarpGroupDotOp>(op) ||
                   llvm::any_of(c.allocs, [&](LocalAllocOp alloc) {
                     return alloc.getSrc().getDefiningOp() == &op;
                   });
-    if (!ringOp && (!isMemoryEffectFree(&op) || getScratchBytes(&op)))
+    if (!ringOp && !isMemoryEffectFree(&op))
       return std::nullopt;
   }
   while (auto parent = dyn_cast<scf::ForOp>(c.outer->getParentOp()))
@@ -131,14 +147,22 @@ static bool runsInEveryThread(Operation *op) {
          !getScratchBytes(op);
 }
 
-/// The ops of the split: `outer` and everything after it in its block.
-static SmallVector<Operation *> splitOps(scf::ForOp outer) {
+/// The ops from `start` to the end of its block (not the terminator).
+static SmallVector<Operation *> opsFrom(Operation *start) {
   SmallVector<Operation *> ops;
-  for (Operation *op = outer; op != outer->getBlock()->getTerminator();
+  for (Operation *op = start; op != start->getBlock()->getTerminator();
        op = op->getNextNode())
     ops.push_back(op);
   return ops;
 }
+
+/// Loops of one block to split there, in program order, and where the
+/// split starts: the first op of the block the producer's threads may not
+/// run with everyone.
+struct Split {
+  SmallVector<Candidate> loops;
+  Operation *start;
+};
 
 /// Gives each loop from `loop` down to `inner` an i32 iter_arg counting
 /// the iterations of `inner`, from `init` on; returns `loop`'s
@@ -164,31 +188,40 @@ static scf::ForOp addStepCounter(RewriterBase &rewriter, scf::ForOp loop,
   return result;
 }
 
-/// The ring: one buffer of `stages` slots per tile and a full and an
-/// empty mbarrier per slot.
+/// The ring: one buffer of `slots` tiles per loaded tile of a step, and a
+/// full and an empty mbarrier per slot.
 struct Ring {
   unsigned slots;
   SmallVector<Value> buffers;
   Value full, empty;
 };
 
-/// The slot of k-step `step` and how many times it was filled before.
+/// The slot of step `step` and how many times it was filled before.
 static std::pair<Value, Value> slotAndUse(OpBuilder &b, Location loc,
                                           Value step, unsigned slots) {
   return {arith::RemUIOp::create(b, loc, step, i32Value(b, loc, slots)),
           arith::DivUIOp::create(b, loc, step, i32Value(b, loc, slots))};
 }
 
-/// In the producer's clone of the loop: the loads become TMA copies into
-/// the k-step's slot once the consumers have emptied it; the dot goes.
+/// The slot filled `back` steps before step `step`.
+static Value earlierSlot(OpBuilder &b, Location loc, Value step, unsigned back,
+                         unsigned slots) {
+  return arith::RemUIOp::create(
+      b, loc,
+      arith::AddIOp::create(b, loc, step, i32Value(b, loc, slots - back)),
+      i32Value(b, loc, slots));
+}
+
+/// In the producer's clone of a loop: the loads become TMA copies into the
+/// step's slot once the consumers have emptied it; the dots go.
 static void makeProducerLoop(scf::ForOp loop, ArrayRef<LocalAllocOp> allocs,
-                             WarpGroupDotOp dot, const Ring &ring) {
+                             ArrayRef<WarpGroupDotOp> dots, const Ring &ring) {
   Operation *last = allocs.front();
   for (LocalAllocOp alloc : allocs)
     if (last->isBeforeInBlock(alloc))
       last = alloc;
   OpBuilder b(last);
-  Location loc = dot.getLoc();
+  Location loc = last->getLoc();
   Value step = loop.getRegionIterArgs().back();
   auto [slot, use] = slotAndUse(b, loc, step, ring.slots);
   MBarrierWaitOp::create(
@@ -200,17 +233,20 @@ static void makeProducerLoop(scf::ForOp loop, ArrayRef<LocalAllocOp> allocs,
   int64_t bytes = 0;
   for (auto [i, constAlloc] : llvm::enumerate(allocs)) {
     LocalAllocOp alloc = constAlloc;
-    Value buffer = ring.buffers[i];
     auto load = alloc.getSrc().getDefiningOp<tile::LoadOp>();
-    Value dst = MemDescIndexOp::create(b, loc, alloc.getType(), buffer, slot);
+    Value dst =
+        MemDescIndexOp::create(b, loc, alloc.getType(), ring.buffers[i], slot);
     auto copy = AsyncTMACopyOp::create(b, loc, load.getTensorMap(),
                                        load.getTmaCoords(), dst, full, Value(),
                                        /*singleThread=*/true);
     bytes += copy.getBytes();
   }
   expect.setBytes(bytes);
-  dot.getD().replaceAllUsesWith(dot.getC());
-  dot.erase();
+  for (WarpGroupDotOp constDot : dots) {
+    WarpGroupDotOp dot = constDot;
+    dot.getD().replaceAllUsesWith(dot.getC());
+    dot.erase();
+  }
   for (LocalAllocOp alloc : allocs) {
     for (Operation *view : llvm::make_early_inc_range(alloc->getUsers()))
       view->erase();
@@ -220,29 +256,57 @@ static void makeProducerLoop(scf::ForOp loop, ArrayRef<LocalAllocOp> allocs,
   }
 }
 
-/// In the consumers' loop: the dot reads the k-step's slot once it is
-/// full and stays in flight; the previous k-step's slot is emptied once
-/// its dot is done, the last one's after the loop.
-static void makeConsumerLoop(RewriterBase &rewriter, scf::ForOp loop,
-                             ArrayRef<LocalAllocOp> allocs, WarpGroupDotOp dot,
-                             const Ring &ring) {
+/// In the consumers' loop: each tile is read from the step's slot, once
+/// its full barrier says the copies have landed. Returns the slot.
+static std::pair<Value, Value>
+readFromRing(scf::ForOp loop, ArrayRef<LocalAllocOp> allocs, const Ring &ring) {
   Block *body = loop.getBody();
-  Location loc = dot.getLoc();
   OpBuilder b = OpBuilder::atBlockBegin(body);
+  Location loc = loop.getLoc();
   Value step = loop.getRegionIterArgs().back();
   auto [slot, use] = slotAndUse(b, loc, step, ring.slots);
   for (auto [i, constAlloc] : llvm::enumerate(allocs)) {
     LocalAllocOp alloc = constAlloc;
-    Value buffer = ring.buffers[i];
     b.setInsertionPoint(alloc);
     Value view = MemDescIndexOp::create(b, alloc.getLoc(), alloc.getType(),
-                                        buffer, slot);
+                                        ring.buffers[i], slot);
     alloc.getResult().replaceAllUsesWith(view);
     Operation *load = alloc.getSrc().getDefiningOp();
     alloc.erase();
     load->erase();
   }
-  b.setInsertionPoint(dot);
+  return {slot, use};
+}
+
+/// The earliest and the latest op of `body` that read a slot's views.
+static std::pair<Operation *, Operation *> ringReaders(Block *body,
+                                                       const Ring &ring) {
+  Operation *first = nullptr, *last = nullptr;
+  for (Operation &op : body->without_terminator()) {
+    bool reads = llvm::any_of(op.getOperands(), [&](Value v) {
+      auto index = viewedBuffer(v).getDefiningOp<MemDescIndexOp>();
+      return index && llvm::is_contained(ring.buffers, index.getSrc());
+    });
+    if (!reads)
+      continue;
+    if (!first)
+      first = &op;
+    last = &op;
+  }
+  return {first, last};
+}
+
+/// Consumers of a loop whose one dot accumulates: the dot stays in flight
+/// into the next step, whose wait for it releases this step's slot; the
+/// last step's slot is released after the loop. Returns that release.
+static Operation *makeInFlightConsumerLoop(RewriterBase &rewriter,
+                                           scf::ForOp loop,
+                                           ArrayRef<LocalAllocOp> allocs,
+                                           WarpGroupDotOp dot,
+                                           const Ring &ring) {
+  Location loc = dot.getLoc();
+  auto [slot, use] = readFromRing(loop, allocs, ring);
+  OpBuilder b(dot);
   MBarrierWaitOp::create(b, loc, barrierSlot(b, loc, ring.full, slot), use,
                          false);
   dot.setIsAsync(true);
@@ -250,18 +314,14 @@ static void makeConsumerLoop(RewriterBase &rewriter, scf::ForOp loop,
   auto inFlight = WarpGroupDotWaitOp::create(b, loc, TypeRange{dot.getType()},
                                              ValueRange{dot.getD()}, 1);
   dot.getD().replaceAllUsesExcept(inFlight.getResult(0), inFlight);
-  auto previousSlot = [&](OpBuilder &b, Value step) {
-    return arith::RemUIOp::create(
-        b, loc,
-        arith::AddIOp::create(b, loc, step, i32Value(b, loc, ring.slots - 1)),
-        i32Value(b, loc, ring.slots));
-  };
+  Value step = loop.getRegionIterArgs().back();
   Value notFirst =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
                             iterationIndex(b, loc, loop), i32Value(b, loc, 0));
   MBarrierArriveOp::create(
-      b, loc, barrierSlot(b, loc, ring.empty, previousSlot(b, step)), notFirst,
-      /*perWarp=*/true);
+      b, loc,
+      barrierSlot(b, loc, ring.empty, earlierSlot(b, loc, step, 1, ring.slots)),
+      notFirst, /*perWarp=*/true);
 
   rewriter.setInsertionPointAfter(loop);
   unsigned accNumber =
@@ -273,10 +333,69 @@ static void makeConsumerLoop(RewriterBase &rewriter, scf::ForOp loop,
   Value end = loop.getResults().back();
   Value ran = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne,
                                     end, loop.getInitArgs().back());
-  MBarrierArriveOp::create(
+  return MBarrierArriveOp::create(
       rewriter, loc,
-      barrierSlot(rewriter, loc, ring.empty, previousSlot(rewriter, end)), ran,
-      /*perWarp=*/true);
+      barrierSlot(rewriter, loc, ring.empty,
+                  earlierSlot(rewriter, loc, end, 1, ring.slots)),
+      ran, /*perWarp=*/true);
+}
+
+/// Consumers of a loop of synchronous dots (attention's): wait for the
+/// slot before its first reader, release it after its last, whose dot has
+/// completed by then.
+static void makeSynchronousConsumerLoop(scf::ForOp loop,
+                                        ArrayRef<LocalAllocOp> allocs,
+                                        const Ring &ring) {
+  Location loc = loop.getLoc();
+  auto [slot, use] = readFromRing(loop, allocs, ring);
+  auto [first, last] = ringReaders(loop.getBody(), ring);
+  OpBuilder b(first);
+  MBarrierWaitOp::create(b, loc, barrierSlot(b, loc, ring.full, slot), use,
+                         false);
+  b.setInsertionPointAfter(last);
+  MBarrierArriveOp::create(b, loc, barrierSlot(b, loc, ring.empty, slot),
+                           Value(), /*perWarp=*/true);
+}
+
+/// Makes loop-carried values that the producer does not need forwarded
+/// unchanged (then canonicalization drops them): a loop result nobody
+/// uses whose block argument only feeds side-effect free ops whose values
+/// end in that same yield operand (attention's accumulator and row
+/// statistics, left without their dots). Returns whether any changed.
+static bool forwardDeadCarriedValues(Region &region) {
+  bool changed = false;
+  region.walk([&](scf::ForOp loop) {
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs())) {
+      if (!loop.getResult(i).use_empty() || yield.getOperand(i) == arg)
+        continue;
+      llvm::SetVector<Operation *> chain;
+      SmallVector<Value> work{arg};
+      bool dead = true;
+      while (!work.empty() && dead) {
+        Value v = work.pop_back_val();
+        for (OpOperand &use : v.getUses()) {
+          Operation *user = use.getOwner();
+          if (user == yield) {
+            dead &= use.getOperandNumber() == i;
+            continue;
+          }
+          Operation *top = loop.getBody()->findAncestorOpInBlock(*user);
+          if (!top || !isMemoryEffectFree(top) || top->getNumRegions()) {
+            dead = false;
+            break;
+          }
+          if (chain.insert(top))
+            work.append(top->result_begin(), top->result_end());
+        }
+      }
+      if (dead) {
+        yield->setOperand(i, arg);
+        changed = true;
+      }
+    }
+  });
+  return changed;
 }
 
 /// Keeps of the producer's clone only the copies, what their coordinates
@@ -288,28 +407,25 @@ static LogicalResult stripProducer(scf::IfOp producer) {
     return isa<MBarrierWaitOp, MBarrierExpectTxOp, AsyncTMACopyOp, scf::ForOp,
                scf::IfOp, scf::YieldOp>(op);
   };
-  // Users before their definitions, nested ops before those holding them.
-  bool erased = true;
-  while (erased) {
-    erased = false;
+  MLIRContext *ctx = producer.getContext();
+  RewritePatternSet patternList(ctx);
+  for (Dialect *dialect : ctx->getLoadedDialects())
+    dialect->getCanonicalizationPatterns(patternList);
+  for (RegisteredOperationName op : ctx->getRegisteredOperations())
+    op.getCanonicalizationPatterns(patternList, ctx);
+  FrozenRewritePatternSet patterns(std::move(patternList));
+  for (bool changed = true; changed;) {
+    // Users before their definitions, nested ops before those holding them.
     SmallVector<Operation *> ops;
     producer.getThenRegion().walk<WalkOrder::PreOrder>(
         [&](Operation *op) { ops.push_back(op); });
-    for (Operation *op : llvm::reverse(ops)) {
-      if (kept(op) || !op->use_empty())
-        continue;
-      op->erase();
-      erased = true;
-    }
+    for (Operation *op : llvm::reverse(ops))
+      if (!kept(op) && op->use_empty())
+        op->erase();
+    changed = forwardDeadCarriedValues(producer.getThenRegion());
+    if (failed(applyPatternsGreedily(producer, patterns)))
+      return failure();
   }
-  MLIRContext *ctx = producer.getContext();
-  RewritePatternSet patterns(ctx);
-  for (Dialect *dialect : ctx->getLoadedDialects())
-    dialect->getCanonicalizationPatterns(patterns);
-  for (RegisteredOperationName op : ctx->getRegisteredOperations())
-    op.getCanonicalizationPatterns(patterns, ctx);
-  if (failed(applyPatternsGreedily(producer, std::move(patterns))))
-    return failure();
   WalkResult tiles = producer.getThenRegion().walk([](Operation *op) {
     auto isTile = [](Type t) { return isa<RankedTensorType>(t); };
     bool tile = llvm::any_of(op->getOperandTypes(), isTile) ||
@@ -320,13 +436,22 @@ static LogicalResult stripProducer(scf::IfOp producer) {
   return failure(tiles.wasInterrupted());
 }
 
-/// Bytes of shared memory that the split's other users may hold beside
-/// the ring: the largest scratch of a layout change, and the tile a TMA
-/// store stages (tilegpu-tma-stores adds it later).
-static int64_t otherSharedBytes(ArrayRef<Operation *> ops) {
+/// Bytes of shared memory that other users hold beside the ring while it
+/// is in use, that is within the loop nests (after the last one the ring
+/// is free again: its copies have all landed): the largest scratch of a
+/// layout change or TMA store's tile (tilegpu-tma-stores adds it later;
+/// a persistent kernel's epilogue), and the tiles that live through a
+/// loop without being in the ring (attention's Q).
+static int64_t sharedBytesBesideRing(const Split &split) {
   int64_t most = 0;
-  for (Operation *top : ops)
-    top->walk([&](Operation *op) {
+  llvm::SetVector<Operation *> live;
+  auto inRing = [&](LocalAllocOp alloc) {
+    return llvm::any_of(split.loops, [&](const Candidate &c) {
+      return llvm::is_contained(c.allocs, alloc);
+    });
+  };
+  for (const Candidate &c : split.loops)
+    c.outer->walk([&](Operation *op) {
       most = std::max<int64_t>(most, getScratchBytes(op));
       if (auto store = dyn_cast<tile::StoreOp>(op))
         if (store.getTensorMap())
@@ -335,47 +460,72 @@ static int64_t otherSharedBytes(ArrayRef<Operation *> ops) {
             most =
                 std::max<int64_t>(most, type.getNumElements() *
                                             type.getElementTypeBitWidth() / 8);
+      for (Value operand : op->getOperands())
+        if (auto alloc = viewedBuffer(operand).getDefiningOp<LocalAllocOp>())
+          if (!inRing(alloc))
+            live.insert(alloc);
     });
-  return most;
+  int64_t liveBytes = 0;
+  for (Operation *alloc : live)
+    liveBytes += cast<LocalAllocOp>(alloc).getType().getSizeInBytes();
+  return most + liveBytes;
 }
 
-/// Splits `c`'s loop nest and what follows it between producer and
-/// consumers. Leaves the kernel as it was (but for an unused counter) when
-/// the producer's clone would keep tile computations.
-static LogicalResult specialize(Candidate &c, unsigned numWarps,
+/// Splits the loops of `split` and what follows them in their block
+/// between producer and consumers. Leaves the kernel as it was (but for
+/// unused counters) when the producer's clone would keep tile
+/// computations.
+static LogicalResult specialize(Split &split, unsigned numWarps,
                                 int64_t maxSharedBytes) {
+  Candidate &first = split.loops.front();
+  unsigned stages = first.stages;
+  for (Candidate &c : split.loops)
+    stages = std::min(stages, c.stages);
   int64_t bytesPerStage = 0;
-  for (LocalAllocOp alloc : c.allocs)
+  for (LocalAllocOp alloc : first.allocs)
     bytesPerStage += alloc.getType().getSizeInBytes();
-  int64_t budget = maxSharedBytes - otherSharedBytes(splitOps(c.outer)) -
-                   2 * 8 * int64_t(c.stages);
-  unsigned slots = std::min<int64_t>(c.stages, budget / bytesPerStage);
+  SmallVector<Operation *> ops = opsFrom(split.start);
+  int64_t others = sharedBytesBesideRing(split) + 2 * 8 * int64_t(stages);
+  unsigned slots =
+      std::min<int64_t>(stages, (maxSharedBytes - others) / bytesPerStage);
   if (slots < 2)
     return failure();
+  // With one consumer warpgroup the producer's doubles the program's
+  // threads and no registers move: where two programs of one warpgroup fit
+  // an SM, they overlap each other better (attention on 4 warps, whose
+  // registers would then allow one program per SM only).
+  if (numWarps < 2 * kWarpGroupWarps &&
+      2 * (slots * bytesPerStage + others) <= maxSharedBytes)
+    return failure();
 
-  IRRewriter rewriter(c.inner.getContext());
-  rewriter.setInsertionPoint(c.outer);
-  Location loc = c.outer.getLoc();
-  c.outer =
-      addStepCounter(rewriter, c.outer, i32Value(rewriter, loc, 0), c.inner);
+  IRRewriter rewriter(first.inner.getContext());
+  rewriter.setInsertionPoint(split.start);
+  Location loc = split.start->getLoc();
+  Value step = i32Value(rewriter, loc, 0);
+  // Everything from here to the split's start is undone if it fails.
+  Operation *beforeSplit = step.getDefiningOp();
+  for (Candidate &c : split.loops) {
+    rewriter.setInsertionPoint(c.outer);
+    c.outer = addStepCounter(rewriter, c.outer, step, c.inner);
+    step = c.outer.getResults().back();
+  }
+  split.start = beforeSplit->getNextNode();
+  ops = opsFrom(split.start);
 
-  // Everything from here to the loop nest is undone if the split fails.
-  Operation *beforeSplit = c.outer->getPrevNode();
-  rewriter.setInsertionPoint(c.outer);
+  rewriter.setInsertionPoint(split.start);
   Ring ring{slots, {}, {}, {}};
-  for (LocalAllocOp alloc : c.allocs) {
+  for (LocalAllocOp alloc : first.allocs) {
     MemDescType tile = alloc.getType();
     SmallVector<int64_t> shape{slots};
     shape.append(tile.getShape().begin(), tile.getShape().end());
-    auto buffer = LocalAllocOp::create(
+    ring.buffers.push_back(LocalAllocOp::create(
         rewriter, alloc.getLoc(),
         MemDescType::get(rewriter.getContext(), shape, tile.getElementType(),
                          tile.getEncoding()),
-        Value(), IntegerAttr());
-    ring.buffers.push_back(buffer);
+        Value(), IntegerAttr()));
   }
-  ring.full = allocateBarrierRing(c.outer, slots, 1);
-  ring.empty = allocateBarrierRing(c.outer, slots, numWarps);
+  ring.full = allocateBarrierRing(split.start, slots, 1);
+  ring.empty = allocateBarrierRing(split.start, slots, numWarps);
 
   unsigned consumerThreads = 32 * numWarps;
   Value tid = arith::IndexCastOp::create(
@@ -384,43 +534,50 @@ static LogicalResult specialize(Candidate &c, unsigned numWarps,
   Value isProducer =
       arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::uge, tid,
                             i32Value(rewriter, loc, consumerThreads));
-  SmallVector<Operation *> moved = splitOps(c.outer);
-  auto split = scf::IfOp::create(rewriter, loc, isProducer,
-                                 /*withElseRegion=*/true);
-  split->setAttr(kWarpSpecializedAttrName,
-                 rewriter.getI32IntegerAttr(consumerThreads));
-  Block *consumer = split.elseBlock();
-  for (Operation *op : moved)
+  auto branch = scf::IfOp::create(rewriter, loc, isProducer,
+                                  /*withElseRegion=*/true);
+  branch->setAttr(kWarpSpecializedAttrName,
+                  rewriter.getI32IntegerAttr(consumerThreads));
+  Block *consumer = branch.elseBlock();
+  for (Operation *op : ops)
     op->moveBefore(consumer->getTerminator());
 
   // The producer: one thread of the extra warpgroup runs a clone.
-  bool moveRegisters = numWarps / kWarpGroupWarps >= 2;
-  rewriter.setInsertionPointToStart(split.thenBlock());
+  // A config's own register limit (maxnreg) leaves nothing to move.
+  auto func = split.start->getParentOfType<func::FuncOp>();
+  bool moveRegisters =
+      numWarps / kWarpGroupWarps >= 2 &&
+      !func->hasAttr(TileGPUDialect::getMaxRegistersAttrName());
+  rewriter.setInsertionPointToStart(branch.thenBlock());
   if (moveRegisters)
     SetMaxRegistersOp::create(rewriter, loc, kProducerRegisters, false);
-  Value first =
+  Value firstProducer =
       arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, tid,
                             i32Value(rewriter, loc, consumerThreads));
-  auto producer = scf::IfOp::create(rewriter, loc, first, false);
+  auto producer = scf::IfOp::create(rewriter, loc, firstProducer, false);
   rewriter.setInsertionPointToStart(producer.thenBlock());
   IRMapping clones;
-  for (Operation *op : moved)
+  for (Operation *op : ops)
     rewriter.clone(*op, clones);
-  auto producerLoop = cast<scf::ForOp>(clones.lookup(c.inner.getOperation()));
-  SmallVector<LocalAllocOp> producerAllocs;
-  for (LocalAllocOp alloc : c.allocs)
-    producerAllocs.push_back(
-        cast<LocalAllocOp>(clones.lookup(alloc.getOperation())));
-  makeProducerLoop(producerLoop, producerAllocs,
-                   cast<WarpGroupDotOp>(clones.lookup(c.dot.getOperation())),
-                   ring);
+  for (Candidate &c : split.loops) {
+    auto mapped = [&](auto op) {
+      return cast<decltype(op)>(clones.lookup(op.getOperation()));
+    };
+    SmallVector<LocalAllocOp> allocs;
+    for (LocalAllocOp alloc : c.allocs)
+      allocs.push_back(mapped(alloc));
+    SmallVector<WarpGroupDotOp> dots;
+    for (WarpGroupDotOp dot : c.dots)
+      dots.push_back(mapped(dot));
+    makeProducerLoop(mapped(c.inner), allocs, dots, ring);
+  }
   if (failed(stripProducer(producer))) {
     // Back to one kind of warp: the ops return to where they were.
-    for (Operation *op : moved)
-      op->moveBefore(split);
-    split.erase();
+    for (Operation *op : ops)
+      op->moveBefore(branch);
+    branch.erase();
     SmallVector<Operation *> added;
-    for (Operation *op = beforeSplit->getNextNode(); op != c.outer;
+    for (Operation *op = beforeSplit->getNextNode(); op != ops.front();
          op = op->getNextNode())
       added.push_back(op);
     for (Operation *op : llvm::reverse(added))
@@ -431,16 +588,47 @@ static LogicalResult specialize(Candidate &c, unsigned numWarps,
   // The consumers: every other thread, with the producer's registers.
   if (moveRegisters) {
     rewriter.setInsertionPointToStart(consumer);
+    // The program starts with the registers ptxas gives each of its
+    // threads (the most one program per SM allows, in steps of 8: the
+    // lowering states one program per SM); the consumers may take what
+    // the producer gives back, no more, or setmaxnreg would wait forever.
     int64_t producerThreads = 32 * kWarpGroupWarps;
-    int64_t registers =
-        (kRegistersPerSM - producerThreads * kProducerRegisters) /
-        consumerThreads;
+    int64_t atLaunch =
+        kRegistersPerSM / (consumerThreads + producerThreads) / 8 * 8;
+    int64_t registers = (atLaunch * (consumerThreads + producerThreads) -
+                         producerThreads * kProducerRegisters) /
+                        consumerThreads;
     SetMaxRegistersOp::create(rewriter, loc,
                               std::min<int64_t>(256, registers / 8 * 8),
                               /*increase=*/true);
   }
-  makeConsumerLoop(rewriter, c.inner, c.allocs, c.dot, ring);
+  Operation *lastUse = nullptr;
+  for (Candidate &c : split.loops) {
+    lastUse = c.outer;
+    if (c.inFlight) {
+      Operation *release = makeInFlightConsumerLoop(rewriter, c.inner, c.allocs,
+                                                    c.inFlight, ring);
+      if (c.inner == c.outer)
+        lastUse = release;
+    } else {
+      makeSynchronousConsumerLoop(c.inner, c.allocs, ring);
+    }
+  }
+  // Every copy has landed once the consumers are past the last loop and
+  // its release: the ring's memory may serve the epilogue, its barriers
+  // invalidated first.
+  rewriter.setInsertionPointAfter(lastUse);
+  MBarrierInvalOp::create(rewriter, loc, ring.full);
+  MBarrierInvalOp::create(rewriter, loc, ring.empty);
   return success();
+}
+
+/// The tile types a loop's ring holds, in order.
+static SmallVector<Type> ringTypes(const Candidate &c) {
+  SmallVector<Type> types;
+  for (LocalAllocOp alloc : c.allocs)
+    types.push_back(alloc.getType());
+  return types;
 }
 
 struct TileGPUWarpSpecializePass
@@ -457,7 +645,6 @@ struct TileGPUWarpSpecializePass
       unsigned kernelStages = 0;
       if (auto attr = func->getAttrOfType<IntegerAttr>(kNumStagesAttr))
         kernelStages = attr.getInt();
-      // One candidate per block where a split may start.
       llvm::MapVector<Block *, SmallVector<Candidate>> byBlock;
       func.walk([&](scf::ForOp loop) {
         unsigned stages = kernelStages;
@@ -466,16 +653,43 @@ struct TileGPUWarpSpecializePass
         if (std::optional<Candidate> c = matchLoop(loop, stages))
           byBlock[c->outer->getBlock()].push_back(*c);
       });
-      SmallVector<Candidate> chosen;
-      for (auto &[block, candidates] : byBlock)
-        if (candidates.size() == 1 && isTopLevel(block, func))
-          chosen.push_back(candidates.front());
-      if (chosen.empty())
+      // The loops of one block share the ring, and its split starts at
+      // the first op the producer's threads may not run with everyone.
+      SmallVector<Split> splits;
+      for (auto &[block, loops] : byBlock) {
+        if (!isTopLevel(block, func))
+          continue;
+        llvm::sort(loops, [](const Candidate &a, const Candidate &b) {
+          return a.outer->isBeforeInBlock(b.outer);
+        });
+        bool sameRing = llvm::all_of(loops, [&](const Candidate &c) {
+          return ringTypes(c) == ringTypes(loops.front());
+        });
+        if (!sameRing)
+          continue;
+        // Loops of synchronous dots are specialized one to a block: the
+        // causal attention's two (off the diagonal, then on it) measured
+        // 0.91x against the software pipeline at head dim 128, where the
+        // one loop of the full attention gains 1.06-1.10x
+        // (bench/NOTES.md).
+        bool synchronous =
+            llvm::any_of(loops, [](const Candidate &c) { return !c.inFlight; });
+        if (synchronous && loops.size() > 1)
+          continue;
+        Operation *start = loops.front().outer;
+        for (Operation &op : *block)
+          if (&op == start || !runsInEveryThread(&op)) {
+            start = &op;
+            break;
+          }
+        splits.push_back({loops, start});
+      }
+      if (splits.empty())
         continue;
       // Everything outside the splits runs in the producer's threads too.
       llvm::SmallPtrSet<Operation *, 16> inSplit;
-      for (Candidate &c : chosen)
-        for (Operation *op : splitOps(c.outer))
+      for (Split &split : splits)
+        for (Operation *op : opsFrom(split.start))
           inSplit.insert(op);
       WalkResult outside = func.walk<WalkOrder::PreOrder>([&](Operation *op) {
         if (op == func)
@@ -488,8 +702,8 @@ struct TileGPUWarpSpecializePass
       if (outside.wasInterrupted())
         continue;
       bool any = false;
-      for (Candidate &c : chosen)
-        any |= succeeded(specialize(c, numWarps, maxSharedBytes));
+      for (Split &split : splits)
+        any |= succeeded(specialize(split, numWarps, maxSharedBytes));
       if (any)
         func->setAttr(TileGPUDialect::getProducerWarpsAttrName(),
                       IntegerAttr::get(IntegerType::get(func.getContext(), 32),

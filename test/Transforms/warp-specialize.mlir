@@ -98,16 +98,26 @@ func.func @persistent(%pa: tensor<128x64x!tile.ptr<f16>, #bT>, %pb: tensor<64x64
 
 // -----
 
-// One consumer warpgroup: no registers to move. A store before the loop
-// would run in the producer's threads too: that kernel stays as it is.
+// One consumer warpgroup: no registers to move, and specialized only where
+// shared memory leaves room for one program per SM (else two programs
+// overlap each other). A store before the loop could not run in the
+// producer's threads: the split starts there.
 #bT4 = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
 #mma4 = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]>
 #sT4 = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>
 // CHECK-LABEL: func.func @one_warpgroup
-// CHECK-SAME:    tilegpu.producer_warps = 4 : i32
-// CHECK:       tilegpu.mbarrier_init %{{.*}}, 4 :
-// CHECK-NOT:   set_max_registers
-// CHECK:       } {tilegpu.warp_specialized = 128 : i32}
+// CHECK-NOT:   warp_specialized
+// FIT-LABEL:   func.func @one_warpgroup
+// FIT-SAME:      tilegpu.producer_warps = 4 : i32
+// FIT:         tilegpu.mbarrier_init %{{.*}}, 4 :
+// FIT-NOT:     set_max_registers
+// The ring's barriers are invalidated once the last slot is released.
+// FIT:         tilegpu.warpgroup_dot_wait %{{.*}} {pendings = 0 : i32}
+// FIT:         tilegpu.mbarrier_arrive %{{.*}} if %{{.*}} per_warp
+// FIT-NEXT:    tilegpu.mbarrier_inval
+// FIT-NEXT:    tilegpu.mbarrier_inval
+// FIT-NEXT:    tile.store
+// FIT:         } {tilegpu.warp_specialized = 128 : i32}
 func.func @one_warpgroup(%pa: tensor<64x64x!tile.ptr<f16>, #bT4>, %pc: tensor<64x64x!tile.ptr<f32>, #mma4>,
                          %ma: !tile.tensormap, %n: i32)
     attributes {tile.num_stages = 4 : i32, tilegpu.num_warps = 4 : i32} {
@@ -127,8 +137,15 @@ func.func @one_warpgroup(%pa: tensor<64x64x!tile.ptr<f16>, #bT4>, %pc: tensor<64
 }
 
 // CHECK-LABEL: func.func @store_before_loop
-// CHECK-NOT:   producer_warps
 // CHECK-NOT:   warp_specialized
+// FIT-LABEL:   func.func @store_before_loop
+// FIT:         scf.if
+// FIT-NOT:       tile.store
+// FIT:         } else {
+// FIT-NEXT:      tile.store %arg1, %cst
+// FIT:           scf.for
+// FIT:           tile.store %arg1
+// FIT:         } {tilegpu.warp_specialized = 128 : i32}
 func.func @store_before_loop(%pa: tensor<64x64x!tile.ptr<f16>, #bT4>, %pc: tensor<64x64x!tile.ptr<f32>, #mma4>,
                              %ma: !tile.tensormap, %n: i32)
     attributes {tile.num_stages = 4 : i32, tilegpu.num_warps = 4 : i32} {
@@ -172,4 +189,105 @@ func.func @threads_copy(%pa: tensor<64x64x!tile.ptr<f16>, #bT5>, %ma: !tile.tens
     scf.yield %d : tensor<64x64xf32, #mma5>
   }
   return %r : tensor<64x64xf32, #mma5>
+}
+
+// -----
+
+// Attention's shape: a tile loaded before the loop (Q: the split starts
+// there), a loop of two synchronous dots reading K and V from one ring,
+// the second dot's A in registers. The consumers wait for the slot before
+// its first reader and empty it after its last. In the producer the
+// accumulator and the row maximum, carried but no longer needed, are
+// gone. A causal kernel's two loops of such dots stay unspecialized.
+#bA = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]>
+#mmaA = #tilegpu.mma<version = 3, warpsPerCTA = [8, 1], instrShape = [16, 64]>
+#sA = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>
+#sAT = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [0, 1], lineElems = 64>
+#opA = #tilegpu.dot_op<opIdx = 0, parent = #mmaA, kWidth = 2>
+// CHECK-LABEL: func.func @attention_one_loop
+// CHECK:       tilegpu.local_alloc : () -> !tilegpu.memdesc<2x64x64xf16
+// CHECK:       tilegpu.local_alloc : () -> !tilegpu.memdesc<2x64x64xf16
+// CHECK:       scf.if
+// CHECK:         scf.if
+// CHECK:           scf.for {{.*}} -> (i32)
+// CHECK:             tilegpu.mbarrier_expect_tx %{{.*}}, 16384 single_thread
+// CHECK-NOT:         warpgroup_dot
+// CHECK:       } else {
+// CHECK:         tile.load %arg0
+// CHECK:         scf.for
+// CHECK:           tilegpu.mbarrier_wait
+// CHECK-NEXT:      tilegpu.memdesc_trans
+// CHECK-NEXT:      tilegpu.warpgroup_dot
+// CHECK:           tilegpu.warpgroup_dot
+// CHECK-NEXT:      %[[E:.*]] = tilegpu.memdesc_index
+// CHECK-NEXT:      tilegpu.mbarrier_arrive %[[E]] per_warp
+// CHECK:         tilegpu.mbarrier_inval
+// CHECK-NEXT:    tilegpu.mbarrier_inval
+// CHECK:       } {tilegpu.warp_specialized = 256 : i32}
+func.func @attention_one_loop(%pq: tensor<128x64x!tile.ptr<f16>, #bA>, %pk: tensor<64x64x!tile.ptr<f16>, #bA>,
+                     %mq: !tile.tensormap, %mk: !tile.tensormap, %mv: !tile.tensormap,
+                     %pout: tensor<128x64x!tile.ptr<f32>, #mmaA>, %n: i32)
+    attributes {tile.num_stages = 2 : i32, tilegpu.num_warps = 8 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %zero = arith.constant dense<0.0> : tensor<128x64xf32, #mmaA>
+  %q = tile.load %pq tma(%mq[%c0, %c0]) {tilegpu.vec = 8 : i32} : tensor<128x64x!tile.ptr<f16>, #bA>
+  %sq = tilegpu.local_alloc %q : (tensor<128x64xf16, #bA>) -> !tilegpu.memdesc<128x64xf16, #sA>
+  %r1:2 = scf.for %i = %c0 to %n step %c64 iter_args(%acc = %zero, %m = %zero) -> (tensor<128x64xf32, #mmaA>, tensor<128x64xf32, #mmaA>) : i32 {
+    %k = tile.load %pk tma(%mk[%i, %c0]) {tilegpu.vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #bA>
+    %sk = tilegpu.local_alloc %k : (tensor<64x64xf16, #bA>) -> !tilegpu.memdesc<64x64xf16, #sA>
+    %kt = tilegpu.memdesc_trans %sk, [1, 0] : !tilegpu.memdesc<64x64xf16, #sA> -> !tilegpu.memdesc<64x64xf16, #sAT>
+    %qk = tilegpu.warpgroup_dot %sq, %kt, %zero : !tilegpu.memdesc<128x64xf16, #sA>, !tilegpu.memdesc<64x64xf16, #sAT>, tensor<128x64xf32, #mmaA> -> tensor<128x64xf32, #mmaA>
+    %mnew = arith.maximumf %m, %qk : tensor<128x64xf32, #mmaA>
+    %p32 = arith.subf %qk, %mnew : tensor<128x64xf32, #mmaA>
+    %p = arith.truncf %p32 : tensor<128x64xf32, #mmaA> to tensor<128x64xf16, #mmaA>
+    %pa = tilegpu.convert_layout %p : tensor<128x64xf16, #mmaA> -> tensor<128x64xf16, #opA>
+    %v = tile.load %pk tma(%mv[%i, %c0]) {tilegpu.vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #bA>
+    %sv = tilegpu.local_alloc %v : (tensor<64x64xf16, #bA>) -> !tilegpu.memdesc<64x64xf16, #sA>
+    %o = tilegpu.warpgroup_dot %pa, %sv, %acc : tensor<128x64xf16, #opA>, !tilegpu.memdesc<64x64xf16, #sA>, tensor<128x64xf32, #mmaA> -> tensor<128x64xf32, #mmaA>
+    scf.yield %o, %mnew : tensor<128x64xf32, #mmaA>, tensor<128x64xf32, #mmaA>
+  }
+  tile.store %pout, %r1#0 : tensor<128x64x!tile.ptr<f32>, #mmaA>
+  return
+}
+
+// CHECK-LABEL: func.func @attention_two_loops
+// CHECK-NOT:   warp_specialized
+func.func @attention_two_loops(%pq: tensor<128x64x!tile.ptr<f16>, #bA>, %pk: tensor<64x64x!tile.ptr<f16>, #bA>,
+                     %mq: !tile.tensormap, %mk: !tile.tensormap, %mv: !tile.tensormap,
+                     %pout: tensor<128x64x!tile.ptr<f32>, #mmaA>, %n: i32)
+    attributes {tile.num_stages = 2 : i32, tilegpu.num_warps = 8 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %zero = arith.constant dense<0.0> : tensor<128x64xf32, #mmaA>
+  %q = tile.load %pq tma(%mq[%c0, %c0]) {tilegpu.vec = 8 : i32} : tensor<128x64x!tile.ptr<f16>, #bA>
+  %sq = tilegpu.local_alloc %q : (tensor<128x64xf16, #bA>) -> !tilegpu.memdesc<128x64xf16, #sA>
+  %r1:2 = scf.for %i = %c0 to %n step %c64 iter_args(%acc = %zero, %m = %zero) -> (tensor<128x64xf32, #mmaA>, tensor<128x64xf32, #mmaA>) : i32 {
+    %k = tile.load %pk tma(%mk[%i, %c0]) {tilegpu.vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #bA>
+    %sk = tilegpu.local_alloc %k : (tensor<64x64xf16, #bA>) -> !tilegpu.memdesc<64x64xf16, #sA>
+    %kt = tilegpu.memdesc_trans %sk, [1, 0] : !tilegpu.memdesc<64x64xf16, #sA> -> !tilegpu.memdesc<64x64xf16, #sAT>
+    %qk = tilegpu.warpgroup_dot %sq, %kt, %zero : !tilegpu.memdesc<128x64xf16, #sA>, !tilegpu.memdesc<64x64xf16, #sAT>, tensor<128x64xf32, #mmaA> -> tensor<128x64xf32, #mmaA>
+    %mnew = arith.maximumf %m, %qk : tensor<128x64xf32, #mmaA>
+    %p32 = arith.subf %qk, %mnew : tensor<128x64xf32, #mmaA>
+    %p = arith.truncf %p32 : tensor<128x64xf32, #mmaA> to tensor<128x64xf16, #mmaA>
+    %pa = tilegpu.convert_layout %p : tensor<128x64xf16, #mmaA> -> tensor<128x64xf16, #opA>
+    %v = tile.load %pk tma(%mv[%i, %c0]) {tilegpu.vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #bA>
+    %sv = tilegpu.local_alloc %v : (tensor<64x64xf16, #bA>) -> !tilegpu.memdesc<64x64xf16, #sA>
+    %o = tilegpu.warpgroup_dot %pa, %sv, %acc : tensor<128x64xf16, #opA>, !tilegpu.memdesc<64x64xf16, #sA>, tensor<128x64xf32, #mmaA> -> tensor<128x64xf32, #mmaA>
+    scf.yield %o, %mnew : tensor<128x64xf32, #mmaA>, tensor<128x64xf32, #mmaA>
+  }
+  %r2 = scf.for %i = %c0 to %n step %c64 iter_args(%acc = %r1#0) -> (tensor<128x64xf32, #mmaA>) : i32 {
+    %k = tile.load %pk tma(%mk[%i, %c64]) {tilegpu.vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #bA>
+    %sk = tilegpu.local_alloc %k : (tensor<64x64xf16, #bA>) -> !tilegpu.memdesc<64x64xf16, #sA>
+    %kt = tilegpu.memdesc_trans %sk, [1, 0] : !tilegpu.memdesc<64x64xf16, #sA> -> !tilegpu.memdesc<64x64xf16, #sAT>
+    %qk = tilegpu.warpgroup_dot %sq, %kt, %zero : !tilegpu.memdesc<128x64xf16, #sA>, !tilegpu.memdesc<64x64xf16, #sAT>, tensor<128x64xf32, #mmaA> -> tensor<128x64xf32, #mmaA>
+    %p = arith.truncf %qk : tensor<128x64xf32, #mmaA> to tensor<128x64xf16, #mmaA>
+    %pa = tilegpu.convert_layout %p : tensor<128x64xf16, #mmaA> -> tensor<128x64xf16, #opA>
+    %v = tile.load %pk tma(%mv[%i, %c64]) {tilegpu.vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #bA>
+    %sv = tilegpu.local_alloc %v : (tensor<64x64xf16, #bA>) -> !tilegpu.memdesc<64x64xf16, #sA>
+    %o = tilegpu.warpgroup_dot %pa, %sv, %acc : tensor<128x64xf16, #opA>, !tilegpu.memdesc<64x64xf16, #sA>, tensor<128x64xf32, #mmaA> -> tensor<128x64xf32, #mmaA>
+    scf.yield %o : tensor<128x64xf32, #mmaA>
+  }
+  tile.store %pout, %r2 : tensor<128x64x!tile.ptr<f32>, #mmaA>
+  return
 }

@@ -68,8 +68,12 @@ static LogicalResult outlineKernels(ModuleOp module) {
         b.getDenseI32ArrayAttr({(int32_t)threads, 1, 1}));
     // Shared memory already limits the kernel to one program per SM: say so
     // to ptxas (.minnctapersm), which then spends less time on register
-    // budgets for occupancies it cannot reach.
-    if (func->hasAttr(tilegpu::TileGPUDialect::getProgramsPerSMAttrName()))
+    // budgets for occupancies it cannot reach. A warp-specialized kernel
+    // runs one program per SM too, and its warpgroups can trade registers
+    // (setmaxnreg) only if each thread starts with as many as that allows,
+    // which ptxas gives under .minnctapersm 1.
+    if (func->hasAttr(tilegpu::TileGPUDialect::getProgramsPerSMAttrName()) ||
+        tilegpu::getProducerWarps(func))
       gpuFunc->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
                        b.getI32IntegerAttr(1));
     if (auto registers = func->getAttrOfType<IntegerAttr>(
