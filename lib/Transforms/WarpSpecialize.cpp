@@ -203,12 +203,11 @@ static std::pair<Value, Value> slotAndUse(OpBuilder &b, Location loc,
           arith::DivUIOp::create(b, loc, step, i32Value(b, loc, slots))};
 }
 
-/// The slot filled `back` steps before step `step`.
-static Value earlierSlot(OpBuilder &b, Location loc, Value step, unsigned back,
-                         unsigned slots) {
+/// The slot of the step before `step`.
+static Value previousSlot(OpBuilder &b, Location loc, Value step,
+                          unsigned slots) {
   return arith::RemUIOp::create(
-      b, loc,
-      arith::AddIOp::create(b, loc, step, i32Value(b, loc, slots - back)),
+      b, loc, arith::AddIOp::create(b, loc, step, i32Value(b, loc, slots - 1)),
       i32Value(b, loc, slots));
 }
 
@@ -256,8 +255,9 @@ static void makeProducerLoop(scf::ForOp loop, ArrayRef<LocalAllocOp> allocs,
   }
 }
 
-/// In the consumers' loop: each tile is read from the step's slot, once
-/// its full barrier says the copies have landed. Returns the slot.
+/// In the consumers' loop: each tile is read from the step's slot (whose
+/// full barrier the caller waits for). Returns the slot and how many times
+/// it was filled before.
 static std::pair<Value, Value>
 readFromRing(scf::ForOp loop, ArrayRef<LocalAllocOp> allocs, const Ring &ring) {
   Block *body = loop.getBody();
@@ -320,7 +320,7 @@ static Operation *makeInFlightConsumerLoop(RewriterBase &rewriter,
                             iterationIndex(b, loc, loop), i32Value(b, loc, 0));
   MBarrierArriveOp::create(
       b, loc,
-      barrierSlot(b, loc, ring.empty, earlierSlot(b, loc, step, 1, ring.slots)),
+      barrierSlot(b, loc, ring.empty, previousSlot(b, loc, step, ring.slots)),
       notFirst, /*perWarp=*/true);
 
   rewriter.setInsertionPointAfter(loop);
@@ -336,7 +336,7 @@ static Operation *makeInFlightConsumerLoop(RewriterBase &rewriter,
   return MBarrierArriveOp::create(
       rewriter, loc,
       barrierSlot(rewriter, loc, ring.empty,
-                  earlierSlot(rewriter, loc, end, 1, ring.slots)),
+                  previousSlot(rewriter, loc, end, ring.slots)),
       ran, /*perWarp=*/true);
 }
 
