@@ -168,6 +168,30 @@ mlir::tile::asyncCandidate(scf::ForOp loop,
   return {};
 }
 
+Value mlir::tile::ringSlotOfStep(OpBuilder &b, Location loc, Value step,
+                                 unsigned slots) {
+  return arith::RemUIOp::create(b, loc, step, i32Value(b, loc, slots));
+}
+
+Value mlir::tile::slotUseOfStep(OpBuilder &b, Location loc, Value step,
+                                unsigned slots) {
+  return arith::DivUIOp::create(b, loc, step, i32Value(b, loc, slots));
+}
+
+Value mlir::tile::previousRingSlot(OpBuilder &b, Location loc, Value step,
+                                   unsigned slots) {
+  return ringSlotOfStep(
+      b, loc, arith::AddIOp::create(b, loc, step, i32Value(b, loc, slots - 1)),
+      slots);
+}
+
+void mlir::tile::waitForEmptySlot(OpBuilder &b, Location loc, Value empty,
+                                  Value slot, Value use) {
+  Value previousUse = arith::AddIOp::create(b, loc, use, i32Value(b, loc, 1));
+  MBarrierWaitOp::create(b, loc, barrierSlot(b, loc, empty, slot), previousUse,
+                         /*fenceAsyncProxy=*/false);
+}
+
 Value mlir::tile::barrierSlot(OpBuilder &b, Location loc, Value ring,
                               Value slot) {
   auto ringType = cast<MemDescType>(ring.getType());

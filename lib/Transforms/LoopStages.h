@@ -75,6 +75,22 @@ Value i32Value(OpBuilder &b, Location loc, int64_t v);
 tilegpu::WarpGroupDotOp asyncCandidate(scf::ForOp loop,
                                        ArrayRef<tilegpu::LocalAllocOp> allocs);
 
+/// The slot that step `step` (i32: an iteration number, or a counter
+/// carried across loops) fills in a ring of `slots`.
+Value ringSlotOfStep(OpBuilder &b, Location loc, Value step, unsigned slots);
+
+/// How many times that slot was filled before step `step`: the phase of
+/// its barriers.
+Value slotUseOfStep(OpBuilder &b, Location loc, Value step, unsigned slots);
+
+/// The slot of the step before `step`.
+Value previousRingSlot(OpBuilder &b, Location loc, Value step, unsigned slots);
+
+/// Waits until the readers of `slot`'s use before `use` have emptied it
+/// (at once on its first use: the wait is for the parity of use - 1).
+void waitForEmptySlot(OpBuilder &b, Location loc, Value empty, Value slot,
+                      Value use);
+
 /// The mbarrier of `slot` in a ring of them.
 Value barrierSlot(OpBuilder &b, Location loc, Value ring, Value slot);
 

@@ -54,8 +54,7 @@ namespace {
 /// The iteration's slot in a ring of `slots` buffers.
 static Value ringSlot(OpBuilder &b, Location loc, scf::ForOp loop,
                       unsigned slots) {
-  return arith::RemUIOp::create(b, loc, iterationIndex(b, loc, loop),
-                                i32Value(b, loc, slots));
+  return ringSlotOfStep(b, loc, iterationIndex(b, loc, loop), slots);
 }
 
 /// The ops of the body that computing the loads' addresses and masks needs
@@ -134,8 +133,7 @@ static std::pair<Value, Value> splitPrefixMask(OpBuilder &b, Value mask,
 /// before (its barrier's phase), as i32.
 static Value slotUse(OpBuilder &b, Location loc, scf::ForOp loop,
                      unsigned slots) {
-  return arith::DivUIOp::create(b, loc, iterationIndex(b, loc, loop),
-                                i32Value(b, loc, slots));
+  return slotUseOfStep(b, loc, iterationIndex(b, loc, loop), slots);
 }
 
 /// Rewrites the loads into async copies, issued `distance` iterations
@@ -285,10 +283,7 @@ static void synchronizeThroughMBarriers(scf::ForOp loop,
     OpBuilder rb(firstCopy, &recorder);
     Location at = firstCopy->getLoc();
     Value slot = ringSlot(rb, at, loop, slots);
-    Value previousUse =
-        arith::AddIOp::create(rb, at, use(rb, at), i32Value(rb, at, 1));
-    MBarrierWaitOp::create(rb, at, barrierSlot(rb, at, empty, slot),
-                           previousUse, false);
+    waitForEmptySlot(rb, at, empty, slot, use(rb, at));
     if (commit) {
       rb.setInsertionPointAfter(commit);
       AsyncCopyArriveOp::create(rb, at, barrierSlot(rb, at, full, slot));
@@ -310,9 +305,7 @@ static void synchronizeThroughMBarriers(scf::ForOp loop,
   b.setInsertionPointAfter(inFlight);
   at = inFlight.getLoc();
   Value j = iterationIndex(b, at, loop);
-  Value previous = arith::RemUIOp::create(
-      b, at, arith::AddIOp::create(b, at, j, i32Value(b, at, slots - 1)),
-      i32Value(b, at, slots));
+  Value previous = previousRingSlot(b, at, j, slots);
   Value notFirst = arith::CmpIOp::create(b, at, arith::CmpIPredicate::ne, j,
                                          i32Value(b, at, 0));
   MBarrierArriveOp::create(b, at, barrierSlot(b, at, empty, previous), notFirst,

@@ -199,16 +199,8 @@ struct Ring {
 /// The slot of step `step` and how many times it was filled before.
 static std::pair<Value, Value> slotAndUse(OpBuilder &b, Location loc,
                                           Value step, unsigned slots) {
-  return {arith::RemUIOp::create(b, loc, step, i32Value(b, loc, slots)),
-          arith::DivUIOp::create(b, loc, step, i32Value(b, loc, slots))};
-}
-
-/// The slot of the step before `step`.
-static Value previousSlot(OpBuilder &b, Location loc, Value step,
-                          unsigned slots) {
-  return arith::RemUIOp::create(
-      b, loc, arith::AddIOp::create(b, loc, step, i32Value(b, loc, slots - 1)),
-      i32Value(b, loc, slots));
+  return {ringSlotOfStep(b, loc, step, slots),
+          slotUseOfStep(b, loc, step, slots)};
 }
 
 /// In the producer's clone of a loop: the loads become TMA copies into the
@@ -223,9 +215,7 @@ static void makeProducerLoop(scf::ForOp loop, ArrayRef<LocalAllocOp> allocs,
   Location loc = last->getLoc();
   Value step = loop.getRegionIterArgs().back();
   auto [slot, use] = slotAndUse(b, loc, step, ring.slots);
-  MBarrierWaitOp::create(
-      b, loc, barrierSlot(b, loc, ring.empty, slot),
-      arith::AddIOp::create(b, loc, use, i32Value(b, loc, 1)), false);
+  waitForEmptySlot(b, loc, ring.empty, slot, use);
   Value full = barrierSlot(b, loc, ring.full, slot);
   auto expect = MBarrierExpectTxOp::create(b, loc, full, 0, Value(),
                                            /*singleThread=*/true);
@@ -320,7 +310,8 @@ static Operation *makeInFlightConsumerLoop(RewriterBase &rewriter,
                             iterationIndex(b, loc, loop), i32Value(b, loc, 0));
   MBarrierArriveOp::create(
       b, loc,
-      barrierSlot(b, loc, ring.empty, previousSlot(b, loc, step, ring.slots)),
+      barrierSlot(b, loc, ring.empty,
+                  previousRingSlot(b, loc, step, ring.slots)),
       notFirst, /*perWarp=*/true);
 
   rewriter.setInsertionPointAfter(loop);
@@ -336,7 +327,7 @@ static Operation *makeInFlightConsumerLoop(RewriterBase &rewriter,
   return MBarrierArriveOp::create(
       rewriter, loc,
       barrierSlot(rewriter, loc, ring.empty,
-                  previousSlot(rewriter, loc, end, ring.slots)),
+                  previousRingSlot(rewriter, loc, end, ring.slots)),
       ran, /*perWarp=*/true);
 }
 

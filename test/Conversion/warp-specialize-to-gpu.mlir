@@ -37,6 +37,10 @@
 // CHECK-NOT:     gpu.barrier
 // CHECK:         nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}} {tilegpu.shared_only}
 // CHECK-NOT:     gpu.barrier
+// A map the consumers build (attention's output descriptor, after its
+// loop) serves them only: no address through the scratch.
+// CHECK:         tensormap.cp_fenceproxy
+// CHECK-NOT:     ld.shared.b64
 // CHECK:       } {tilegpu.warp_specialized = 256 : i32}
 module {
   func.func @specialized(%base: !tile.ptr<f16>, %m: i64, %k: i64, %s: i64, %r: i32, %c: i32,
@@ -58,6 +62,8 @@ module {
       tilegpu.set_max_registers 232 increase
       %y = tilegpu.convert_layout %x : tensor<32x32xf32, #blk> -> tensor<32x32xf32, #blkT>
       tilegpu.local_alloc %y {offset = 8192 : i32} : (tensor<32x32xf32, #blkT>) -> !tilegpu.memdesc<32x32xf32, #sBar>
+      %out = tile.make_tensor_map %base, [%m, %k], [%s, %one] block [64, 64] {tilegpu.scratch_offset = 16512 : i32} : !tile.ptr<f16>
+      tilegpu.async_tma_store %out[%r, %c], %tile : !tilegpu.memdesc<64x64xf16, #sT>
     } {tilegpu.warp_specialized = 256 : i32}
     return
   }

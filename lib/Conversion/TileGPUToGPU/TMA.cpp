@@ -160,12 +160,13 @@ struct MakeTensorMapLowering : public OpConversionPattern<MakeTensorMapOp> {
                     {map, adaptor.getBase(), cols, rows, rowStride, first,
                      warp0, sm, scratch, laneWord},
                     text, "l,l,r,r,l,r,r,r,r,r");
+    // Warp-specialized, a map built before the split may serve the
+    // producer's thread, which issues the copies. The map's entry is that
+    // of warp 0, which built it: every thread reads its address from the
+    // scratch, and the producer's first thread acquires the map for
+    // itself. A map the consumers build serves them only.
     auto kernel = op->getParentOfType<FunctionOpInterface>();
-    if (unsigned producerWarps = kernel ? getProducerWarps(kernel) : 0) {
-      // Warp-specialized: the producer's thread issues the copies. The
-      // map's entry is that of warp 0, which built it: every thread reads
-      // its address from the scratch, and the producer's first thread
-      // acquires the map for itself.
+    if (kernel && getProducerWarps(kernel) && !enclosingSplit(op)) {
       Value at = arith::AddIOp::create(
           rewriter, loc, scratch,
           i32Constant(rewriter, loc, kTensorMapAddressOffset));

@@ -200,6 +200,10 @@ void populateDebugPatterns(DistributedTypeConverter &converter,
 void populateWarpSpecializePatterns(DistributedTypeConverter &converter,
                                     RewritePatternSet &patterns);
 
+/// The `scf.if` splitting a warp-specialized kernel (kWarpSpecializedAttrName)
+/// that holds `op`, or null.
+scf::IfOp enclosingSplit(Operation *op);
+
 /// Turns the program barriers of warp-specialized kernels' consumer
 /// regions (kWarpSpecializedAttrName) into named barriers of the consumer
 /// threads, once the lowering has emitted them all.

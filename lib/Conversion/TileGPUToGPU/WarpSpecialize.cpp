@@ -48,17 +48,21 @@ void mlir::tile::lowering::populateWarpSpecializePatterns(
   patterns.add<SetMaxRegistersLowering>(converter, patterns.getContext());
 }
 
+scf::IfOp mlir::tile::lowering::enclosingSplit(Operation *op) {
+  for (Operation *parent = op->getParentOp(); parent;
+       parent = parent->getParentOp())
+    if (auto split = dyn_cast<scf::IfOp>(parent))
+      if (split->hasAttr(kWarpSpecializedAttrName))
+        return split;
+  return {};
+}
+
 void mlir::tile::lowering::nameConsumerBarriers(Operation *root) {
   SmallVector<std::pair<gpu::BarrierOp, scf::IfOp>> consumerBarriers;
   root->walk([&](gpu::BarrierOp barrier) {
-    for (Operation *op = barrier->getParentOp(); op; op = op->getParentOp()) {
-      auto split = dyn_cast<scf::IfOp>(op);
-      if (split && split->hasAttr(kWarpSpecializedAttrName)) {
-        if (split.getElseRegion().isAncestor(barrier->getParentRegion()))
-          consumerBarriers.push_back({barrier, split});
-        return;
-      }
-    }
+    if (scf::IfOp split = enclosingSplit(barrier))
+      if (split.getElseRegion().isAncestor(barrier->getParentRegion()))
+        consumerBarriers.push_back({barrier, split});
   });
   for (auto [barrier, split] : consumerBarriers) {
     OpBuilder b(barrier);
