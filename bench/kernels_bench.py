@@ -250,7 +250,15 @@ def bench_attention():
                             err = float("nan")
                         check(f"{name} {who} config {i}", err, 5e-3)
                         if err == err and err <= 5e-3:
-                            timed.append((median_ms(run, reps=5), run))
+                            ms = median_ms(run, reps=5)
+                            timed.append((ms, run))
+                            extra = ""
+                            if who == "triton":
+                                compiled = run()
+                                extra = (f" ({getattr(compiled, 'n_regs', '?')} registers, "
+                                         f"{getattr(compiled, 'n_spills', '?')} spilled)")
+                            log(f"  {who} config {ATTN_CONFIGS[i]}: "
+                                f"{ms:.4f} ms{extra}")
                     if timed:
                         best[who] = min(timed, key=lambda t: t[0])[1]
                 if len(best) < 3:

@@ -195,25 +195,34 @@ func.func @tf32(%c: tensor<64x64xf32, #mma3>, %p: tensor<64x64x!tile.ptr<f32>, #
 // Turns (two warpgroups): before the fence, each warpgroup waits on its
 // own named barrier (1 + its index, 256 threads: its 128 waiting, the
 // previous warpgroup's 128 arriving); after the commit it arrives at the
-// next one's. The barrier numbers are immediates, one predicated
-// instruction per warpgroup. Begin: warpgroup 1 arrives at barrier 1, so
-// warpgroup 0 goes first; end: warpgroup 0 takes that last arrival back.
+// next one's ((index + 1) mod 2 + 1). Every thread runs the same barrier
+// instruction with the barrier in a register: a predicate on the thread
+// index would be a divergent path to ptxas (C7520, serialized wgmma).
+// Begin: warpgroup 1 arrives at barrier 1, so warpgroup 0 goes first;
+// end: warpgroup 0 takes that last arrival back. The other warpgroups
+// meet on barrier 3 (128 threads each time) meanwhile.
 #sT = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>
 #mmaT = #tilegpu.mma<version = 3, warpsPerCTA = [8, 1], instrShape = [16, 64]>
 // CHECK-LABEL: gpu.func @turns
 // CHECK: %[[TID:.*]] = arith.index_cast %{{.*}} : index to i32
 // CHECK: %[[WG:.*]] = arith.shrui %[[TID]], %c7_i32
 // CHECK: %[[LAST:.*]] = arith.cmpi eq, %[[WG]], %c1_i32
-// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "@$0 bar.arrive 1, 256;", "b" %[[LAST]]
-// CHECK: "@$0 bar.sync 1, 256;", "b"
-// CHECK: "@$0 bar.sync 2, 256;", "b"
+// CHECK: %[[N0:.*]] = arith.select %[[LAST]], %c256_i32, %c128_i32
+// CHECK: %[[B0:.*]] = arith.select %[[LAST]], %{{.*}}, %c3_i32
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "bar.arrive $0, $1;", "r,r" %[[B0]], %[[N0]]
+// CHECK: %[[OWN:.*]] = arith.addi %{{.*}}, %c1_i32
+// CHECK-NEXT: llvm.inline_asm {{.*}}"bar.sync $0, $1;", "r,r" %[[OWN]], %c256_i32
 // CHECK-NEXT: nvvm.wgmma.fence.aligned
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
-// CHECK: "@$0 bar.arrive 2, 256;", "b"
-// CHECK: "@$0 bar.arrive 1, 256;", "b"
+// CHECK: %[[NEXT:.*]] = arith.remui %{{.*}}, %c2_i32
+// CHECK: %[[NB:.*]] = arith.addi %[[NEXT]], %c1_i32
+// CHECK-NEXT: llvm.inline_asm {{.*}}"bar.arrive $0, $1;", "r,r" %[[NB]], %c256_i32
 // CHECK: "wgmma.wait_group.sync.aligned 0;"
 // CHECK: %[[FIRST:.*]] = arith.cmpi eq, %{{.*}}, %c0_i32
-// CHECK: "@$0 bar.sync 1, 256;", "b" %[[FIRST]]
+// CHECK: %[[N1:.*]] = arith.select %[[FIRST]], %c256_i32{{.*}}, %c128_i32
+// CHECK: %[[B1:.*]] = arith.select %[[FIRST]], %{{.*}}, %c3_i32
+// CHECK: "bar.sync $0, $1;", "r,r" %[[B1]], %[[N1]]
+// CHECK-NOT: @$0 bar
 func.func @turns(%c: tensor<128x64xf32, #mmaT>, %p: tensor<128x64x!tile.ptr<f32>, #mmaT>) attributes {tilegpu.num_warps = 8 : i32} {
   %a = tilegpu.local_alloc {offset = 0 : i32} : () -> !tilegpu.memdesc<128x64xf16, #sT>
   %b = tilegpu.local_alloc {offset = 16384 : i32} : () -> !tilegpu.memdesc<64x64xf16, #sT>

@@ -38,7 +38,8 @@ namespace {
 
 /// Threads in a named barrier of the turns: the 128 of the warpgroup whose
 /// turn it is wait, the 128 of the one before it arrive.
-constexpr int64_t kTurnThreads = 256;
+constexpr int64_t kWarpGroupThreads = 128;
+constexpr int64_t kTurnThreads = 2 * kWarpGroupThreads;
 
 /// This thread's warpgroup.
 static Value warpGroupIndex(OpBuilder &b, Location loc) {
@@ -46,19 +47,45 @@ static Value warpGroupIndex(OpBuilder &b, Location loc) {
                                 i32Constant(b, loc, 7));
 }
 
-/// `instruction` ("bar.sync" or "bar.arrive") on the named barrier of
-/// warpgroup `turnOf`'s turn (barrier 0 is the program's), executed by the
-/// threads of warpgroup `group` (this thread's is `ownGroup`). The barrier
-/// is an immediate, so that ptxas counts only the barriers used.
-static void turnBarrierInGroup(OpBuilder &b, Location loc, Value ownGroup,
-                               StringRef instruction, int64_t turnOf,
-                               int64_t group) {
+/// `instruction` ("bar.sync" or "bar.arrive") with a barrier and a thread
+/// count in registers, executed by every warpgroup at once. A barrier per
+/// warpgroup behind a predicate on the thread index is a divergent path to
+/// ptxas, and a kernel whose register pressure makes ptxas move
+/// accumulators there gets every wgmma serialized (C7520: attention's
+/// causal kernels with a general path ran 1.4x slower).
+static void turnBarrier(OpBuilder &b, Location loc, StringRef instruction,
+                        Value barrier, Value threads) {
+  std::string text = (instruction + " $0, $1;").str();
+  createInlineAsm(b, loc, Type(), {barrier, threads}, text, "r,r");
+}
+
+/// The named barrier of the turn of warpgroup (ownGroup + offset) mod
+/// groups (barrier 0 is the program's).
+static Value turnOf(OpBuilder &b, Location loc, Value ownGroup, int64_t offset,
+                    int64_t groups) {
+  Value group = ownGroup;
+  if (offset != 0)
+    group = arith::RemUIOp::create(
+        b, loc,
+        arith::AddIOp::create(b, loc, ownGroup, i32Constant(b, loc, offset)),
+        i32Constant(b, loc, groups));
+  return arith::AddIOp::create(b, loc, group, i32Constant(b, loc, 1));
+}
+
+/// `instruction` by warpgroup `group` alone on the barrier of warpgroup 0's
+/// turn; the other warpgroups meet on barrier groups + 1 instead, which only
+/// they use, so that no thread skips the instruction.
+static void turnBarrierOfOneGroup(OpBuilder &b, Location loc, Value ownGroup,
+                                  StringRef instruction, int64_t group,
+                                  int64_t groups) {
   Value mine = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, ownGroup,
                                      i32Constant(b, loc, group));
-  std::string text = ("@$0 " + instruction + " " + Twine(turnOf + 1) + ", " +
-                      Twine(kTurnThreads) + ";")
-                         .str();
-  createInlineAsm(b, loc, Type(), {mine}, text, "b");
+  auto pick = [&](int64_t ifMine, int64_t otherwise) {
+    return arith::SelectOp::create(b, loc, mine, i32Constant(b, loc, ifMine),
+                                   i32Constant(b, loc, otherwise));
+  };
+  turnBarrier(b, loc, instruction, pick(1, groups + 1),
+              pick(kTurnThreads, kWarpGroupThreads * (groups - 1)));
 }
 
 /// How wgmma reads one operand buffer.
@@ -329,8 +356,9 @@ struct WarpGroupDotLowering
     std::optional<int32_t> turns = op.getTurns();
     Value ownGroup = turns ? warpGroupIndex(rewriter, loc) : Value();
     if (turns)
-      for (int64_t group = 0; group < *turns; ++group)
-        turnBarrierInGroup(rewriter, loc, ownGroup, "bar.sync", group, group);
+      turnBarrier(rewriter, loc, "bar.sync",
+                  turnOf(rewriter, loc, ownGroup, 0, *turns),
+                  i32Constant(rewriter, loc, kTurnThreads));
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
     for (Block &block : blocks) {
       Value packed = LLVM::UndefOp::create(rewriter, loc, structType);
@@ -364,9 +392,9 @@ struct WarpGroupDotLowering
     NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
     // Issued: the next warpgroup's turn.
     if (turns)
-      for (int64_t group = 0; group < *turns; ++group)
-        turnBarrierInGroup(rewriter, loc, ownGroup, "bar.arrive",
-                           (group + 1) % *turns, group);
+      turnBarrier(rewriter, loc, "bar.arrive",
+                  turnOf(rewriter, loc, ownGroup, 1, *turns),
+                  i32Constant(rewriter, loc, kTurnThreads));
     if (!op.getIsAsync()) {
       SmallVector<unsigned> issuedRegs;
       for (Block &block : blocks)
@@ -413,9 +441,9 @@ struct WarpGroupTurnsBeginLowering
   LogicalResult
   matchAndRewrite(tilegpu::WarpGroupTurnsBeginOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    turnBarrierInGroup(rewriter, op.getLoc(),
-                       warpGroupIndex(rewriter, op.getLoc()), "bar.arrive", 0,
-                       op.getGroups() - 1);
+    turnBarrierOfOneGroup(rewriter, op.getLoc(),
+                          warpGroupIndex(rewriter, op.getLoc()), "bar.arrive",
+                          op.getGroups() - 1, op.getGroups());
     rewriter.eraseOp(op);
     return success();
   }
@@ -428,8 +456,9 @@ struct WarpGroupTurnsEndLowering
   LogicalResult
   matchAndRewrite(tilegpu::WarpGroupTurnsEndOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    turnBarrierInGroup(rewriter, op.getLoc(),
-                       warpGroupIndex(rewriter, op.getLoc()), "bar.sync", 0, 0);
+    turnBarrierOfOneGroup(rewriter, op.getLoc(),
+                          warpGroupIndex(rewriter, op.getLoc()), "bar.sync", 0,
+                          op.getGroups());
     rewriter.eraseOp(op);
     return success();
   }
