@@ -291,3 +291,59 @@ func.func @attention_two_loops(%pq: tensor<128x64x!tile.ptr<f16>, #bA>, %pk: ten
   tile.store %pout, %r2 : tensor<128x64x!tile.ptr<f32>, #mmaA>
   return
 }
+
+// -----
+
+// Two loops of in-flight dots in one block share one ring: the producer's
+// clone runs both loops, the second starting its step counter where the
+// first left it, and so do the consumers, which release the first loop's
+// last slot after it; the barriers are invalidated once, after both.
+#bT4 = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#mma4 = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]>
+#sT4 = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>
+// FIT-LABEL:   func.func @two_loops
+// FIT:         %[[RING:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<4x64x64xf16
+// FIT-NOT:     tilegpu.local_alloc : () -> !tilegpu.memdesc<4x64x64xf16
+// FIT:         scf.if
+// FIT:           %[[P1:.*]] = scf.for {{.*}} iter_args(%[[S1:.*]] = %c0{{.*}}) -> (i32)
+// FIT:             tilegpu.async_tma_copy %arg2
+// FIT:           scf.for {{.*}} iter_args(%{{.*}} = %[[P1]]) -> (i32)
+// FIT:             tilegpu.async_tma_copy %arg3
+// FIT:       } else {
+// FIT:         %[[C1:.*]]:2 = scf.for
+// FIT:           tilegpu.warpgroup_dot_wait %{{.*}} {pendings = 1 : i32}
+// FIT:         tilegpu.warpgroup_dot_wait %[[C1]]#0 {pendings = 0 : i32}
+// FIT:         tilegpu.mbarrier_arrive
+// FIT-NOT:     tilegpu.mbarrier_inval
+// FIT:         scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %[[C1]]#1)
+// FIT:           tilegpu.warpgroup_dot_wait %{{.*}} {pendings = 1 : i32}
+// FIT:         tilegpu.warpgroup_dot_wait %{{.*}} {pendings = 0 : i32}
+// FIT:         tilegpu.mbarrier_arrive
+// FIT-NEXT:    tilegpu.mbarrier_inval
+// FIT-NEXT:    tilegpu.mbarrier_inval
+// FIT-NEXT:    tile.store
+// FIT:       } {tilegpu.warp_specialized = 128 : i32}
+func.func @two_loops(%pa: tensor<64x64x!tile.ptr<f16>, #bT4>, %pc: tensor<64x64x!tile.ptr<f32>, #mma4>,
+                     %ma: !tile.tensormap, %mb: !tile.tensormap, %n: i32)
+    attributes {tile.num_stages = 4 : i32, tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c64 = arith.constant 64 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma4>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32, #mma4>) : i32 {
+    %k = arith.muli %i, %c64 : i32
+    %a = tile.load %pa tma(%ma[%c0, %k]) {tilegpu.vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #bT4>
+    %sa = tilegpu.local_alloc %a : (tensor<64x64xf16, #bT4>) -> !tilegpu.memdesc<64x64xf16, #sT4>
+    %d = tilegpu.warpgroup_dot %sa, %sa, %acc : !tilegpu.memdesc<64x64xf16, #sT4>, !tilegpu.memdesc<64x64xf16, #sT4>, tensor<64x64xf32, #mma4> -> tensor<64x64xf32, #mma4>
+    scf.yield %d : tensor<64x64xf32, #mma4>
+  }
+  %r2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %r) -> (tensor<64x64xf32, #mma4>) : i32 {
+    %k = arith.muli %i, %c64 : i32
+    %b = tile.load %pa tma(%mb[%k, %c0]) {tilegpu.vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #bT4>
+    %sb = tilegpu.local_alloc %b : (tensor<64x64xf16, #bT4>) -> !tilegpu.memdesc<64x64xf16, #sT4>
+    %d = tilegpu.warpgroup_dot %sb, %sb, %acc : !tilegpu.memdesc<64x64xf16, #sT4>, !tilegpu.memdesc<64x64xf16, #sT4>, tensor<64x64xf32, #mma4> -> tensor<64x64xf32, #mma4>
+    scf.yield %d : tensor<64x64xf32, #mma4>
+  }
+  tile.store %pc, %r2 : tensor<64x64x!tile.ptr<f32>, #mma4>
+  return
+}
