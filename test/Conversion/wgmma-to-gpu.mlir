@@ -209,19 +209,19 @@ func.func @tf32(%c: tensor<64x64xf32, #mma3>, %p: tensor<64x64x!tile.ptr<f32>, #
 // CHECK: %[[LAST:.*]] = arith.cmpi eq, %[[WG]], %c1_i32
 // CHECK: %[[N0:.*]] = arith.select %[[LAST]], %c256_i32, %c128_i32
 // CHECK: %[[B0:.*]] = arith.select %[[LAST]], %{{.*}}, %c3_i32
-// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "bar.arrive $0, $1;", "r,r" %[[B0]], %[[N0]]
+// CHECK: nvvm.barrier.arrive id = %[[B0]] number_of_threads = %[[N0]]
 // CHECK: %[[OWN:.*]] = arith.addi %{{.*}}, %c1_i32
-// CHECK-NEXT: llvm.inline_asm {{.*}}"bar.sync $0, $1;", "r,r" %[[OWN]], %c256_i32
+// CHECK-NEXT: nvvm.barrier id = %[[OWN]] number_of_threads = %c256_i32
 // CHECK-NEXT: nvvm.wgmma.fence.aligned
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
 // CHECK: %[[NEXT:.*]] = arith.remui %{{.*}}, %c2_i32
 // CHECK: %[[NB:.*]] = arith.addi %[[NEXT]], %c1_i32
-// CHECK-NEXT: llvm.inline_asm {{.*}}"bar.arrive $0, $1;", "r,r" %[[NB]], %c256_i32
+// CHECK-NEXT: nvvm.barrier.arrive id = %[[NB]] number_of_threads = %c256_i32
 // CHECK: "wgmma.wait_group.sync.aligned 0;"
 // CHECK: %[[FIRST:.*]] = arith.cmpi eq, %{{.*}}, %c0_i32
 // CHECK: %[[N1:.*]] = arith.select %[[FIRST]], %c256_i32{{.*}}, %c128_i32
 // CHECK: %[[B1:.*]] = arith.select %[[FIRST]], %{{.*}}, %c3_i32
-// CHECK: "bar.sync $0, $1;", "r,r" %[[B1]], %[[N1]]
+// CHECK: nvvm.barrier id = %[[B1]] number_of_threads = %[[N1]]
 // CHECK-NOT: @$0 bar
 func.func @turns(%c: tensor<128x64xf32, #mmaT>, %p: tensor<128x64x!tile.ptr<f32>, #mmaT>) attributes {tilegpu.num_warps = 8 : i32} {
   %a = tilegpu.local_alloc {offset = 0 : i32} : () -> !tilegpu.memdesc<128x64xf16, #sT>

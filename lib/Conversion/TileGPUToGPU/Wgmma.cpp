@@ -47,16 +47,21 @@ static Value warpGroupIndex(OpBuilder &b, Location loc) {
                                 i32Constant(b, loc, 7));
 }
 
-/// `instruction` ("bar.sync" or "bar.arrive") with a barrier and a thread
-/// count in registers, executed by every warpgroup at once. A barrier per
-/// warpgroup behind a predicate on the thread index is a divergent path to
-/// ptxas, and a kernel whose register pressure makes ptxas move
-/// accumulators there gets every wgmma serialized (C7520: attention's
-/// causal kernels with a general path ran 1.4x slower).
-static void turnBarrier(OpBuilder &b, Location loc, StringRef instruction,
+/// What a thread does at a turn's named barrier.
+enum class TurnStep { Wait, Arrive };
+
+/// `step` on a named barrier and thread count in registers, executed by
+/// every warpgroup at once. A barrier per warpgroup behind a predicate on
+/// the thread index is a divergent path to ptxas, and a kernel whose
+/// register pressure makes ptxas move accumulators there gets every wgmma
+/// serialized (C7520: attention's causal kernels with a general path ran
+/// 1.4x slower).
+static void turnBarrier(OpBuilder &b, Location loc, TurnStep step,
                         Value barrier, Value threads) {
-  std::string text = (instruction + " $0, $1;").str();
-  createInlineAsm(b, loc, Type(), {barrier, threads}, text, "r,r");
+  if (step == TurnStep::Arrive)
+    NVVM::BarrierArriveOp::create(b, loc, barrier, threads);
+  else
+    NVVM::BarrierOp::create(b, loc, Type(), barrier, threads, {}, Value());
 }
 
 /// The named barrier of the turn of warpgroup (ownGroup + offset) mod
@@ -72,11 +77,11 @@ static Value turnOf(OpBuilder &b, Location loc, Value ownGroup, int64_t offset,
   return arith::AddIOp::create(b, loc, group, i32Constant(b, loc, 1));
 }
 
-/// `instruction` by warpgroup `group` alone on the barrier of warpgroup 0's
-/// turn; the other warpgroups meet on barrier groups + 1 instead, which only
-/// they use, so that no thread skips the instruction.
+/// `step` by warpgroup `group` alone on the barrier of warpgroup 0's turn;
+/// the other warpgroups meet on barrier groups + 1 instead, which only they
+/// use, so that no thread skips the instruction.
 static void turnBarrierOfOneGroup(OpBuilder &b, Location loc, Value ownGroup,
-                                  StringRef instruction, int64_t group,
+                                  TurnStep step, int64_t group,
                                   int64_t groups) {
   Value mine = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, ownGroup,
                                      i32Constant(b, loc, group));
@@ -84,7 +89,7 @@ static void turnBarrierOfOneGroup(OpBuilder &b, Location loc, Value ownGroup,
     return arith::SelectOp::create(b, loc, mine, i32Constant(b, loc, ifMine),
                                    i32Constant(b, loc, otherwise));
   };
-  turnBarrier(b, loc, instruction, pick(1, groups + 1),
+  turnBarrier(b, loc, step, pick(1, groups + 1),
               pick(kTurnThreads, kWarpGroupThreads * (groups - 1)));
 }
 
@@ -356,7 +361,7 @@ struct WarpGroupDotLowering
     std::optional<int32_t> turns = op.getTurns();
     Value ownGroup = turns ? warpGroupIndex(rewriter, loc) : Value();
     if (turns)
-      turnBarrier(rewriter, loc, "bar.sync",
+      turnBarrier(rewriter, loc, TurnStep::Wait,
                   turnOf(rewriter, loc, ownGroup, 0, *turns),
                   i32Constant(rewriter, loc, kTurnThreads));
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
@@ -392,7 +397,7 @@ struct WarpGroupDotLowering
     NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
     // Issued: the next warpgroup's turn.
     if (turns)
-      turnBarrier(rewriter, loc, "bar.arrive",
+      turnBarrier(rewriter, loc, TurnStep::Arrive,
                   turnOf(rewriter, loc, ownGroup, 1, *turns),
                   i32Constant(rewriter, loc, kTurnThreads));
     if (!op.getIsAsync()) {
@@ -442,8 +447,8 @@ struct WarpGroupTurnsBeginLowering
   matchAndRewrite(tilegpu::WarpGroupTurnsBeginOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     turnBarrierOfOneGroup(rewriter, op.getLoc(),
-                          warpGroupIndex(rewriter, op.getLoc()), "bar.arrive",
-                          op.getGroups() - 1, op.getGroups());
+                          warpGroupIndex(rewriter, op.getLoc()),
+                          TurnStep::Arrive, op.getGroups() - 1, op.getGroups());
     rewriter.eraseOp(op);
     return success();
   }
@@ -457,8 +462,8 @@ struct WarpGroupTurnsEndLowering
   matchAndRewrite(tilegpu::WarpGroupTurnsEndOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     turnBarrierOfOneGroup(rewriter, op.getLoc(),
-                          warpGroupIndex(rewriter, op.getLoc()), "bar.sync", 0,
-                          op.getGroups());
+                          warpGroupIndex(rewriter, op.getLoc()), TurnStep::Wait,
+                          0, op.getGroups());
     rewriter.eraseOp(op);
     return success();
   }
