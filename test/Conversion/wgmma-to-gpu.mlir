@@ -16,11 +16,13 @@
 // runs between the wgmma of a chain.
 // A descriptor's start field is its buffer's (address >> 4) plus the
 // sub-tile's offset >> 4: no mask, one add per k-step.
+// Buffers made outside any loop are addressed directly (no fresh read).
 // CHECK-LABEL: gpu.func @sync
+// CHECK-NOT: mov.b32
+// CHECK: %[[BASE:.*]] = llvm.ptrtoint %{{.*}} : !llvm.ptr<3> to i32
 // CHECK-DAG: arith.constant 4611686293372403712 : i64
 // CHECK-DAG: arith.constant 4611686293338849280 : i64
 // CHECK-NOT: arith.andi %{{.*}}, %c16383_i32
-// CHECK: %[[BASE:.*]] = llvm.ptrtoint %{{.*}} : !llvm.ptr<3> to i32
 // CHECK: %[[START:.*]] = arith.shrui %[[BASE]], %c4_i32
 // CHECK: arith.addi %[[START]], %{{.*}} : i32
 // CHECK-NOT: arith.andi %{{.*}}, %c16383_i32
@@ -230,5 +232,54 @@ func.func @turns(%c: tensor<128x64xf32, #mmaT>, %p: tensor<128x64x!tile.ptr<f32>
   %d = tilegpu.warpgroup_dot %a, %b, %c {turns = 2 : i32} : !tilegpu.memdesc<128x64xf16, #sT>, !tilegpu.memdesc<64x64xf16, #sT>, tensor<128x64xf32, #mmaT> -> tensor<128x64xf32, #mmaT>
   tilegpu.warpgroup_turns_end 2
   tile.store %p, %d : tensor<128x64x!tile.ptr<f32>, #mmaT>
+  return
+}
+
+// -----
+
+#sW = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>
+#mma3 = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 128]>
+
+// A buffer made before the loop that holds the dot (attention's staged Q
+// at head dim 128: 2 row blocks x 8 k-steps = 16 descriptors) has its
+// address read anew in the loop body by a volatile mov, so that LLVM
+// cannot hoist the descriptors (two registers each) out of the loop; a
+// buffer made in the loop is addressed as is.
+// CHECK-LABEL: gpu.func @invariant_operand
+// CHECK: scf.for
+// CHECK: %[[BASE_A:.*]] = llvm.ptrtoint %{{.*}} : !llvm.ptr<3> to i32
+// CHECK-NEXT: %[[READ:.*]] = llvm.inline_asm has_side_effects asm_dialect = att "mov.b32 $0, $1;", "=r,r" %[[BASE_A]] : (i32) -> i32
+// CHECK-NEXT: llvm.ptrtoint %{{.*}} : !llvm.ptr<3> to i32
+// CHECK-NOT: mov.b32
+// CHECK: arith.shrui %[[READ]], %c4_i32
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: scf.yield
+func.func @invariant_operand(%c: tensor<128x128xf32, #mma3>, %p: tensor<128x128x!tile.ptr<f32>, #mma3>, %n: index) attributes {tilegpu.num_warps = 4 : i32} {
+  %a = tilegpu.local_alloc {offset = 0 : i32} : () -> !tilegpu.memdesc<128x128xf16, #sW>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c) -> (tensor<128x128xf32, #mma3>) {
+    %b = tilegpu.local_alloc {offset = 32768 : i32} : () -> !tilegpu.memdesc<128x128xf16, #sW>
+    %d = tilegpu.warpgroup_dot %a, %b, %acc : !tilegpu.memdesc<128x128xf16, #sW>, !tilegpu.memdesc<128x128xf16, #sW>, tensor<128x128xf32, #mma3> -> tensor<128x128xf32, #mma3>
+    scf.yield %d : tensor<128x128xf32, #mma3>
+  }
+  tile.store %p, %r : tensor<128x128x!tile.ptr<f32>, #mma3>
+  return
+}
+
+// At 8 descriptors (head dim 64) LLVM keeps them hoisted.
+// CHECK-LABEL: gpu.func @few_invariant_descriptors
+// CHECK-NOT: mov.b32
+// CHECK: gpu.return
+func.func @few_invariant_descriptors(%c: tensor<128x128xf32, #mma3>, %p: tensor<128x128x!tile.ptr<f32>, #mma3>, %n: index) attributes {tilegpu.num_warps = 4 : i32} {
+  %a = tilegpu.local_alloc {offset = 0 : i32} : () -> !tilegpu.memdesc<128x64xf16, #sW>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c) -> (tensor<128x128xf32, #mma3>) {
+    %b = tilegpu.local_alloc {offset = 16384 : i32} : () -> !tilegpu.memdesc<64x128xf16, #sW>
+    %d = tilegpu.warpgroup_dot %a, %b, %acc : !tilegpu.memdesc<128x64xf16, #sW>, !tilegpu.memdesc<64x128xf16, #sW>, tensor<128x128xf32, #mma3> -> tensor<128x128xf32, #mma3>
+    scf.yield %d : tensor<128x128xf32, #mma3>
+  }
+  tile.store %p, %r : tensor<128x128x!tile.ptr<f32>, #mma3>
   return
 }

@@ -26,6 +26,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include <optional>
 
 using namespace mlir;
@@ -93,13 +94,42 @@ static void turnBarrierOfOneGroup(OpBuilder &b, Location loc, Value ownGroup,
               pick(kTurnThreads, kWarpGroupThreads * (groups - 1)));
 }
 
+/// Whether `value` is defined outside the innermost loop that holds `op`.
+static bool definedOutsideLoopOf(Value value, Operation *op) {
+  auto loop = op->getParentOfType<LoopLikeOpInterface>();
+  return loop && !loop->isAncestor(value.getParentRegion()->getParentOp());
+}
+
+/// The most descriptors of one loop-invariant operand left for LLVM to
+/// hoist: ptxas keeps that many in uniform registers beside the loop's
+/// own, and re-deriving them each iteration measured 1-2% slower there
+/// (attention at head dim 64); more (Q of head dim 128 on one warpgroup:
+/// 16) reach vector registers and spill.
+constexpr int64_t kMaxHoistedDescriptors = 8;
+
 /// How wgmma reads one operand buffer.
 struct OperandDescriptor {
-  Value base;       // !llvm.ptr<3> of the buffer
+  Value address;    // i32 shared-memory address of the buffer
   MemDescType type; // its 2-D type
   uint64_t fixedBits;
 
-  OperandDescriptor(Value base, MemDescType type) : base(base), type(type) {
+  /// `base`: the buffer's !llvm.ptr<3>; `uses`: how many descriptors of it
+  /// the dot forms (blocks times k-steps). A buffer made before the loop
+  /// that holds `dot` (attention's staged Q) has descriptors LLVM would
+  /// compute before the loop and hold through it, two registers each (32
+  /// for a 128x128 Q on one warpgroup), which ptxas spills beside large
+  /// accumulators. Past kMaxHoistedDescriptors its address is read anew in
+  /// the loop, where LLVM cannot hoist it, so that only the address stays
+  /// live.
+  OperandDescriptor(OpBuilder &b, Location loc, Value base, MemDescType type,
+                    Operation *dot, int64_t uses)
+      : type(type) {
+    address = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), base);
+    if (uses > kMaxHoistedDescriptors && definedOutsideLoopOf(base, dot))
+      address = createInlineAsm(b, loc, b.getI32Type(), {address},
+                                "mov.b32 $0, $1;", "=r,r",
+                                /*hasSideEffects=*/true)
+                    .getResult(0);
     SharedEncodingAttr enc = type.getEncoding();
     unsigned elemBytes = type.getElementType().getIntOrFloatBitWidth() / 8;
     uint64_t lineBytes = enc.getLineElems() * elemBytes;
@@ -123,8 +153,7 @@ struct OperandDescriptor {
   /// computation shifted and masked each time.
   Value at(OpBuilder &b, Location loc, ArrayRef<Value> coords) const {
     Value four = i32Constant(b, loc, 4);
-    Value start = arith::ShRUIOp::create(
-        b, loc, LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), base), four);
+    Value start = arith::ShRUIOp::create(b, loc, address, four);
     Value offset = arith::ShRUIOp::create(
         b, loc, elementByteOffset(b, loc, coords, type), four);
     Value field = arith::AddIOp::create(b, loc, start, offset);
@@ -249,10 +278,14 @@ struct WarpGroupDotLowering
     unsigned wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
     int64_t instrN = mma.getInstrShape()[1];
     auto aBuffer = dyn_cast<MemDescType>(op.getA().getType());
+    int64_t kSteps = K / (256 / aType.getElementType().getIntOrFloatBitWidth());
+    int64_t rowBlocks = M / (16 * wm), colBlocks = N / (instrN * wn);
     std::optional<OperandDescriptor> a;
     if (aBuffer)
-      a.emplace(adaptor.getA()[0], aBuffer);
-    OperandDescriptor b(adaptor.getB()[0], op.getB().getType());
+      a.emplace(rewriter, loc, adaptor.getA()[0], aBuffer, op,
+                rowBlocks * kSteps);
+    OperandDescriptor b(rewriter, loc, adaptor.getB()[0], op.getB().getType(),
+                        op, colBlocks * kSteps);
     // A held in registers: its registers by coordinate, packed in pairs
     // along K as the instruction reads them.
     std::map<std::pair<int32_t, int32_t>, unsigned> aRegAt;
