@@ -587,8 +587,11 @@ FailureOr<Val> Generator::genAttribute(const AttributeExpr &expr) {
         dims.push_back(Val::integer(d));
       return Val::tuple(std::move(dims));
     }
+    // A block pointer's dtype is a pointer type, as in Triton (where its
+    // element_ty is the block type, which .to() takes as its scalar):
+    // `x.to(p.dtype.element_ty)` stores in the pointee's type.
     if (attr == "dtype")
-      return Val::dtype(t.element, t.isPointer);
+      return Val::dtype(t.element, t.isPointer || t.isBlockPointer);
     if (attr == "numel") {
       int64_t n = 1;
       for (int64_t d : t.shape)

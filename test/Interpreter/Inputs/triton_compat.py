@@ -15,4 +15,8 @@ cols = np.arange(N)[None, :]
 ref = np.where((np.abs(x) > 0.5) | (cols % 2 == 0), 1, -1)
 check_true("and / or between blocks", (res["f_ptr"][:M * N].reshape(M, N) == ref).all())
 check_true("int32's lowest from the dtype predicates", res["f_ptr"][M * N] == -2**31)
+h = run(tile, {"x_ptr": x, "h_ptr": np.full((M, N), np.nan, np.float16),
+              "M": M, "N": N}, kernel="block_ptr_dtype")["h_ptr"]
+check("x.to(block_ptr.dtype.element_ty) stores fp16", h,
+      (2 * x).astype(np.float16).astype(np.float64), 0)
 finish()
