@@ -36,6 +36,22 @@ for fp8 in fp8e4nv fp8e5; do
     -o "$OUT/matmul_${fp8}_kmajor.ptx"
 done
 "$TILEC" bench/kernels/fp8.tile -o "$OUT/fp8.ptx"
+# int8 into int32: both operands K-major as the JIT states it (wgmma's s8
+# form; with every fact of aligned sizes the tiles come by cp.async, with
+# the strides' alone by scalar loads), and as written (the portable path).
+for cfg in "128 128 8 3" "64 128 4 4"; do
+  set -- $cfg
+  "$TILEC" bench/kernels/int8_matmul.tile -D BLOCK_M=$1 -D BLOCK_N=$2 \
+    --num-warps $3 --num-stages $4 \
+    --signature "stride_ak=i32:1,stride_bk=i32:1,stride_cn=i32:1" \
+    -o "$OUT/int8_matmul_kmajor_$1x$2.ptx"
+  "$TILEC" bench/kernels/int8_matmul.tile -D BLOCK_M=$1 -D BLOCK_N=$2 \
+    --num-warps $3 --num-stages $4 \
+    --signature "a_ptr=*i8:16,b_ptr=*i8:16,c_ptr=*i32:16,M=i32:16,N=i32:16,K=i32:16,stride_am=i32:16,stride_ak=i32:1,stride_bk=i32:1,stride_bn=i32:16,stride_cm=i32:16,stride_cn=i32:1" \
+    -o "$OUT/int8_matmul_aligned_$1x$2.ptx"
+  "$TILEC" bench/kernels/int8_matmul.tile -D BLOCK_M=$1 -D BLOCK_N=$2 \
+    --num-warps $3 --num-stages $4 -o "$OUT/int8_matmul_$1x$2.ptx"
+done
 "$TILEC" bench/kernels/dot_scaled.tile -o "$OUT/dot_scaled.ptx"
 # Tutorial 10's block-scaled matmul (mxfp4 as the file has it, and mxfp8),
 # 128x128x128 blocks on 8 warps.

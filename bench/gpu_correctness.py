@@ -1115,6 +1115,38 @@ def check_splitk():
                    rel_error(c, a.double() @ b.double()), 1e-5)
 
 
+def check_int8_matmul():
+    """int8 x int8 -> int32 (bench/kernels/int8_matmul.tile): exact against
+    the float64 product. K-major builds (wgmma's s8 form) get B as the
+    transpose of an N x K matrix; as-written builds both layouts."""
+    for cfg in ["128x128", "64x128"]:
+        bm, bn = map(int, cfg.split("x"))
+        for name, layouts, sizes in [
+                (f"int8_matmul_aligned_{cfg}", [True], [(512, 384, 1024)]),
+                (f"int8_matmul_kmajor_{cfg}", [True], None),
+                (f"int8_matmul_{cfg}", [True, False], None)]:
+            k = Kernel(name)
+            for M, N, K in sizes or [(512, 384, 1024), (300, 200, 4100)]:
+                for transposed in layouts:
+                    a = torch.randint(-128, 128, (M, K), device="cuda",
+                                      dtype=torch.int8)
+                    if transposed:
+                        b = torch.randint(-128, 128, (N, K), device="cuda",
+                                          dtype=torch.int8).t()
+                    else:
+                        b = torch.randint(-128, 128, (K, N), device="cuda",
+                                          dtype=torch.int8)
+                    c = torch.full((M, N), -7, device="cuda", dtype=torch.int32)
+                    k.bind(a, b, c, M, N, K, a.stride(0), a.stride(1),
+                           b.stride(0), b.stride(1), c.stride(0), c.stride(1),
+                           grid=(-(-M // bm) * -(-N // bn),))()
+                    torch.cuda.synchronize()
+                    want = a.double() @ b.double()
+                    err = (c.double() - want).abs().max().item()
+                    record(f"{name} {'B^T' if transposed else 'B'}",
+                           f"{M}x{N}x{K}", err, 0)
+
+
 def check_reductions():
     k = Kernel("reductions", 0)
     BM, BN = 32, 128
@@ -1161,7 +1193,7 @@ for check in [check_vector_add, check_matmul, check_softmax,
               check_cuda_helpers,
               check_join_split, check_propagate_nan,
               check_library_builtins, check_reductions, check_fp8,
-              check_dot_scaled, check_splitk, check_block_scaled]:
+              check_dot_scaled, check_splitk, check_int8_matmul, check_block_scaled]:
     # ONLY=check_a,check_b runs those checks alone (a quick experiment).
     only = os.environ.get("ONLY")
     if only and check.__name__ not in only.split(","):

@@ -283,3 +283,27 @@ func.func @few_invariant_descriptors(%c: tensor<128x128xf32, #mma3>, %p: tensor<
   tile.store %p, %r : tensor<128x128x!tile.ptr<f32>, #mma3>
   return
 }
+
+// -----
+
+#sA = #tilegpu.shared<vec = 16, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 128>
+#sB = #tilegpu.shared<vec = 16, perPhase = 1, maxPhase = 8, order = [0, 1], lineElems = 128>
+#mma3 = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]>
+
+// int8 operands: wgmma's s8 form into s32 accumulators (integer registers,
+// no scale or transpose immediates), in k-steps of 32; a zero start is not
+// read.
+// CHECK-LABEL: gpu.func @int8
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: llvm.inline_asm {{.*}}wgmma.mma_async.sync.aligned.m64n64k32.s32.s8.s8 {{.*}}}, $64, $65, p;\0A}", "=r,=r,{{.*}},l,l,r" {{.*}} -> !llvm.struct<(i32,
+// CHECK: wgmma.mma_async.sync.aligned.m64n64k32.s32.s8.s8
+// CHECK-NOT: wgmma.mma_async
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+func.func @int8(%p: tensor<64x64x!tile.ptr<i32>, #mma3>) attributes {tilegpu.num_warps = 4 : i32} {
+  %a = tilegpu.local_alloc {offset = 0 : i32} : () -> !tilegpu.memdesc<64x64xi8, #sA>
+  %b = tilegpu.local_alloc {offset = 8192 : i32} : () -> !tilegpu.memdesc<64x64xi8, #sB>
+  %c = arith.constant dense<0> : tensor<64x64xi32, #mma3>
+  %d = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<64x64xi8, #sA>, !tilegpu.memdesc<64x64xi8, #sB>, tensor<64x64xi32, #mma3> -> tensor<64x64xi32, #mma3>
+  tile.store %p, %d : tensor<64x64x!tile.ptr<i32>, #mma3>
+  return
+}

@@ -173,9 +173,11 @@ static Value packHalves(OpBuilder &b, Location loc, Value lo, Value hi) {
 struct WgmmaKind {
   int64_t n, k;
   NVVM::WGMMATypes typeA, typeB;
-  /// Only 16-bit operands may be transposed (MN-major); fp8 and tf32 have
-  /// no such operands in the instruction.
+  /// Only 16-bit operands may be transposed (MN-major); fp8, int8 and tf32
+  /// have no such operands in the instruction.
   bool hasTranspose() const { return k == 16; }
+  /// s8 x s8 accumulates exactly into s32, and takes no scale operands.
+  bool isInteger() const { return typeA == NVVM::WGMMATypes::s8; }
 };
 
 /// One wgmma as inline PTX, for what the NVVM op cannot express: A from
@@ -188,16 +190,16 @@ static Value wgmmaInlineAsm(OpBuilder &b, Location loc, Type structType,
   unsigned numAcc = kind.n / 2;
   unsigned numA = aRegs.empty() ? 1 : aRegs.size();
   unsigned predicate = 2 * numAcc + numA + 1;
-  std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $" +
-                     std::to_string(predicate) +
-                     ", 0;\nwgmma.mma_async.sync.aligned.m64n" +
-                     std::to_string(kind.n) + "k" + std::to_string(kind.k) +
-                     ".f32." + NVVM::stringifyWGMMATypes(kind.typeA).str() +
-                     "." + NVVM::stringifyWGMMATypes(kind.typeB).str() + " {";
+  std::string text =
+      "{\n.reg .pred p;\nsetp.ne.b32 p, $" + std::to_string(predicate) +
+      ", 0;\nwgmma.mma_async.sync.aligned.m64n" + std::to_string(kind.n) + "k" +
+      std::to_string(kind.k) + (kind.isInteger() ? ".s32." : ".f32.") +
+      NVVM::stringifyWGMMATypes(kind.typeA).str() + "." +
+      NVVM::stringifyWGMMATypes(kind.typeB).str() + " {";
   std::string constraints;
   for (unsigned i = 0; i < numAcc; ++i) {
     text += "$" + std::to_string(i) + (i + 1 < numAcc ? ", " : "");
-    constraints += "=f,";
+    constraints += kind.isInteger() ? "=r," : "=f,";
   }
   text += "}, ";
   if (aRegs.empty()) {
@@ -208,7 +210,9 @@ static Value wgmmaInlineAsm(OpBuilder &b, Location loc, Type structType,
       text += "$" + std::to_string(2 * numAcc + i) + (i + 1 < numA ? ", " : "");
     text += "}";
   }
-  text += ", $" + std::to_string(2 * numAcc + numA) + ", p, 1, 1";
+  text += ", $" + std::to_string(2 * numAcc + numA) + ", p";
+  if (!kind.isInteger())
+    text += ", 1, 1";
   // The register form has no transpose of A.
   if (aRegs.empty() && kind.hasTranspose())
     text += std::string(", ") + (transA ? "1" : "0");
@@ -313,10 +317,13 @@ struct WarpGroupDotLowering
         return NVVM::WGMMATypes::e5m2;
       if (elem.isF32())
         return NVVM::WGMMATypes::tf32;
+      if (elem.isInteger(8))
+        return NVVM::WGMMATypes::s8;
       return elem.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
     };
-    // A k-step reads 32 bytes of each row along K: 16 16-bit, 32 fp8 or 8
-    // fp32 (tf32: the tensor cores read the upper 19 bits) elements.
+    // A k-step reads 32 bytes of each row along K: 16 16-bit, 32 fp8 or
+    // int8, or 8 fp32 (tf32: the tensor cores read the upper 19 bits)
+    // elements.
     WgmmaKind kind{instrN, 256 / aType.getElementType().getIntOrFloatBitWidth(),
                    wgmmaType(aType.getElementType()),
                    wgmmaType(op.getB().getType().getElementType())};
@@ -327,7 +334,7 @@ struct WarpGroupDotLowering
         b.contiguousAlong(0) ? NVVM::MMALayout::col : NVVM::MMALayout::row;
     auto shape = NVVM::MMAShapeAttr::get(ctx, 64, instrN, kind.k);
     auto structType = LLVM::LLVMStructType::getLiteral(
-        ctx, SmallVector<Type>(instrN / 2, rewriter.getF32Type()));
+        ctx, SmallVector<Type>(instrN / 2, cType.getElementType()));
 
     // Every operand register and descriptor is formed before the fence, so
     // that nothing touches a register between the wgmma of one chain (ptxas
@@ -384,7 +391,8 @@ struct WarpGroupDotLowering
 
     // A zero accumulator is not read: the first k-step computes D = A * B;
     // with `useC`, whether it is read is decided at run time.
-    bool zeroInit = matchPattern(op.getC(), m_AnyZeroFloat());
+    bool zeroInit = matchPattern(op.getC(), m_AnyZeroFloat()) ||
+                    matchPattern(op.getC(), m_Zero());
     Value useC;
     if (op.getUseC())
       useC = arith::ExtUIOp::create(rewriter, loc, rewriter.getI32Type(),
@@ -407,7 +415,8 @@ struct WarpGroupDotLowering
       for (auto [k, step] : llvm::enumerate(block.steps)) {
         bool readsD = !(zeroInit && k == 0);
         Value readsAtRunTime = k == 0 ? useC : Value();
-        if (!a || readsAtRunTime) {
+        // The NVVM op has no integer form without scales: s8 goes inline.
+        if (!a || readsAtRunTime || kind.isInteger()) {
           if (!readsAtRunTime)
             readsAtRunTime = i32Constant(rewriter, loc, readsD ? 1 : 0);
           packed = wgmmaInlineAsm(rewriter, loc, structType, packed, step.regsA,

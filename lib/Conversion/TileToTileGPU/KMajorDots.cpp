@@ -1,9 +1,9 @@
-//===- KMajorDots.cpp - Dots that wgmma takes only K-major (fp8, tf32) ----===//
+//===- KMajorDots.cpp - Dots wgmma takes only K-major (fp8, tf32, int8) ---===//
 //
-// wgmma multiplies fp8 (e4m3, e5m2, mixed) at twice the fp16 rate and
-// fp32 blocks as tf32 at half of it, but those forms read both operands
-// from shared memory and K-major only (no transpose). Such a dot goes to
-// wgmma only where both operands are loaded tiles (so A is not a register
+// wgmma multiplies fp8 (e4m3, e5m2, mixed) and int8 at twice the fp16 rate
+// and fp32 blocks as tf32 at half of it, but those forms read both
+// operands from shared memory and K-major only (no transpose). Such a dot goes
+// to wgmma only where both operands are loaded tiles (so A is not a register
 // operand, as the second dot of a chain's is) whose layout will run along
 // K: A's (M x K) loads contiguous along K at least as long as along M, B's
 // (K x N, or the transpose of a loaded N x K tile) longer along K than N,
@@ -15,6 +15,8 @@
 // - A tf32 dot that qualifies is marked for chooseWgmmaLayout (the linear
 //   layer's A @ W^T in fp32); the others keep mma.sync's tf32 form, which
 //   reads either order (the tutorial's row-major B).
+// - So is an int8 dot into int32 (s8 x s8 -> s32, exact); the others keep
+//   the portable path, since no wider float type holds their sums exactly.
 //
 //===----------------------------------------------------------------------===//
 
@@ -71,18 +73,26 @@ bool mlir::tile::widenFloat8Dots(func::FuncOp func,
   return changed;
 }
 
-void mlir::tile::markTF32WgmmaDots(func::FuncOp func,
-                                   const AxisInfoAnalysis &axis,
-                                   const LayoutPlanOptions &options) {
+/// Whether `dot` multiplies int8 blocks into int32.
+bool mlir::tile::isInt8Dot(DotOp dot) {
+  return dot.getA().getType().getElementType().isInteger(8) &&
+         dot.getB().getType().getElementType().isInteger(8) &&
+         dot.getType().getElementType().isInteger(32);
+}
+
+void mlir::tile::markKMajorWgmmaDots(func::FuncOp func,
+                                     const AxisInfoAnalysis &axis,
+                                     const LayoutPlanOptions &options) {
   func.walk([&](DotOp dot) {
-    if (!dot.getA().getType().getElementType().isF32() ||
-        !dot.getType().getElementType().isF32() ||
-        dot.getInputPrecision() != InputPrecision::tf32 || !options.useMma ||
+    bool tf32 = dot.getA().getType().getElementType().isF32() &&
+                dot.getType().getElementType().isF32() &&
+                dot.getInputPrecision() == InputPrecision::tf32;
+    if (!(tf32 || isInt8Dot(dot)) || !options.useMma ||
         !loadedAlongK(dot.getA(), 0, axis) ||
         !loadedAlongK(dot.getB(), 1, axis))
       return;
-    dot->setAttr(kTF32WgmmaAttrName, UnitAttr::get(dot.getContext()));
+    dot->setAttr(kKMajorWgmmaAttrName, UnitAttr::get(dot.getContext()));
     if (!chooseWgmmaLayout(dot, options))
-      dot->removeAttr(kTF32WgmmaAttrName);
+      dot->removeAttr(kKMajorWgmmaAttrName);
   });
 }

@@ -331,8 +331,10 @@ mlir::tile::chooseWgmmaLayout(DotOp dot, const LayoutPlanOptions &options) {
   auto aType = dot.getA().getType();
   Type in = aType.getElementType();
   bool fp8 = isFloat8Type(in);
-  bool tf32 = in.isF32() && dot->hasAttr(kTF32WgmmaAttrName);
-  if (!(in.isF16() || in.isBF16() || fp8 || tf32))
+  bool kMajor = dot->hasAttr(kKMajorWgmmaAttrName);
+  bool tf32 = in.isF32() && kMajor;
+  bool int8 = isInt8Dot(dot) && kMajor;
+  if (!(in.isF16() || in.isBF16() || fp8 || tf32 || int8))
     return {};
   int64_t M = aType.getDimSize(0), K = aType.getDimSize(1),
           N = dot.getB().getType().getDimSize(1);
@@ -340,9 +342,10 @@ mlir::tile::chooseWgmmaLayout(DotOp dot, const LayoutPlanOptions &options) {
   // wgmma's layout: rows of at least 32 bytes whichever dimension is
   // contiguous, and whole 1024-byte swizzle groups so that every buffer of
   // a ring stays aligned. fp8 takes k-steps of 32 and must also fit as
-  // fp16, should it be widened (widenFloat8Dots); tf32 k-steps of 8.
+  // fp16, should it be widened (widenFloat8Dots); int8 k-steps of 32;
+  // tf32 k-steps of 8.
   if (M % 64 || K % 16 || N % 16 || (K * N * 2) % 1024 ||
-      (fp8 && (K % 32 || (K * N) % 1024)))
+      ((fp8 || int8) && (K % 32 || (K * N) % 1024)))
     return {};
   // Warpgroups along M first (each owns 64-row bands), then along N. In a
   // chain of dots every warp owns whole rows (all warps along M), so that
@@ -375,6 +378,9 @@ MmaEncodingAttr LayoutPlan::chooseMma(DotOp dot) const {
   Type in = aType.getElementType();
   Type out = dot.getType().getElementType();
   bool tf32 = in.isF32() && dot.getInputPrecision() != InputPrecision::ieee;
+  // int8 into int32 runs on wgmma's s8 form only (marked K-major dots).
+  if (isInt8Dot(dot))
+    return chooseWgmma(dot);
   if (!out.isF32())
     return {};
   if (MmaEncodingAttr wgmma = chooseWgmma(dot))

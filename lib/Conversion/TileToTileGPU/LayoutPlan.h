@@ -104,13 +104,18 @@ bool isAccumulationOfDot(AtomicRMWOp atomic);
 bool widenFloat8Dots(func::FuncOp func, const AxisInfoAnalysis &axis,
                      const LayoutPlanOptions &options);
 
-/// Set on a tf32 dot of fp32 blocks whose operands wgmma's tf32 form reads
-/// (both loaded along K): chooseWgmmaLayout takes only those.
-inline constexpr llvm::StringLiteral kTF32WgmmaAttrName = "tilegpu.tf32_wgmma";
+/// Set on a tf32 dot of fp32 blocks, or an int8 dot into int32, whose
+/// operands wgmma's K-major-only forms read (both loaded along K):
+/// chooseWgmmaLayout takes only those.
+inline constexpr llvm::StringLiteral kKMajorWgmmaAttrName =
+    "tilegpu.k_major_wgmma";
 
-/// Marks the tf32 dots that wgmma takes (KMajorDots.cpp).
-void markTF32WgmmaDots(func::FuncOp func, const AxisInfoAnalysis &axis,
-                       const LayoutPlanOptions &options);
+/// Whether `dot` multiplies int8 blocks into int32.
+bool isInt8Dot(DotOp dot);
+
+/// Marks the tf32 and int8 dots that wgmma takes (KMajorDots.cpp).
+void markKMajorWgmmaDots(func::FuncOp func, const AxisInfoAnalysis &axis,
+                         const LayoutPlanOptions &options);
 
 /// Clone cheap index computations (ranges, splats, constants, integer
 /// arithmetic on them, expand_dims and broadcast) so that each use has its

@@ -376,7 +376,7 @@ struct ConvertTileToTileGPUPass
       planOptions.useWgmma = useWgmma;
       if (widenFloat8Dots(func, *axisInfo, planOptions))
         axisInfo.emplace(func);
-      markTF32WgmmaDots(func, *axisInfo, planOptions);
+      markKMajorWgmmaDots(func, *axisInfo, planOptions);
       planOptions.rowSplitPointers =
           splitScatteredLoopAddresses(func, *axisInfo);
       if (!planOptions.rowSplitPointers.empty())

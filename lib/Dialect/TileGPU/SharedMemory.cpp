@@ -276,14 +276,17 @@ LogicalResult WarpGroupDotOp::verify() {
   // fp8 operands may mix e4m3 and e5m2; each is read K-major from shared
   // memory in k-steps of 32. f32 operands are read as tf32, likewise in
   // k-steps of 8.
+  // int8 operands (s8) accumulate into i32, in k-steps of 32, K-major.
   bool fp8 = tile::isFloat8Type(elem) && tile::isFloat8Type(b.getElementType());
-  bool kMajorOnly = fp8 || elem.isF32();
-  StringRef form = fp8 ? "fp8" : "tf32";
+  bool int8 = elem.isInteger(8);
+  bool kMajorOnly = fp8 || int8 || elem.isF32();
+  StringRef form = fp8 ? "fp8" : int8 ? "int8" : "tf32";
+  Type accElem = c.getElementType();
+  bool accOk = int8 ? accElem.isInteger(32) : accElem.isF32();
   if ((elem != b.getElementType() && !fp8) ||
-      !(elem.isF16() || elem.isBF16() || kMajorOnly) ||
-      !c.getElementType().isF32())
+      !(elem.isF16() || elem.isBF16() || kMajorOnly) || !accOk)
     return emitOpError("wgmma takes f16, bf16, f32 (tf32) or fp8 operands "
-                       "into f32");
+                       "into f32, or int8 operands into i32");
   int64_t kStep = 256 / elem.getIntOrFloatBitWidth();
   if (a.getShape()[1] % kStep)
     return emitOpError("K must be a multiple of ") << kStep;

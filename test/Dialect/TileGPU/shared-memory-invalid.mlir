@@ -160,8 +160,31 @@ func.func @wgmma_shapes(%a: !tilegpu.memdesc<64x64xf16, #s>, %b: !tilegpu.memdes
 #s = #tilegpu.shared<vec = 2, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 16>
 #mma3 = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]>
 func.func @wgmma_types(%a: !tilegpu.memdesc<64x32xf64, #s>, %b: !tilegpu.memdesc<32x64xf64, #s>, %c: tensor<64x64xf32, #mma3>) {
-  // expected-error @below {{wgmma takes f16, bf16, f32 (tf32) or fp8 operands into f32}}
+  // expected-error @below {{wgmma takes f16, bf16, f32 (tf32) or fp8 operands into f32, or int8 operands into i32}}
   %d = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<64x32xf64, #s>, !tilegpu.memdesc<32x64xf64, #s>, tensor<64x64xf32, #mma3> -> tensor<64x64xf32, #mma3>
+  return
+}
+
+// -----
+
+// int8 operands accumulate into i32 only.
+#s = #tilegpu.shared<vec = 16, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 128>
+#sK = #tilegpu.shared<vec = 16, perPhase = 1, maxPhase = 8, order = [0, 1], lineElems = 128>
+#mma3 = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]>
+func.func @wgmma_int8_into_f32(%a: !tilegpu.memdesc<64x128xi8, #s>, %b: !tilegpu.memdesc<128x64xi8, #sK>, %c: tensor<64x64xf32, #mma3>) {
+  // expected-error @below {{wgmma takes f16, bf16, f32 (tf32) or fp8 operands into f32, or int8 operands into i32}}
+  %d = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<64x128xi8, #s>, !tilegpu.memdesc<128x64xi8, #sK>, tensor<64x64xf32, #mma3> -> tensor<64x64xf32, #mma3>
+  return
+}
+
+// -----
+
+// Like fp8 and tf32, int8 is read K-major only.
+#s = #tilegpu.shared<vec = 16, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 128>
+#mma3 = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]>
+func.func @wgmma_int8_mn_major(%a: !tilegpu.memdesc<64x128xi8, #s>, %b: !tilegpu.memdesc<128x64xi8, #s>, %c: tensor<64x64xi32, #mma3>) {
+  // expected-error @below {{int8 operands must be K-major in shared memory}}
+  %d = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<64x128xi8, #s>, !tilegpu.memdesc<128x64xi8, #s>, tensor<64x64xi32, #mma3> -> tensor<64x64xi32, #mma3>
   return
 }
 
