@@ -13,6 +13,14 @@
 // every iteration with one multiply-add each. When the offsets already are
 // 64-bit nothing is gained and the loop is left alone.
 //
+// A block of pointers made before the loop and moved in it by a uniform
+// amount, not carried (SGLang's prefill attention loads
+// `k_ptrs + (start + start_n) * stride`), likewise:
+//
+//   p0 = addptr(splat(K + off), offs)        b0 = K + off
+//   for ...                            =>    for ...
+//     load addptr(p0, splat(s))                load addptr(splat(b0 + s), offs)
+//
 //===----------------------------------------------------------------------===//
 
 #include "tile/Transforms/Passes.h"
@@ -200,13 +208,46 @@ void rewriteLoop(scf::ForOp loop) {
   }
 }
 
+/// Rewrites `addptr(p0, splat(s))` in `loop`'s body, with `p0` a block of
+/// pointers defined before the loop, to move the base by `s` instead.
+void rewriteInvariantBlocks(scf::ForOp loop) {
+  SmallVector<AddPtrOp> moves;
+  loop.getBody()->walk([&](AddPtrOp add) {
+    auto type = dyn_cast<RankedTensorType>(add.getType());
+    if (type && loop.isDefinedOutsideOfLoop(add.getPtr()) &&
+        uniformOffset(add.getOffset()))
+      moves.push_back(add);
+  });
+  for (AddPtrOp add : moves) {
+    std::optional<unsigned> bits = offsetBits(add.getPtr());
+    if (!bits || *bits != 32)
+      continue;
+    OpBuilder before(loop);
+    BaseAndOffsets parts = decompose(add.getPtr(), before);
+    OpBuilder at(add);
+    Location loc = add.getLoc();
+    Value moved = AddPtrOp::create(at, loc, parts.base.getType(), parts.base,
+                                   uniformOffset(add.getOffset(), &at));
+    Value rebuilt = rebuild(at, loc, cast<RankedTensorType>(add.getType()),
+                            moved, parts.offsets)
+                        .second;
+    Operation *amount = add.getOffset().getDefiningOp();
+    add.replaceAllUsesWith(rebuilt);
+    add.erase();
+    if (amount && amount->use_empty())
+      amount->erase();
+  }
+}
+
 struct TileLoopPointerOffsets
     : public tile::impl::TileLoopPointerOffsetsBase<TileLoopPointerOffsets> {
   void runOnOperation() override {
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
-    for (scf::ForOp loop : loops)
+    for (scf::ForOp loop : loops) {
       rewriteLoop(loop);
+      rewriteInvariantBlocks(loop);
+    }
   }
 };
 

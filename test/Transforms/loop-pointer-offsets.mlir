@@ -80,3 +80,61 @@ func.func @kept(%p: !tile.ptr<f32>, %s: i64, %n: i32) attributes {tile.kernel} {
   }
   return
 }
+
+// -----
+
+// A block made before the loop and moved in it by a uniform amount, not
+// carried (SGLang's prefill attention: `k_ptrs + (start + start_n) *
+// stride`): the amount moves the base inside the loop, and the block is
+// rebuilt from it and the 32-bit offsets, so no 64-bit address per element
+// lives through the loop.
+// CHECK-LABEL: func.func @moved_in_loop
+// CHECK:      %[[OFFS:.*]] = tile.broadcast %{{.*}} : tensor<64x1xi32> -> tensor<64x32xi32>
+// CHECK:      scf.for %[[I:[^ ]*]] =
+// CHECK:        %[[AMOUNT:.*]] = arith.muli %[[I]], %arg1 : i32
+// CHECK-NEXT:   %[[B:.*]] = tile.addptr %arg0, %[[AMOUNT]] : !tile.ptr<f16>, i32
+// CHECK-NEXT:   %[[S:.*]] = tile.splat %[[B]] : tensor<64x32x!tile.ptr<f16>>
+// CHECK-NEXT:   %[[P:.*]] = tile.addptr %[[S]], %[[OFFS]]
+// CHECK-NEXT:   tile.load %[[P]]
+// A block of 64-bit offsets is left as it is.
+// CHECK-LABEL: func.func @wide_offsets
+// CHECK:      scf.for
+// CHECK-NEXT:   arith.muli
+// CHECK-NEXT:   tile.splat %{{.*}} : tensor<64x32xi32>
+// CHECK-NEXT:   tile.addptr %{{.*}}, %{{.*}} : tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi32>
+func.func @moved_in_loop(%k: !tile.ptr<f16>, %s: i32, %n: i32) -> tensor<64x32xf16> attributes {tile.kernel} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x32xf16>
+  %rd = tile.make_range 0 to 64 : tensor<64xi32>
+  %d = tile.expand_dims %rd {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %db = tile.broadcast %d : tensor<64x1xi32> -> tensor<64x32xi32>
+  %base = tile.splat %k : tensor<64x32x!tile.ptr<f16>>
+  %ptrs = tile.addptr %base, %db : tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi32>
+  %r = scf.for %i = %c0 to %n step %c64 iter_args(%acc = %zero) -> (tensor<64x32xf16>) : i32 {
+    %amount = arith.muli %i, %s : i32
+    %sp = tile.splat %amount : tensor<64x32xi32>
+    %p = tile.addptr %ptrs, %sp : tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi32>
+    %x = tile.load %p : tensor<64x32x!tile.ptr<f16>>
+    %y = arith.addf %acc, %x : tensor<64x32xf16>
+    scf.yield %y : tensor<64x32xf16>
+  }
+  return %r : tensor<64x32xf16>
+}
+
+func.func @wide_offsets(%k: !tile.ptr<f16>, %s: i32, %n: i32, %o: tensor<64x32xi64>) -> tensor<64x32xf16> attributes {tile.kernel} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x32xf16>
+  %base = tile.splat %k : tensor<64x32x!tile.ptr<f16>>
+  %ptrs = tile.addptr %base, %o : tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi64>
+  %r = scf.for %i = %c0 to %n step %c64 iter_args(%acc = %zero) -> (tensor<64x32xf16>) : i32 {
+    %amount = arith.muli %i, %s : i32
+    %sp = tile.splat %amount : tensor<64x32xi32>
+    %p = tile.addptr %ptrs, %sp : tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi32>
+    %x = tile.load %p : tensor<64x32x!tile.ptr<f16>>
+    %y = arith.addf %acc, %x : tensor<64x32xf16>
+    scf.yield %y : tensor<64x32xf16>
+  }
+  return %r : tensor<64x32xf16>
+}
