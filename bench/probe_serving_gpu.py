@@ -1,0 +1,52 @@
+"""Device half of the serving probe: run the cases that
+`PROBE_EXPORT=.carry/probe_serving /usr/bin/python3 bench/probe_serving_cpu.py
+--no-gpu-compile` exported (PTX compiled here, no --signature, inputs and the
+CPU mode's outputs) with cupy, and compare the GPU's outputs with the CPU
+mode's (which the driver checked against float64): NaN-free and
+max |gpu - cpu| / max |cpu| <= 4e-3 (fp16 output rounding level).
+
+usage (on the device): python3 bench/probe_serving_gpu.py .carry/probe_serving
+"""
+import json
+import sys
+
+import cupy as cp
+import numpy as np
+
+DIR = sys.argv[1]
+failed = 0
+for case in json.load(open(f"{DIR}/manifest.json")):
+    md = json.load(open(f"{DIR}/{case['name']}.json"))
+    fn = cp.RawModule(path=f"{DIR}/{case['name']}.ptx").get_function(md["kernel"])
+    if md["shared_bytes"] > 48 * 1024:
+        fn.max_dynamic_shared_size_bytes = md["shared_bytes"]
+    given = {a["name"]: a for a in case["args"]}
+    args, arrays = [], {}
+    for p in md["params"]:
+        a = given[p["name"]]
+        if "npy" in a:
+            arrays[a["name"]] = cp.asarray(np.load(f"{DIR}/{a['npy']}"))
+            args.append(arrays[a["name"]])
+        elif p["type"] == "fp32":
+            args.append(np.float32(a["value"]))
+        elif p["type"] == "i64":
+            args.append(np.int64(a["value"]))
+        else:
+            args.append(np.int32(a["value"]))
+    grid = tuple(case["grid"]) + (1,) * (3 - len(case["grid"]))
+    fn(grid, (md["threads_per_block"], 1, 1), tuple(args),
+       shared_mem=md["shared_bytes"])
+    cp.cuda.Device().synchronize()
+    for out in case["outputs"]:
+        gpu = cp.asnumpy(arrays[out]).astype(np.float64)
+        cpu = np.load(f"{DIR}/{case['name']}.{out}.cpu.npy").astype(np.float64)
+        fin = ~np.isnan(cpu)  # buffers the kernel leaves unwritten (NaN-filled)
+        nan_mismatch = bool((np.isnan(gpu) != np.isnan(cpu)).any())
+        err = np.abs(gpu[fin] - cpu[fin]).max() / max(np.abs(cpu[fin]).max(), 1e-30)
+        ok = not nan_mismatch and err <= 4e-3
+        failed += not ok
+        print(f"{'PASS' if ok else 'FAIL'} {case['name']} {out}: "
+              f"max|gpu-cpu|/max|cpu| = {err:.2e} nan_mismatch={nan_mismatch}"
+              f"  [{case['label']}]", flush=True)
+print("all agree" if not failed else f"{failed} disagree")
+sys.exit(1 if failed else 0)
