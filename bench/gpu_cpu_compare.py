@@ -18,6 +18,8 @@ import sys
 import cupy as cp
 import numpy as np
 
+from cupy_case import launch, load
+
 DIR = sys.argv[1]
 
 
@@ -35,10 +37,7 @@ def ulps(gpu, cpu):
 
 failed = 0
 for case in json.load(open(f"{DIR}/manifest.json")):
-    md = json.load(open(f"{DIR}/{case['json']}"))
-    fn = cp.RawModule(path=f"{DIR}/{case['ptx']}").get_function(md["kernel"])
-    if md["shared_bytes"] > 48 * 1024:
-        fn.max_dynamic_shared_size_bytes = md["shared_bytes"]
+    fn, md = load(f"{DIR}/{case['ptx']}", f"{DIR}/{case['json']}")
     args, env, arrays = [], {"cdiv": cdiv, "min": min, "max": max}, {}
     for a, p in zip(case["args"], md["params"]):
         if "npy" in a:
@@ -48,10 +47,7 @@ for case in json.load(open(f"{DIR}/manifest.json")):
             v = a["value"]
             env[a["name"]] = v
             args.append(np.float32(v) if p["type"] == "fp32" else np.int32(v))
-    grid = tuple(int(eval(g, env)) for g in md["grid"])
-    fn(grid, (md["threads_per_block"], 1, 1), tuple(args),
-       shared_mem=md["shared_bytes"])
-    cp.cuda.Device().synchronize()
+    launch(fn, md, [int(eval(g, env)) for g in md["grid"]], args)
     for out in case["outputs"]:
         gpu = cp.asnumpy(arrays[out])
         cpu = np.load(f"{DIR}/{case['name']}.{out}.cpu.npy")

@@ -13,13 +13,12 @@ import sys
 import cupy as cp
 import numpy as np
 
+from cupy_case import launch, load
+
 DIR = sys.argv[1]
 failed = 0
 for case in json.load(open(f"{DIR}/manifest.json")):
-    md = json.load(open(f"{DIR}/{case['name']}.json"))
-    fn = cp.RawModule(path=f"{DIR}/{case['name']}.ptx").get_function(md["kernel"])
-    if md["shared_bytes"] > 48 * 1024:
-        fn.max_dynamic_shared_size_bytes = md["shared_bytes"]
+    fn, md = load(f"{DIR}/{case['name']}.ptx", f"{DIR}/{case['name']}.json")
     given = {a["name"]: a for a in case["args"]}
     args, arrays = [], {}
     for p in md["params"]:
@@ -33,10 +32,7 @@ for case in json.load(open(f"{DIR}/manifest.json")):
             args.append(np.int64(a["value"]))
         else:
             args.append(np.int32(a["value"]))
-    grid = tuple(case["grid"]) + (1,) * (3 - len(case["grid"]))
-    fn(grid, (md["threads_per_block"], 1, 1), tuple(args),
-       shared_mem=md["shared_bytes"])
-    cp.cuda.Device().synchronize()
+    launch(fn, md, case["grid"], args)
     for out in case["outputs"]:
         gpu = cp.asnumpy(arrays[out]).astype(np.float64)
         cpu = np.load(f"{DIR}/{case['name']}.{out}.cpu.npy").astype(np.float64)
