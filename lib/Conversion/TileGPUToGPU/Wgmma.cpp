@@ -282,7 +282,24 @@ struct WarpGroupDotLowering
     unsigned wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
     int64_t instrN = mma.getInstrShape()[1];
     auto aBuffer = dyn_cast<MemDescType>(op.getA().getType());
-    int64_t kSteps = K / (256 / aType.getElementType().getIntOrFloatBitWidth());
+    auto wgmmaType = [](Type elem) {
+      if (isa<Float8E4M3FNType>(elem))
+        return NVVM::WGMMATypes::e4m3;
+      if (isa<Float8E5M2Type>(elem))
+        return NVVM::WGMMATypes::e5m2;
+      if (elem.isF32())
+        return NVVM::WGMMATypes::tf32;
+      if (elem.isInteger(8))
+        return NVVM::WGMMATypes::s8;
+      return elem.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+    };
+    // A k-step reads 32 bytes of each row along K: 16 16-bit, 32 fp8 or
+    // int8, or 8 fp32 (tf32: the tensor cores read the upper 19 bits)
+    // elements.
+    WgmmaKind kind{instrN, 256 / aType.getElementType().getIntOrFloatBitWidth(),
+                   wgmmaType(aType.getElementType()),
+                   wgmmaType(op.getB().getType().getElementType())};
+    int64_t kSteps = K / kind.k;
     int64_t rowBlocks = M / (16 * wm), colBlocks = N / (instrN * wn);
     std::optional<OperandDescriptor> a;
     if (aBuffer)
@@ -310,23 +327,6 @@ struct WarpGroupDotLowering
 
     auto regAt = registersByCoordinate(layout);
 
-    auto wgmmaType = [](Type elem) {
-      if (isa<Float8E4M3FNType>(elem))
-        return NVVM::WGMMATypes::e4m3;
-      if (isa<Float8E5M2Type>(elem))
-        return NVVM::WGMMATypes::e5m2;
-      if (elem.isF32())
-        return NVVM::WGMMATypes::tf32;
-      if (elem.isInteger(8))
-        return NVVM::WGMMATypes::s8;
-      return elem.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
-    };
-    // A k-step reads 32 bytes of each row along K: 16 16-bit, 32 fp8 or
-    // int8, or 8 fp32 (tf32: the tensor cores read the upper 19 bits)
-    // elements.
-    WgmmaKind kind{instrN, 256 / aType.getElementType().getIntOrFloatBitWidth(),
-                   wgmmaType(aType.getElementType()),
-                   wgmmaType(op.getB().getType().getElementType())};
     // K-major A is "row" and K-major B "col"; the others are transposed.
     auto layoutA = !a || a->contiguousAlong(1) ? NVVM::MMALayout::row
                                                : NVVM::MMALayout::col;
