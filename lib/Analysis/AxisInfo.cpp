@@ -77,6 +77,12 @@ AxisInfoAnalysis::AxisInfoAnalysis(Operation *root) {
         value = attr.getInt();
         div = powerOfTwoDivisor(*value);
       }
+      // A tensor argument (only the IR of tests has them) may hold anything;
+      // its info has the tensor's rank.
+      if (auto type = dyn_cast<RankedTensorType>(arg.getType())) {
+        set(arg, AxisInfo::unknown(type.getRank()));
+        continue;
+      }
       set(arg, AxisInfo::uniform({1}, div, value));
     }
     visitRegion(func.getBody());
