@@ -236,16 +236,19 @@ for name, b in [("matmul_fp8e4nv_kmajor", b8.t().contiguous().t()),
                               *b.stride(), *c8.stride())
         torch.cuda.synchronize()
         assert (c8.double() - a8.double() @ b.double()).abs().max() < 0.1, name
-# tf32 on wgmma (fp32 A and B, B K-major): every config, odd sizes.
+# tf32 on wgmma (fp32 A and B): every config, odd sizes, B K-major, and B
+# row-major (as written, aligned: the fast path computes the transposed
+# product, B^T read into registers).
 a32 = torch.randn(200, 136, device="cuda")
-b32 = torch.randn(264, 136, device="cuda").t()
-for i in range(4):
-    c32 = torch.empty(200, 264, device="cuda")
-    Kernel(CDIR, "matmul_fp32_tf32_kmajor", i)(
-        a32, b32, c32, 200, 264, 136, *a32.stride(), *b32.stride(),
-        *c32.stride())
-    torch.cuda.synchronize()
-    assert (c32.double() - a32.double() @ b32.double()).abs().max() < 0.1
+for name, b32 in [("matmul_fp32_tf32_kmajor",
+                   torch.randn(264, 136, device="cuda").t()),
+                  ("matmul_fp32_tf32", torch.randn(136, 264, device="cuda"))]:
+    for i in range(4):
+        c32 = torch.empty(200, 264, device="cuda")
+        Kernel(CDIR, name, i)(a32, b32, c32, 200, 264, 136, *a32.stride(),
+                              *b32.stride(), *c32.stride())
+        torch.cuda.synchronize()
+        assert (c32.double() - a32.double() @ b32.double()).abs().max() < 0.1
 a = torch.randn(200, 136, device="cuda", dtype=torch.float16)
 b = torch.randn(264, 136, device="cuda", dtype=torch.float16)
 for i in range(4):

@@ -10,7 +10,8 @@
 // there and is sliced with extract_slice, so only the other one is staged.
 // A dot with a wgmma (version-3) layout instead stores its operands once
 // in wgmma's shared layout (A only when it is a loaded tile; otherwise it
-// stays in registers) and becomes one tilegpu.warpgroup_dot.
+// stays in registers) and becomes one tilegpu.warpgroup_dot; a loaded tf32
+// A stored along M is read from its buffer into registers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -133,6 +134,19 @@ static SharedEncodingAttr wgmmaEncoding(RankedTensorType type) {
       type.getElementType().getIntOrFloatBitWidth(), blockedOrder(type));
 }
 
+/// A tf32 A stored along M that wgmma reads into registers, a thread's
+/// four elements per k-step at (g, t), (g + 8, t), (g, t + 4), (g + 8,
+/// t + 4): eight consecutive rows (g) of four lines (t) fall in 32
+/// different banks when the line's 8-element chunks are swizzled with the
+/// line index modulo 4. (The 16-byte chunks of getSwizzled put lines t and
+/// t + 1 on the same banks.)
+static SharedEncodingAttr registerFragmentEncoding(RankedTensorType type) {
+  SmallVector<unsigned> order = blockedOrder(type);
+  if (type.getDimSize(order[0]) < 32)
+    return ldmatrixEncoding(type);
+  return SharedEncodingAttr::get(type.getContext(), 8, 1, 4, order);
+}
+
 /// The k-th slice of an operand: a window read from its buffer when it was
 /// staged, otherwise the registers that hold the window.
 static Value operandSlice(OpBuilder &b, Location loc, Value operand,
@@ -228,13 +242,24 @@ static LogicalResult rewriteWgmmaDot(tile::DotOp dot,
   };
   // An A that is not a loaded tile (the previous dot's result, narrowed:
   // attention's P) stays in registers in its #dot_op layout.
-  Value a = convertedFromBlocked(dot.getA()) ? stageForWgmma(dot.getA())
-                                             : dot.getA();
+  Value a = dot.getA();
+  OpBuilder builder(dot);
+  if (Value tile = convertedFromBlocked(a)) {
+    // wgmma reads a 32-bit A (tf32) from shared memory only K-major; a
+    // tile stored along M (the transpose of a row-major B: KMajorDots.cpp)
+    // is staged as it comes, and the dot reads it into registers.
+    bool alongM = blockedOrder(cast<RankedTensorType>(tile.getType()))[0] == 0;
+    if (alongM && dot.getA().getType().getElementType().isF32()) {
+      converts.push_back(a.getDefiningOp());
+      a = stage(dot, tile, registerFragmentEncoding, bypassed);
+    } else {
+      a = stageForWgmma(a);
+    }
+  }
   Value b = stageForWgmma(dot.getB());
   if (!a || !b)
     return dot.emitError("internal error: a wgmma operand has rows shorter "
                          "than 32 bytes");
-  OpBuilder builder(dot);
   // An accumulator that restarts from zero under a condition (a fused
   // persistent loop's first k-step of a tile: select(first, 0, acc)) is
   // the carried one, not read where the condition holds.

@@ -31,7 +31,8 @@ func.func @two_groups_along_n(%pa: tensor<64x64x!tile.ptr<bf16>>, %pb: tensor<64
 
 // -----
 
-// tf32 (fp32 inputs) and M below 64 stay on mma.sync.
+// tf32 (fp32 inputs) with loads of unknown order and M below 64 stay on
+// mma.sync.
 // CHECK-LABEL: func.func @not_for_wgmma
 // CHECK: tile.dot {{.*}} -> tensor<64x64xf32, #tilegpu.mma<version = 2,
 // CHECK: tile.dot {{.*}} -> tensor<32x64xf32, #tilegpu.mma<version = 2,

@@ -307,3 +307,37 @@ func.func @int8(%p: tensor<64x64x!tile.ptr<i32>, #mma3>) attributes {tilegpu.num
   tile.store %p, %d : tensor<64x64x!tile.ptr<i32>, #mma3>
   return
 }
+
+// -----
+
+// A tf32 A stored along M (the transposed product of a row-major B) is
+// read into registers a k-step ahead of its wgmma: four 32-bit loads per
+// 64-row band and k-step, each a per-thread base (one per half of the
+// band's 16 rows) plus an immediate, a fence before each wgmma (after the
+// loads it reads), and each k-step its own group, the one before it
+// waited for, so that only two k-steps' registers are held.
+#sA = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 4, order = [0, 1]>
+#sB = #tilegpu.shared<vec = 4, perPhase = 1, maxPhase = 8, order = [0, 1], lineElems = 32>
+#mma3 = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]>
+// CHECK-LABEL: gpu.func @tf32_a_in_registers
+// CHECK-COUNT-4: llvm.load %{{.*}} : !llvm.ptr<3> -> i32
+// CHECK-NOT: wgmma.mma_async
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: llvm.getelementptr %[[BASE:[0-9]+]][%c4096_i32]
+// CHECK-COUNT-4: llvm.load %{{.*}} : !llvm.ptr<3> -> i32
+// CHECK: wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {{.*}}}, {$64, $65, $66, $67}, $68, p, 1, 1;
+// CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK-NEXT: nvvm.wgmma.fence.aligned
+// CHECK: llvm.getelementptr %[[BASE]][%c256_i32]
+// CHECK-COUNT-3: wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32
+// CHECK-NOT: wgmma.mma_async
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK: wgmma.wait_group.sync.aligned 0;
+func.func @tf32_a_in_registers(%c: tensor<128x64xf32, #mma3>, %p: tensor<128x64x!tile.ptr<f32>, #mma3>) attributes {tilegpu.num_warps = 4 : i32} {
+  %a = tilegpu.local_alloc {offset = 0 : i32} : () -> !tilegpu.memdesc<128x16xf32, #sA>
+  %b = tilegpu.local_alloc {offset = 8192 : i32} : () -> !tilegpu.memdesc<16x64xf32, #sB>
+  %d = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<128x16xf32, #sA>, !tilegpu.memdesc<16x64xf32, #sB>, tensor<128x64xf32, #mma3> -> tensor<128x64xf32, #mma3>
+  tile.store %p, %d : tensor<128x64x!tile.ptr<f32>, #mma3>
+  return
+}

@@ -299,3 +299,32 @@ func.func @wgmma_shared_twice(%k: tensor<128x64xf16, #bK>, %qT: tensor<64x32xf16
   %g = tile.dot %cds, %cqq, %c2 : tensor<128x32xf16, #dAG> * tensor<32x64xf16, #dBG> -> tensor<128x64xf32, #mmaG>
   return %s, %g : tensor<128x32xf32, #mmaS>, tensor<128x64xf32, #mmaG>
 }
+
+// -----
+
+// A tf32 A stored along M (the transpose of a row-major B, as the fp32
+// matmul's transposed product has it) is staged as it was loaded, through a
+// transposed view of its buffer, in lines whose 8-element chunks are
+// swizzled by the line index modulo 4 (the wgmma lowering reads it into
+// registers without bank conflicts); B, K-major, in wgmma's layout.
+#bB32 = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>
+#bBT32 = #tilegpu.blocked<sizePerThread = [4, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]>
+#bAT32 = #tilegpu.blocked<sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]>
+#mma32 = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 128]>
+#dA32 = #tilegpu.dot_op<opIdx = 0, parent = #mma32, kWidth = 1>
+#dB32 = #tilegpu.dot_op<opIdx = 1, parent = #mma32, kWidth = 1>
+// CHECK-LABEL: func.func @tf32_a_along_m
+// CHECK-SAME: (%[[B:[^:]*]]: tensor<32x64xf32, {{.*}}>, %[[AT:[^:]*]]: tensor<32x128xf32, {{.*}}>
+// CHECK: %[[MB:.*]] = tilegpu.local_alloc %[[B]] : ({{.*}}) -> !tilegpu.memdesc<32x64xf32, #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 4, order = [1, 0]>>
+// CHECK: %[[VB:.*]] = tilegpu.memdesc_trans %[[MB]], [1, 0] : {{.*}} -> !tilegpu.memdesc<64x32xf32, #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 4, order = [0, 1]>>
+// CHECK: %[[MA:.*]] = tilegpu.local_alloc %[[AT]] : ({{.*}}) -> !tilegpu.memdesc<32x128xf32, #tilegpu.shared<vec = 4, perPhase = 1, maxPhase = 8, order = [0, 1], lineElems = 32>>
+// CHECK: tilegpu.warpgroup_dot %[[VB]], %[[MA]], %{{.*}} : !tilegpu.memdesc<64x32xf32, {{.*}}>, !tilegpu.memdesc<32x128xf32, {{.*}}>, tensor<64x128xf32
+// CHECK-NOT: tile.trans
+// CHECK-NOT: tile.dot
+func.func @tf32_a_along_m(%b: tensor<32x64xf32, #bB32>, %aT: tensor<32x128xf32, #bAT32>, %c: tensor<64x128xf32, #mma32>) -> tensor<64x128xf32, #mma32> {
+  %bT = tile.trans %b, [1, 0] : tensor<32x64xf32, #bB32> -> tensor<64x32xf32, #bBT32>
+  %ca = tilegpu.convert_layout %bT : tensor<64x32xf32, #bBT32> -> tensor<64x32xf32, #dA32>
+  %cb = tilegpu.convert_layout %aT : tensor<32x128xf32, #bAT32> -> tensor<32x128xf32, #dB32>
+  %d = tile.dot %ca, %cb, %c : tensor<64x32xf32, #dA32> * tensor<32x128xf32, #dB32> -> tensor<64x128xf32, #mma32>
+  return %d : tensor<64x128xf32, #mma32>
+}

@@ -597,3 +597,48 @@ Value mlir::tile::lowering::elementAddress(OpBuilder &b, Location loc,
                                            MemDescType type) {
   return sharedAddress(b, loc, base, elementByteOffset(b, loc, coords, type));
 }
+
+SplitSharedOffsets mlir::tile::lowering::splitSharedOffsets(
+    OpBuilder &b, Location loc, const LinearLayout &layout, MemDescType type) {
+  tilegpu::SharedEncodingAttr enc = type.getEncoding();
+  ArrayRef<int64_t> shape = type.getShape();
+  auto offsetOf = [&](const LinearLayout::Coord &c) {
+    return enc.getElementOffset(SmallVector<int64_t>(c.begin(), c.end()),
+                                shape);
+  };
+  unsigned numRegs = layout.getNumRegs();
+  unsigned lanes = 1u << layout.getLaneBases().size();
+  unsigned warps = 1u << layout.getWarpBases().size();
+  // Register bits whose offset adds, whatever the thread and the others.
+  uint32_t additive = 0;
+  for (unsigned bit = 0; (1u << bit) < numRegs; ++bit) {
+    int64_t delta = offsetOf(layout.regCoord(1u << bit));
+    bool adds = true;
+    for (unsigned r = 0; adds && r < numRegs; ++r) {
+      if (r & (1u << bit))
+        continue;
+      for (unsigned w = 0; adds && w < warps; ++w)
+        for (unsigned l = 0; adds && l < lanes; ++l)
+          adds = offsetOf(layout.apply(r | (1u << bit), l, w)) ==
+                 offsetOf(layout.apply(r, l, w)) + delta;
+    }
+    if (adds)
+      additive |= 1u << bit;
+  }
+  int64_t elemBytes = type.getElementType().getIntOrFloatBitWidth() / 8;
+  SmallVector<SmallVector<Value>> coords = emitCoordinates(b, loc, layout);
+  SplitSharedOffsets split;
+  llvm::DenseMap<uint32_t, unsigned> baseOf;
+  for (unsigned r = 0; r < numRegs; ++r) {
+    uint32_t kind = r & ~additive;
+    auto [it, inserted] = baseOf.try_emplace(kind, split.bases.size());
+    if (inserted)
+      split.bases.push_back(elementByteOffset(b, loc, coords[kind], type));
+    int64_t constant = 0;
+    for (unsigned bit = 0; (1u << bit) < numRegs; ++bit)
+      if (r & additive & (1u << bit))
+        constant += offsetOf(layout.regCoord(1u << bit));
+    split.registers.push_back({it->second, constant * elemBytes});
+  }
+  return split;
+}

@@ -79,6 +79,21 @@ Value elementAddress(OpBuilder &b, Location loc, Value base,
 Value elementByteOffset(OpBuilder &b, Location loc, ArrayRef<Value> coords,
                         tilegpu::MemDescType type);
 
+/// The byte offsets of every register of `layout` in a shared tile of
+/// `type`, as few per-thread bases plus constants: a register basis whose
+/// offset the encoding's swizzle adds for every thread and register goes
+/// to the constant; the others pick the base. A thread then keeps one
+/// register per base, and each access is a base plus an immediate (a
+/// per-register offset would be loop-invariant, and kept in a register of
+/// its own through a loop that reads the tile).
+struct SplitSharedOffsets {
+  SmallVector<Value> bases;                            // i32 byte offsets
+  SmallVector<std::pair<unsigned, int64_t>> registers; // base, constant
+};
+SplitSharedOffsets splitSharedOffsets(OpBuilder &b, Location loc,
+                                      const tilegpu::LinearLayout &layout,
+                                      tilegpu::MemDescType type);
+
 /// `values` as one vector value, and the first `n` elements of a vector.
 Value packVector(OpBuilder &b, Location loc, ValueRange values);
 SmallVector<Value> unpackVector(OpBuilder &b, Location loc, Value v,

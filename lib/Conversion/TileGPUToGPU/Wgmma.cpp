@@ -15,8 +15,9 @@
 // types. The accumulator registers of one instruction are the layout's
 // registers of that block in the PTX order (4 per 8 columns). An A held in
 // registers (the #dot_op A layout: per warp the mma.sync A fragment of its
-// 16 rows) is passed as four packed registers per k-step instead, through
-// inline assembly since the NVVM op only takes descriptors.
+// 16 rows) is passed as four registers per k-step instead (16-bit pairs, or
+// single tf32 elements), through inline assembly since the NVVM op only
+// takes descriptors.
 //
 //===----------------------------------------------------------------------===//
 
@@ -301,8 +302,12 @@ struct WarpGroupDotLowering
                    wgmmaType(op.getB().getType().getElementType())};
     int64_t kSteps = K / kind.k;
     int64_t rowBlocks = M / (16 * wm), colBlocks = N / (instrN * wn);
+    // A tf32 A stored along M is read into registers, a k-step at a time
+    // (wgmma's tf32 form reads shared memory only K-major).
+    bool aThroughRegisters = aBuffer && !kind.hasTranspose() &&
+                             aBuffer.getEncoding().getOrder()[0] == 0;
     std::optional<OperandDescriptor> a;
-    if (aBuffer)
+    if (aBuffer && !aThroughRegisters)
       a.emplace(rewriter, loc, adaptor.getA()[0], aBuffer, op,
                 rowBlocks * kSteps);
     OperandDescriptor b(rewriter, loc, adaptor.getB()[0], op.getB().getType(),
@@ -313,6 +318,16 @@ struct WarpGroupDotLowering
     if (!aBuffer)
       aRegAt = registersByCoordinate(layoutOf(op.getA().getType()));
     ValueRange aValues = adaptor.getA();
+    // Read through registers: where each element of the #dot_op A layout
+    // lies in the buffer.
+    SplitSharedOffsets aOffsets;
+    if (aThroughRegisters) {
+      tilegpu::LinearLayout fragments =
+          tilegpu::DotOperandEncodingAttr::get(ctx, 0, mma, 1)
+              .toLinearLayout({M, K});
+      aRegAt = registersByCoordinate(fragments);
+      aOffsets = splitSharedOffsets(rewriter, loc, fragments, aBuffer);
+    }
 
     // The first row and column of this warpgroup's block: the warp bits
     // above the two that pick a warp within the group.
@@ -342,6 +357,7 @@ struct WarpGroupDotLowering
     struct Step {
       Value descA, descB;
       SmallVector<Value> regsA;
+      SmallVector<unsigned> fragmentA; // A registers to read from its buffer
     };
     struct Block {
       SmallVector<unsigned> regs; // accumulator registers, instruction order
@@ -371,6 +387,18 @@ struct WarpGroupDotLowering
           step.descB = b.at(rewriter, loc, {kv, colB});
           if (a) {
             step.descA = a->at(rewriter, loc, {rowA, kv});
+            continue;
+          }
+          // tf32: a0..a3 at (g, t), (g + 8, t), (g, t + 4), (g + 8, t + 4)
+          // of this warp's 16 rows, one element a register.
+          if (kind.k == 8) {
+            for (auto [dr, dc] : {std::pair{0, 0}, {8, 0}, {0, 4}, {8, 4}}) {
+              auto at = aRegAt.find(
+                  {static_cast<int32_t>(m + dr), static_cast<int32_t>(k + dc)});
+              if (at == aRegAt.end())
+                return op.emitOpError("internal error: A register missing");
+              step.fragmentA.push_back(at->second);
+            }
             continue;
           }
           // a0a1 (g, 2t..), a2a3 (g + 8, 2t..), a4a5 (g, 2t + 8..),
@@ -405,6 +433,28 @@ struct WarpGroupDotLowering
       turnBarrier(rewriter, loc, TurnStep::Wait,
                   turnOf(rewriter, loc, ownGroup, 0, *turns),
                   i32Constant(rewriter, loc, kTurnThreads));
+    // An A read through registers is loaded one k-step ahead of its
+    // wgmma, each k-step behind a fence of its own: a register a wgmma
+    // reads must be written before the fence that precedes it.
+    SmallVector<Step *> order;
+    for (Block &block : blocks)
+      for (Step &step : block.steps)
+        order.push_back(&step);
+    SmallVector<Value> aBases;
+    for (Value offset : aOffsets.bases)
+      aBases.push_back(sharedAddress(rewriter, loc, adaptor.getA()[0], offset));
+    auto readFragment = [&](Step &step) {
+      for (unsigned r : step.fragmentA) {
+        auto [base, constant] = aOffsets.registers[r];
+        step.regsA.push_back(LLVM::LoadOp::create(
+            rewriter, loc, rewriter.getI32Type(),
+            sharedAddress(rewriter, loc, aBases[base],
+                          i32Constant(rewriter, loc, constant))));
+      }
+    };
+    unsigned issued = 0;
+    if (aThroughRegisters)
+      readFragment(*order.front());
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
     for (Block &block : blocks) {
       Value packed = LLVM::UndefOp::create(rewriter, loc, structType);
@@ -413,6 +463,12 @@ struct WarpGroupDotLowering
           packed = LLVM::InsertValueOp::create(rewriter, loc, packed, acc[r],
                                                ArrayRef<int64_t>{(int64_t)i});
       for (auto [k, step] : llvm::enumerate(block.steps)) {
+        if (aThroughRegisters) {
+          if (issued > 0)
+            NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
+          if (++issued < order.size())
+            readFragment(*order[issued]);
+        }
         bool readsD = !(zeroInit && k == 0);
         Value readsAtRunTime = k == 0 ? useC : Value();
         // The NVVM op has no integer form without scales: s8 goes inline.
@@ -423,6 +479,15 @@ struct WarpGroupDotLowering
                                   step.descA, step.descB, readsAtRunTime, kind,
                                   layoutA == NVVM::MMALayout::col,
                                   layoutB == NVVM::MMALayout::row);
+          // A k-step read into registers is a group of its own, and the one
+          // before it completes before the next is issued: its registers
+          // are then free again. (ptxas keeps the A registers of every wgmma
+          // in flight; a whole k-tile's, 64 at 128 x 64 on one warpgroup,
+          // spilled.)
+          if (aThroughRegisters && issued < order.size()) {
+            NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
+            NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 1);
+          }
           continue;
         }
         packed = NVVM::WgmmaMmaAsyncOp::create(

@@ -13,16 +13,26 @@
 //   layout and architecture, and mma.sync and the FMA path need no fp8
 //   form.
 // - A tf32 dot that qualifies is marked for chooseWgmmaLayout (the linear
-//   layer's A @ W^T in fp32); the others keep mma.sync's tf32 form, which
-//   reads either order (the tutorial's row-major B).
+//   layer's A @ W^T in fp32); those of a row-major B are rewritten (below);
+//   the others keep mma.sync's tf32 form, which reads either order.
 // - So is an int8 dot into int32 (s8 x s8 -> s32, exact); the others keep
 //   the portable path, since no wider float type holds their sums exactly.
+// - A tf32 dot whose A loads along K but whose B loads along N (the
+//   tutorial's row-major B: fp32 pointers) is computed as its transpose,
+//   D^T = B^T A^T + C^T: A, K-major, becomes the B wgmma reads from shared
+//   memory, and B^T the A operand, which wgmma's tf32 form also takes from
+//   registers, where a thread's fragment may be read from a tile stored
+//   either way. An accumulator carried by a loop is carried transposed, so
+//   that only the final result is transposed, in registers (the layout of
+//   a transposed #mma tile is that tile's, dimensions swapped).
 //
 //===----------------------------------------------------------------------===//
 
 #include "LayoutPlan.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -45,6 +55,16 @@ static bool loadedAlongK(Value operand, unsigned index,
   int64_t alongK = info.contiguity[kDim], across = info.contiguity[1 - kDim];
   // Among equal contiguities the last dimension is the fastest.
   return kDim == 1 ? alongK >= across : alongK > across;
+}
+
+/// Whether `operand` (B of a dot, 2-D) is a loaded tile whose coalesced
+/// layout runs along N.
+static bool loadedAlongN(Value operand, const AxisInfoAnalysis &axis) {
+  auto load = operand.getDefiningOp<LoadOp>();
+  if (!load || !isa<RankedTensorType>(load.getPtr().getType()))
+    return false;
+  AxisInfo info = axis.get(load.getPtr());
+  return info.contiguity[1] > 1 && info.contiguity[1] >= info.contiguity[0];
 }
 
 static Value widenToF16(OpBuilder &b, Location loc, Value v) {
@@ -80,19 +100,99 @@ bool mlir::tile::isInt8Dot(DotOp dot) {
          dot.getType().getElementType().isInteger(32);
 }
 
-void mlir::tile::markKMajorWgmmaDots(func::FuncOp func,
+static Value transposed(OpBuilder &b, Location loc, Value v) {
+  auto type = cast<RankedTensorType>(v.getType());
+  auto tType = RankedTensorType::get({type.getDimSize(1), type.getDimSize(0)},
+                                     type.getElementType(), type.getEncoding());
+  // A splat (the zero an accumulator starts from) is its own transpose.
+  DenseElementsAttr splat;
+  if (matchPattern(v, m_Constant(&splat)) && splat.isSplat())
+    return arith::ConstantOp::create(b, loc, tType, splat.reshape(tType));
+  return TransOp::create(b, loc, tType, v, b.getDenseI32ArrayAttr({1, 0}));
+}
+
+/// The loop whose iteration argument `acc` is, when `acc` is used only as
+/// `dot`'s accumulator and the dot's result only yielded back into it;
+/// null otherwise.
+static scf::ForOp carriedOnlyThrough(Value acc, DotOp dot) {
+  auto arg = dyn_cast<BlockArgument>(acc);
+  if (!arg || !arg.hasOneUse() || !dot.getD().hasOneUse())
+    return {};
+  auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+  if (!loop || arg.getArgNumber() == 0)
+    return {};
+  OpOperand &use = *dot.getD().getUses().begin();
+  if (use.getOwner() != loop.getBody()->getTerminator() ||
+      use.getOperandNumber() != arg.getArgNumber() - 1)
+    return {};
+  return loop;
+}
+
+/// Rewrites `dot` (tf32, A along K, B along N) as its transpose when wgmma
+/// then takes it (see the file comment); returns whether it did.
+static bool transposeTf32Dot(DotOp dot, const LayoutPlanOptions &options) {
+  OpBuilder b(dot);
+  Location loc = dot.getLoc();
+  Value a = transposed(b, loc, dot.getA()), bt = transposed(b, loc, dot.getB());
+  scf::ForOp loop = carriedOnlyThrough(dot.getC(), dot);
+  Value c = transposed(b, loc, dot.getC());
+  auto swapped =
+      DotOp::create(b, loc, c.getType(), bt, a, c, dot.getInputPrecision());
+  swapped->setAttr(kKMajorWgmmaAttrName, b.getUnitAttr());
+  if (!chooseWgmmaLayout(swapped, options)) {
+    swapped.erase();
+    for (Value v : {c, bt, a})
+      if (v.use_empty())
+        v.getDefiningOp()->erase();
+    return false;
+  }
+  if (!loop) {
+    dot.replaceAllUsesWith(transposed(b, loc, swapped.getD()));
+    dot.erase();
+    return true;
+  }
+  // Carry the accumulator transposed: in at the loop's start, out after it.
+  auto arg = cast<BlockArgument>(dot.getC());
+  unsigned index = arg.getArgNumber() - 1;
+  OpOperand &init = loop.getInitsMutable()[index];
+  OpBuilder before(loop);
+  init.set(transposed(before, loc, init.get()));
+  Type dType = c.getType();
+  swapped.getCMutable().assign(arg);
+  c.getDefiningOp()->erase();
+  arg.setType(dType);
+  Value result = loop.getResult(index);
+  result.setType(dType);
+  OpBuilder after(loop->getBlock(), ++Block::iterator(loop));
+  Value out = transposed(after, loc, result);
+  result.replaceAllUsesExcept(out, out.getDefiningOp());
+  dot.replaceAllUsesWith(swapped.getD());
+  dot.erase();
+  return true;
+}
+
+bool mlir::tile::markKMajorWgmmaDots(func::FuncOp func,
                                      const AxisInfoAnalysis &axis,
                                      const LayoutPlanOptions &options) {
+  SmallVector<DotOp> rowMajorB;
   func.walk([&](DotOp dot) {
     bool tf32 = dot.getA().getType().getElementType().isF32() &&
                 dot.getType().getElementType().isF32() &&
                 dot.getInputPrecision() == InputPrecision::tf32;
     if (!(tf32 || isInt8Dot(dot)) || !options.useMma ||
-        !loadedAlongK(dot.getA(), 0, axis) ||
-        !loadedAlongK(dot.getB(), 1, axis))
+        !loadedAlongK(dot.getA(), 0, axis))
       return;
+    if (!loadedAlongK(dot.getB(), 1, axis)) {
+      if (tf32 && loadedAlongN(dot.getB(), axis))
+        rowMajorB.push_back(dot);
+      return;
+    }
     dot->setAttr(kKMajorWgmmaAttrName, UnitAttr::get(dot.getContext()));
     if (!chooseWgmmaLayout(dot, options))
       dot->removeAttr(kKMajorWgmmaAttrName);
   });
+  bool changed = false;
+  for (DotOp dot : rowMajorB)
+    changed |= transposeTf32Dot(dot, options);
+  return changed;
 }

@@ -105,7 +105,8 @@ bool widenFloat8Dots(func::FuncOp func, const AxisInfoAnalysis &axis,
                      const LayoutPlanOptions &options);
 
 /// Set on a tf32 dot of fp32 blocks, or an int8 dot into int32, whose
-/// operands wgmma's K-major-only forms read (both loaded along K):
+/// operands wgmma's K-major-only forms read (both loaded along K, or for
+/// tf32 a B loaded along K and an A read into registers):
 /// chooseWgmmaLayout takes only those.
 inline constexpr llvm::StringLiteral kKMajorWgmmaAttrName =
     "tilegpu.k_major_wgmma";
@@ -113,8 +114,10 @@ inline constexpr llvm::StringLiteral kKMajorWgmmaAttrName =
 /// Whether `dot` multiplies int8 blocks into int32.
 bool isInt8Dot(DotOp dot);
 
-/// Marks the tf32 and int8 dots that wgmma takes (KMajorDots.cpp).
-void markKMajorWgmmaDots(func::FuncOp func, const AxisInfoAnalysis &axis,
+/// Marks the tf32 and int8 dots that wgmma takes (KMajorDots.cpp), after
+/// rewriting a tf32 dot of a row-major B as its transpose where wgmma then
+/// takes it. Returns whether any dot was rewritten.
+bool markKMajorWgmmaDots(func::FuncOp func, const AxisInfoAnalysis &axis,
                          const LayoutPlanOptions &options);
 
 /// Clone cheap index computations (ranges, splats, constants, integer

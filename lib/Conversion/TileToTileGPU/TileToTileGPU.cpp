@@ -376,7 +376,8 @@ struct ConvertTileToTileGPUPass
       planOptions.useWgmma = useWgmma;
       if (widenFloat8Dots(func, *axisInfo, planOptions))
         axisInfo.emplace(func);
-      markKMajorWgmmaDots(func, *axisInfo, planOptions);
+      if (markKMajorWgmmaDots(func, *axisInfo, planOptions))
+        axisInfo.emplace(func);
       planOptions.rowSplitPointers =
           splitScatteredLoopAddresses(func, *axisInfo);
       if (!planOptions.rowSplitPointers.empty())

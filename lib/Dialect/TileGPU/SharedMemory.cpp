@@ -292,9 +292,13 @@ LogicalResult WarpGroupDotOp::verify() {
     return emitOpError("K must be a multiple of ") << kStep;
   SmallVector<MemDescType, 2> buffers{b};
   if (auto aBuffer = dyn_cast<MemDescType>(getA().getType())) {
-    buffers.push_back(aBuffer);
-    if (kMajorOnly && (aBuffer.getEncoding().getOrder()[0] != 1 ||
-                       b.getEncoding().getOrder()[0] != 0))
+    // A tf32 A stored along M is read into registers, in any swizzle; the
+    // other buffers through descriptors.
+    bool kMajorA = aBuffer.getEncoding().getOrder()[0] == 1;
+    if (kMajorA || !elem.isF32())
+      buffers.push_back(aBuffer);
+    if (kMajorOnly &&
+        ((!kMajorA && !elem.isF32()) || b.getEncoding().getOrder()[0] != 0))
       return emitOpError() << form
                            << " operands must be K-major in shared memory";
   } else if (kMajorOnly) {

@@ -202,6 +202,32 @@ func.func @wgmma_tf32_n_major(%a: !tilegpu.memdesc<64x32xf32, #s>, %b: !tilegpu.
 
 // -----
 
+// A tf32 A stored along M is read into registers (the transposed product
+// of a row-major B); an int8 one is not.
+#sM = #tilegpu.shared<vec = 16, perPhase = 1, maxPhase = 8, order = [0, 1], lineElems = 64>
+#sK = #tilegpu.shared<vec = 16, perPhase = 1, maxPhase = 8, order = [0, 1], lineElems = 128>
+#mma3 = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]>
+func.func @wgmma_int8_a_along_m(%a: !tilegpu.memdesc<64x128xi8, #sM>, %b: !tilegpu.memdesc<128x64xi8, #sK>, %c: tensor<64x64xi32, #mma3>) {
+  // expected-error @below {{int8 operands must be K-major in shared memory}}
+  %d = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<64x128xi8, #sM>, !tilegpu.memdesc<128x64xi8, #sK>, tensor<64x64xi32, #mma3> -> tensor<64x64xi32, #mma3>
+  return
+}
+
+// -----
+
+// tf32 takes no A computed in registers (only one it reads there itself
+// from shared memory).
+#sK = #tilegpu.shared<vec = 4, perPhase = 1, maxPhase = 8, order = [0, 1], lineElems = 32>
+#mma3 = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]>
+#dA = #tilegpu.dot_op<opIdx = 0, parent = #mma3, kWidth = 1>
+func.func @wgmma_tf32_register_a(%a: tensor<64x32xf32, #dA>, %b: !tilegpu.memdesc<32x64xf32, #sK>, %c: tensor<64x64xf32, #mma3>) {
+  // expected-error @below {{tf32 operand A must be in shared memory}}
+  %d = tilegpu.warpgroup_dot %a, %b, %c : tensor<64x32xf32, #dA>, !tilegpu.memdesc<32x64xf32, #sK>, tensor<64x64xf32, #mma3> -> tensor<64x64xf32, #mma3>
+  return
+}
+
+// -----
+
 // fp8 operands are read K-major only: B contiguous along N is rejected.
 #sA = #tilegpu.shared<vec = 16, perPhase = 2, maxPhase = 4, order = [1, 0], lineElems = 64>
 #sN = #tilegpu.shared<vec = 16, perPhase = 2, maxPhase = 4, order = [1, 0], lineElems = 64>
