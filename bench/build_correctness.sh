@@ -24,6 +24,10 @@ done
 "$TILEC" "$OUT/matmul_fp32_tf32.tile" --all-configs \
   --signature "stride_ak=i32:1,stride_bk=i32:1,stride_cn=i32:1" \
   -o "$OUT/matmul_fp32_tf32_kmajor.ptx"
+# A M-major too (a weight gradient's X^T @ dY): wgmma reads A into registers.
+"$TILEC" "$OUT/matmul_fp32_tf32.tile" --all-configs \
+  --signature "stride_am=i32:1,stride_bk=i32:1,stride_cn=i32:1" \
+  -o "$OUT/matmul_fp32_tf32_mmajor.ptx"
 # fp8 inputs (tutorial 03's fp8 run): the same kernel with fp8 A and B.
 for fp8 in fp8e4nv fp8e5; do
   sed "s/a_ptr: \*fp16:16, b_ptr: \*fp16:16/a_ptr: *$fp8:16, b_ptr: *$fp8:16/" \

@@ -8,7 +8,8 @@
 # matmul_bench.py --baseline.
 # DTYPE=bf16 or fp32 (tf32 tensor cores) builds the kernel on those
 # pointers (C too), LAYOUT=bt for B given transposed (A @ W^T: stride_bk
-# 1), for matmul_bench.py --dtype ... --bt.
+# 1), for matmul_bench.py --dtype ... --bt; LAYOUT=tt for A transposed too
+# (stride_am 1), for --at --bt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TILEC=${TILEC:-build/bin/tilec}
@@ -22,16 +23,18 @@ if [ "$DTYPE" != fp16 ]; then
   sed "s/\*fp16:16/*$DTYPE:16/g; s/tl.float16/c_ptr.dtype.element_ty/" \
     examples/matmul.tile > "$SRC"
 fi
-if [ "${LAYOUT:-nn}" = bt ]; then
-  UNIT="stride_ak=i32:1,stride_bk=i32:1,stride_cn=i32:1" B_STRIDE=stride_bn
-else
-  UNIT="stride_ak=i32:1,stride_bn=i32:1,stride_cn=i32:1" B_STRIDE=stride_bk
-fi
+A_STRIDE=stride_am
+case "${LAYOUT:-nn}" in
+  bt) UNIT="stride_ak=i32:1,stride_bk=i32:1,stride_cn=i32:1" B_STRIDE=stride_bn ;;
+  tt) UNIT="stride_am=i32:1,stride_bk=i32:1,stride_cn=i32:1" B_STRIDE=stride_bn
+      A_STRIDE=stride_ak ;;
+  *) UNIT="stride_ak=i32:1,stride_bn=i32:1,stride_cn=i32:1" B_STRIDE=stride_bk ;;
+esac
 for d in 16 8 1; do
   if [ "$d" = 1 ]; then
     SIG="$UNIT"
   else
-    SIG="M=i32:$d,N=i32:$d,K=i32:$d,stride_am=i32:$d,$B_STRIDE=i32:$d,stride_cm=i32:$d,$UNIT"
+    SIG="M=i32:$d,N=i32:$d,K=i32:$d,$A_STRIDE=i32:$d,$B_STRIDE=i32:$d,stride_cm=i32:$d,$UNIT"
   fi
   "$TILEC" "$SRC" $FLAGS --all-configs --signature "$SIG" \
     -o "$OUT/matmul_div$d.ptx"

@@ -66,10 +66,11 @@ def tf32_truncated(x):
 
 
 def matmul_case(k, dtype, M, N, K, transpose_b=False, act=None, tol=2e-3,
-                timed=False, label=None, operands=lambda x: x, out_dtype=None):
+                timed=False, label=None, operands=lambda x: x, out_dtype=None,
+                transpose_a=False):
     def randn(*shape):  # fp8 has no randn: round normal fp32 values
         return torch.randn(*shape, device="cuda").to(dtype)
-    a = randn(M, K)
+    a = randn(K, M).t() if transpose_a else randn(M, K)
     b = randn(N, K).t() if transpose_b else randn(K, N)
     c = torch.full((M, N), float("nan"), device="cuda",
                    dtype=out_dtype or dtype)
@@ -88,7 +89,8 @@ def matmul_case(k, dtype, M, N, K, transpose_b=False, act=None, tol=2e-3,
         error = e if error is None else min(error, e)
     ms = median_ms(lambda: k(*args), reps=5) if timed else None
     extra = f"{2 * M * N * K / ms / 1e9:.1f} TFLOP/s" if ms else ""
-    shape = f"{M}x{N}x{K}" + ("^T" if transpose_b else "")
+    shape = (("^T" if transpose_a else "") + f"{M}x{N}x{K}" +
+             ("^T" if transpose_b else ""))
     record(label or k.md["kernel"], shape, error, tol, ms, extra)
 
 
@@ -141,13 +143,16 @@ def check_matmul():
     # B K-major (A @ W^T, as the JIT states it): wgmma's tf32 form, on the
     # general path of odd sizes too, which reads the operands truncated to
     # tf32 in shared memory.
-    for k, label in matmul_configs("matmul_fp32_tf32_kmajor",
-                                   "matmul fp32 tf32 K-major"):
-        for (M, N, K) in [(512, 512, 512), (1024, 768, 4096),
-                          (1000, 1000, 1000)]:
-            matmul_case(k, torch.float32, M, N, K, transpose_b=True,
-                        tol=1e-5 + K * 2.0 ** -27, label=label,
-                        operands=tf32_truncated)
+    # A M-major as well (X^T @ dY): wgmma reads A into registers.
+    for name, transpose_a in [("kmajor", False), ("mmajor", True)]:
+        for k, label in matmul_configs(f"matmul_fp32_tf32_{name}",
+                                       f"matmul fp32 tf32 {name}"):
+            for (M, N, K) in [(512, 512, 512), (1024, 768, 4096),
+                              (1000, 1000, 1000)]:
+                matmul_case(k, torch.float32, M, N, K, transpose_b=True,
+                            transpose_a=transpose_a,
+                            tol=1e-5 + K * 2.0 ** -27, label=label,
+                            operands=tf32_truncated)
     # fp8 A and B, fp16 C (tutorial 03's fp8 run): B K-major as the
     # tutorial passes it (b.T) and N-major.
     for fp8, dtype in [("fp8e4nv", torch.float8_e4m3fn),

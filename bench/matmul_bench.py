@@ -16,11 +16,12 @@ With --baseline DIR2, also compares each config with the same config
 compiled by another build (a compiler change's effect on the kernels).
 
 With --dtype bf16 or fp32 (tf32 tensor cores, cuBLAS's tf32 too) and
---bt (B a transposed view of an N x K matrix: A @ W^T), the same for
-kernels built with DTYPE=... LAYOUT=bt bash bench/build_matmul.sh.
+--bt (B a transposed view of an N x K matrix: A @ W^T) or --at --bt (A
+a transposed view too: X^T @ W^T), the same for kernels built with
+DTYPE=... LAYOUT=bt (or tt) bash bench/build_matmul.sh.
 
 usage: python3 bench/matmul_bench.py DIR [LOG] [--sizes 4096x4096x4096,...]
-       [--baseline DIR2] [--dtype fp16|bf16|fp32] [--bt]
+       [--baseline DIR2] [--dtype fp16|bf16|fp32] [--at] [--bt]
 """
 import argparse
 import json
@@ -49,6 +50,8 @@ parser.add_argument("--dtype", default="fp16", choices=["fp16", "bf16", "fp32"],
                     help="A, B and C's type (fp32: tf32 tensor cores)")
 parser.add_argument("--bt", action="store_true",
                     help="B as the transposed view of an N x K matrix")
+parser.add_argument("--at", action="store_true",
+                    help="A as the transposed view of a K x M matrix")
 args = None
 LOG = None
 DTYPES = {"fp16": torch.float16, "bf16": torch.bfloat16, "fp32": torch.float32}
@@ -57,11 +60,15 @@ TOLERANCE = {"fp16": 2e-3, "bf16": 8e-3, "fp32": 4e-3}
 
 
 def operands(M, N, K, seed):
-    """Fresh random A (M x K), B (K x N; with --bt the transposed view of
-    an N x K matrix), C and the float64 reference, in --dtype."""
+    """Fresh random A (M x K; with --at the transposed view of a K x M
+    matrix), B (K x N; with --bt the transposed view of an N x K matrix), C
+    and the float64 reference, in --dtype."""
     torch.manual_seed(seed)
     dtype = DTYPES[args.dtype]
-    a = torch.randn(M, K, device="cuda", dtype=dtype)
+    if args.at:
+        a = torch.randn(K, M, device="cuda", dtype=dtype).t()
+    else:
+        a = torch.randn(M, K, device="cuda", dtype=dtype)
     if args.bt:
         b = torch.randn(N, K, device="cuda", dtype=dtype).t()
     else:
@@ -287,7 +294,7 @@ def main():
     # Triton's fp32 dot (input_precision="tf32").
     torch.backends.cuda.matmul.allow_tf32 = args.dtype == "fp32"
     log(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}, "
-        f"triton {triton.__version__}, {args.dtype}{', B transposed' if args.bt else ''}")
+        f"triton {triton.__version__}, {args.dtype}{', A transposed' if args.at else ''}{', B transposed' if args.bt else ''}")
     kernels = load_variants(args.dir)
     baseline = load_variants(args.baseline) if args.baseline else None
     for size in args.sizes.split(","):

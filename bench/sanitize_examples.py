@@ -236,13 +236,16 @@ for name, b in [("matmul_fp8e4nv_kmajor", b8.t().contiguous().t()),
                               *b.stride(), *c8.stride())
         torch.cuda.synchronize()
         assert (c8.double() - a8.double() @ b.double()).abs().max() < 0.1, name
-# tf32 on wgmma (fp32 A and B): every config, odd sizes, B K-major, and B
-# row-major (as written, aligned: the fast path computes the transposed
-# product, B^T read into registers).
-a32 = torch.randn(200, 136, device="cuda")
-for name, b32 in [("matmul_fp32_tf32_kmajor",
-                   torch.randn(264, 136, device="cuda").t()),
-                  ("matmul_fp32_tf32", torch.randn(136, 264, device="cuda"))]:
+# tf32 on wgmma (fp32 A and B): every config, odd sizes, B K-major, A
+# M-major too (read into registers), and B row-major (as written, aligned:
+# the fast path computes the transposed product, B^T read into registers).
+bK32 = torch.randn(264, 136, device="cuda").t()
+for name, a32, b32 in [
+        ("matmul_fp32_tf32_kmajor", torch.randn(200, 136, device="cuda"), bK32),
+        ("matmul_fp32_tf32_mmajor", torch.randn(136, 200, device="cuda").t(),
+         bK32),
+        ("matmul_fp32_tf32", torch.randn(200, 136, device="cuda"),
+         torch.randn(136, 264, device="cuda"))]:
     for i in range(4):
         c32 = torch.empty(200, 264, device="cuda")
         Kernel(CDIR, name, i)(a32, b32, c32, 200, 264, 136, *a32.stride(),

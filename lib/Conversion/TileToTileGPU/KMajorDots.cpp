@@ -13,8 +13,10 @@
 //   layout and architecture, and mma.sync and the FMA path need no fp8
 //   form.
 // - A tf32 dot that qualifies is marked for chooseWgmmaLayout (the linear
-//   layer's A @ W^T in fp32); those of a row-major B are rewritten (below);
-//   the others keep mma.sync's tf32 form, which reads either order.
+//   layer's A @ W^T in fp32), and so is one whose A loads along M (a
+//   weight gradient's X^T @ dY), which wgmma's tf32 form reads into
+//   registers; those of a row-major B are rewritten (below); the others
+//   keep mma.sync's tf32 form, which reads either order.
 // - So is an int8 dot into int32 (s8 x s8 -> s32, exact); the others keep
 //   the portable path, since no wider float type holds their sums exactly.
 // - A tf32 dot whose A loads along K but whose B loads along N (the
@@ -57,14 +59,18 @@ static bool loadedAlongK(Value operand, unsigned index,
   return kDim == 1 ? alongK >= across : alongK > across;
 }
 
-/// Whether `operand` (B of a dot, 2-D) is a loaded tile whose coalesced
-/// layout runs along N.
-static bool loadedAlongN(Value operand, const AxisInfoAnalysis &axis) {
+/// Whether `operand` (operand `index` of a dot, 2-D) is a loaded tile whose
+/// coalesced layout runs along its other dimension than K (A along M, B
+/// along N).
+static bool loadedAcrossK(Value operand, unsigned index,
+                          const AxisInfoAnalysis &axis) {
   auto load = operand.getDefiningOp<LoadOp>();
   if (!load || !isa<RankedTensorType>(load.getPtr().getType()))
     return false;
   AxisInfo info = axis.get(load.getPtr());
-  return info.contiguity[1] > 1 && info.contiguity[1] >= info.contiguity[0];
+  int64_t across = info.contiguity[index], alongK = info.contiguity[1 - index];
+  // Among equal contiguities the last dimension is the fastest.
+  return across > 1 && (index == 1 ? across >= alongK : across > alongK);
 }
 
 static Value widenToF16(OpBuilder &b, Location loc, Value v) {
@@ -179,11 +185,16 @@ bool mlir::tile::markKMajorWgmmaDots(func::FuncOp func,
     bool tf32 = dot.getA().getType().getElementType().isF32() &&
                 dot.getType().getElementType().isF32() &&
                 dot.getInputPrecision() == InputPrecision::tf32;
-    if (!(tf32 || isInt8Dot(dot)) || !options.useMma ||
-        !loadedAlongK(dot.getA(), 0, axis))
+    if (!(tf32 || isInt8Dot(dot)) || !options.useMma)
       return;
-    if (!loadedAlongK(dot.getB(), 1, axis)) {
-      if (tf32 && loadedAlongN(dot.getB(), axis))
+    bool aAlongK = loadedAlongK(dot.getA(), 0, axis);
+    bool bAlongK = loadedAlongK(dot.getB(), 1, axis);
+    // tf32 also reads an A stored along M into registers.
+    bool aReadable = aAlongK || (tf32 && loadedAcrossK(dot.getA(), 0, axis));
+    if (!aReadable)
+      return;
+    if (!bAlongK) {
+      if (tf32 && aAlongK && loadedAcrossK(dot.getB(), 1, axis))
         rowMajorB.push_back(dot);
       return;
     }
