@@ -137,10 +137,17 @@ static scf::ForOp carriedOnlyThrough(Value acc, DotOp dot) {
 /// Rewrites `dot` (tf32, A along K, B along N) as its transpose when wgmma
 /// then takes it (see the file comment); returns whether it did.
 static bool transposeTf32Dot(DotOp dot, const LayoutPlanOptions &options) {
+  // Only an accumulator carried for the dot alone, or a constant one, is
+  // transposed for free: one the loop also changes otherwise (rescaled, or
+  // restarted by a select) would be a transposed tile in a class of its
+  // own, moved through shared memory twice an iteration.
+  scf::ForOp loop = carriedOnlyThrough(dot.getC(), dot);
+  DenseElementsAttr constant;
+  if (!loop && !matchPattern(dot.getC(), m_Constant(&constant)))
+    return false;
   OpBuilder b(dot);
   Location loc = dot.getLoc();
   Value a = transposed(b, loc, dot.getA()), bt = transposed(b, loc, dot.getB());
-  scf::ForOp loop = carriedOnlyThrough(dot.getC(), dot);
   Value c = transposed(b, loc, dot.getC());
   auto swapped =
       DotOp::create(b, loc, c.getType(), bt, a, c, dot.getInputPrecision());
