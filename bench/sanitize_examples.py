@@ -245,6 +245,13 @@ for name, a32, b32 in [
         ("matmul_fp32_tf32_mmajor", torch.randn(136, 200, device="cuda").t(),
          bK32),
         ("matmul_fp32_tf32", torch.randn(200, 136, device="cuda"),
+         torch.randn(136, 264, device="cuda")),
+        # Rows of 137 elements (not 16-byte aligned): the general paths,
+        # mma.sync's tf32 and tf32x3, operands read from shared memory by
+        # per-thread bases plus immediates.
+        ("matmul_fp32_tf32", torch.randn(200, 137, device="cuda")[:, :136],
+         torch.randn(136, 264, device="cuda")),
+        ("matmul_fp32_tf32x3", torch.randn(200, 137, device="cuda")[:, :136],
          torch.randn(136, 264, device="cuda"))]:
     for i in range(4):
         c32 = torch.empty(200, 264, device="cuda")

@@ -96,6 +96,30 @@ func.func @ldmatrix_b_kmajor(%i: i32) attributes {tilegpu.num_warps = 4 : i32} {
 
 // -----
 
+// Elements read one by one (tf32 B fragments of mma.sync from an N-major
+// swizzled tile, a k-window at row 8): a per-thread base for each
+// combination of the register bits the swizzle does not merely offset
+// (four here), every read that base plus an immediate, not an offset per
+// register (which LLVM would keep in a register through a loop).
+#sB32 = #tilegpu.shared<vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0]>
+#mma = #tilegpu.mma<version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]>
+#dotB32 = #tilegpu.dot_op<opIdx = 1, parent = #mma, kWidth = 1>
+// CHECK-LABEL: gpu.func @scalar_fragments
+// CHECK: %[[B0:.*]] = llvm.getelementptr %{{[0-9]+}}[%{{[0-9]+}}] : (!llvm.ptr<3>, i32)
+// CHECK-COUNT-3: llvm.getelementptr %{{[0-9]+}}[%{{[0-9]+}}] : (!llvm.ptr<3>, i32)
+// CHECK: llvm.getelementptr %[[B0]][%c0_i32{{.*}}]
+// CHECK: llvm.load {{.*}} -> f32
+// CHECK: llvm.getelementptr %[[B0]][%c128_i32]
+// CHECK: llvm.load {{.*}} -> f32
+func.func @scalar_fragments(%p: tensor<8x64x!tile.ptr<f32>, #dotB32>) attributes {tilegpu.num_warps = 4 : i32} {
+  %m = tilegpu.local_alloc {offset = 0 : i32} : () -> !tilegpu.memdesc<16x64xf32, #sB32>
+  %b = tilegpu.local_load %m {offsets = array<i64: 8, 0>} : !tilegpu.memdesc<16x64xf32, #sB32> -> tensor<8x64xf32, #dotB32>
+  tile.store %p, %b : tensor<8x64x!tile.ptr<f32>, #dotB32>
+  return
+}
+
+// -----
+
 // mbarriers: thread 0 initializes (and later invalidates) each barrier of
 // a buffer, followed by a barrier of the program; waits spin on
 // try_wait.parity with the phase's low bit (then fence for wgmma when

@@ -323,18 +323,19 @@ struct LocalLoadLowering : public OpConversionPattern<tilegpu::LocalLoadOp> {
                            16 / elementBytes(elem)));
     if (window[inner] % width)
       width = 1;
+    // Few per-thread bases plus immediates: per-register offsets would be
+    // loop-invariant values LLVM keeps in registers through a loop.
+    SplitSharedOffsets offsets =
+        splitSharedOffsets(rewriter, loc, layout, memType, window);
+    SmallVector<Value> bases;
+    for (Value offset : offsets.bases)
+      bases.push_back(sharedAddress(rewriter, loc, base, offset));
     SmallVector<Value> values;
-    for (auto [r, coords] :
-         llvm::enumerate(emitCoordinates(rewriter, loc, layout))) {
+    for (auto [r, split] : llvm::enumerate(offsets.registers)) {
       if (r % width)
         continue;
-      SmallVector<Value> at;
-      for (auto [d, c] : llvm::enumerate(coords))
-        at.push_back(window[d] ? arith::AddIOp::create(
-                                     rewriter, loc, c,
-                                     i32Constant(rewriter, loc, window[d]))
-                               : c);
-      Value addr = elementAddress(rewriter, loc, base, at, memType);
+      Value addr = sharedAddress(rewriter, loc, bases[split.first],
+                                 i32Constant(rewriter, loc, split.second));
       if (width == 1) {
         values.push_back(LLVM::LoadOp::create(rewriter, loc, elem, addr));
         continue;
@@ -599,20 +600,26 @@ Value mlir::tile::lowering::elementAddress(OpBuilder &b, Location loc,
 }
 
 SplitSharedOffsets mlir::tile::lowering::splitSharedOffsets(
-    OpBuilder &b, Location loc, const LinearLayout &layout, MemDescType type) {
+    OpBuilder &b, Location loc, const LinearLayout &layout, MemDescType type,
+    ArrayRef<int64_t> window) {
   tilegpu::SharedEncodingAttr enc = type.getEncoding();
   ArrayRef<int64_t> shape = type.getShape();
+  SmallVector<int64_t> origin(window);
+  origin.resize(shape.size(), 0);
   auto offsetOf = [&](const LinearLayout::Coord &c) {
-    return enc.getElementOffset(SmallVector<int64_t>(c.begin(), c.end()),
-                                shape);
+    SmallVector<int64_t> at(origin);
+    for (auto [d, x] : llvm::enumerate(c))
+      at[d] += x;
+    return enc.getElementOffset(at, shape);
   };
   unsigned numRegs = layout.getNumRegs();
   unsigned lanes = 1u << layout.getLaneBases().size();
   unsigned warps = 1u << layout.getWarpBases().size();
   // Register bits whose offset adds, whatever the thread and the others.
+  LinearLayout::Coord zero(shape.size(), 0);
   uint32_t additive = 0;
   for (unsigned bit = 0; (1u << bit) < numRegs; ++bit) {
-    int64_t delta = offsetOf(layout.regCoord(1u << bit));
+    int64_t delta = offsetOf(layout.regCoord(1u << bit)) - offsetOf(zero);
     bool adds = true;
     for (unsigned r = 0; adds && r < numRegs; ++r) {
       if (r & (1u << bit))
@@ -632,12 +639,18 @@ SplitSharedOffsets mlir::tile::lowering::splitSharedOffsets(
   for (unsigned r = 0; r < numRegs; ++r) {
     uint32_t kind = r & ~additive;
     auto [it, inserted] = baseOf.try_emplace(kind, split.bases.size());
-    if (inserted)
-      split.bases.push_back(elementByteOffset(b, loc, coords[kind], type));
+    if (inserted) {
+      SmallVector<Value> at;
+      for (auto [d, c] : llvm::enumerate(coords[kind]))
+        at.push_back(origin[d] ? arith::AddIOp::create(
+                                     b, loc, c, i32Constant(b, loc, origin[d]))
+                               : c);
+      split.bases.push_back(elementByteOffset(b, loc, at, type));
+    }
     int64_t constant = 0;
     for (unsigned bit = 0; (1u << bit) < numRegs; ++bit)
       if (r & additive & (1u << bit))
-        constant += offsetOf(layout.regCoord(1u << bit));
+        constant += offsetOf(layout.regCoord(1u << bit)) - offsetOf(zero);
     split.registers.push_back({it->second, constant * elemBytes});
   }
   return split;

@@ -90,9 +90,11 @@ struct SplitSharedOffsets {
   SmallVector<Value> bases;                            // i32 byte offsets
   SmallVector<std::pair<unsigned, int64_t>> registers; // base, constant
 };
+/// `window`: where the layout's tile starts in the buffer (a k-slice).
 SplitSharedOffsets splitSharedOffsets(OpBuilder &b, Location loc,
                                       const tilegpu::LinearLayout &layout,
-                                      tilegpu::MemDescType type);
+                                      tilegpu::MemDescType type,
+                                      ArrayRef<int64_t> window = {});
 
 /// `values` as one vector value, and the first `n` elements of a vector.
 Value packVector(OpBuilder &b, Location loc, ValueRange values);
