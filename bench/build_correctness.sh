@@ -57,6 +57,12 @@ for cfg in "128 128 8 3" "64 128 4 4"; do
     --num-warps $3 --num-stages $4 -o "$OUT/int8_matmul_$1x$2.ptx"
 done
 "$TILEC" bench/kernels/dot_scaled.tile -o "$OUT/dot_scaled.ptx"
+# tf32 with a row-major B (the transposed product) into reductions along
+# both axes and an fp16 store, on two and one warpgroups.
+"$TILEC" bench/kernels/tf32_epilogue.tile --num-warps 8 \
+  -o "$OUT/tf32_epilogue_w8.ptx"
+"$TILEC" bench/kernels/tf32_epilogue.tile --num-warps 4 -D BLOCK_M=64 \
+  -o "$OUT/tf32_epilogue_w4.ptx"
 # Tutorial 10's block-scaled matmul (mxfp4 as the file has it, and mxfp8),
 # 128x128x128 blocks on 8 warps.
 BS="-D M=256 -D N=256 -D K=512 -D stride_sk=2048 -D stride_sb=512 -D stride_sc=16 -D stride_sd=4 -D output_type=1 -D VEC_SIZE=32 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=128 -D NUM_STAGES=1 -D USE_2D_SCALE_LOAD=True --num-warps 8"

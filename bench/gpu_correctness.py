@@ -1130,6 +1130,35 @@ def check_splitk():
                    rel_error(c, a.double() @ b.double()), 1e-5)
 
 
+def check_tf32_epilogue():
+    """fp32 A @ B with B row-major, computed transposed on wgmma
+    (bench/kernels/tf32_epilogue.tile): its accumulator, in the transposed
+    #mma layout, summed along rows, maximized along columns and stored as
+    fp16, each against float64 on the operands truncated as wgmma reads
+    them."""
+    for name, bm in [("tf32_epilogue_w8", 128), ("tf32_epilogue_w4", 64)]:
+        k = Kernel(name)
+        M, N, K = 256, 384, 208  # K not a multiple of BLOCK_K: a masked tail
+        a = torch.randn(M, K, device="cuda")
+        b = torch.randn(K, N, device="cuda")
+        c = torch.full((M, N), float("nan"), device="cuda",
+                       dtype=torch.float16)
+        rowsum = torch.full((N // 128, M), float("nan"), device="cuda")
+        colmax = torch.full((M // bm, N), float("nan"), device="cuda")
+        k.bind(a, b, c, rowsum, colmax, M, N, K, a.stride(0), b.stride(0),
+               grid=(M // bm, N // 128))()
+        torch.cuda.synchronize()
+        ref = tf32_truncated(a).double() @ tf32_truncated(b).double()
+        tol = 1e-5 + K * 2.0 ** -27
+        shape = f"{M}x{N}x{K}"
+        record(f"{name} C", shape, rel_error(c, ref), 2e-3)
+        record(f"{name} row sums", shape,
+               rel_error(rowsum, ref.reshape(M, N // 128, 128).sum(2).t()),
+               tol)
+        record(f"{name} column maxima", shape,
+               rel_error(colmax, ref.reshape(M // bm, bm, N).amax(1)), tol)
+
+
 def check_int8_matmul():
     """int8 x int8 -> int32 (bench/kernels/int8_matmul.tile): exact against
     the float64 product. K-major builds (wgmma's s8 form) get B as the
@@ -1208,7 +1237,8 @@ for check in [check_vector_add, check_matmul, check_softmax,
               check_cuda_helpers,
               check_join_split, check_propagate_nan,
               check_library_builtins, check_reductions, check_fp8,
-              check_dot_scaled, check_splitk, check_int8_matmul, check_block_scaled]:
+              check_dot_scaled, check_splitk, check_int8_matmul,
+              check_tf32_epilogue, check_block_scaled]:
     # ONLY=check_a,check_b runs those checks alone (a quick experiment).
     only = os.environ.get("ONLY")
     if only and check.__name__ not in only.split(","):
