@@ -615,11 +615,13 @@ SplitSharedOffsets mlir::tile::lowering::splitSharedOffsets(
   unsigned numRegs = layout.getNumRegs();
   unsigned lanes = 1u << layout.getLaneBases().size();
   unsigned warps = 1u << layout.getWarpBases().size();
-  // Register bits whose offset adds, whatever the thread and the others.
-  LinearLayout::Coord zero(shape.size(), 0);
+  // Register bits whose offset adds, whatever the thread and the others,
+  // and what each adds.
+  int64_t origin0 = offsetOf(LinearLayout::Coord(shape.size(), 0));
+  SmallVector<int64_t> delta;
   uint32_t additive = 0;
   for (unsigned bit = 0; (1u << bit) < numRegs; ++bit) {
-    int64_t delta = offsetOf(layout.regCoord(1u << bit)) - offsetOf(zero);
+    delta.push_back(offsetOf(layout.regCoord(1u << bit)) - origin0);
     bool adds = true;
     for (unsigned r = 0; adds && r < numRegs; ++r) {
       if (r & (1u << bit))
@@ -627,7 +629,7 @@ SplitSharedOffsets mlir::tile::lowering::splitSharedOffsets(
       for (unsigned w = 0; adds && w < warps; ++w)
         for (unsigned l = 0; adds && l < lanes; ++l)
           adds = offsetOf(layout.apply(r | (1u << bit), l, w)) ==
-                 offsetOf(layout.apply(r, l, w)) + delta;
+                 offsetOf(layout.apply(r, l, w)) + delta[bit];
     }
     if (adds)
       additive |= 1u << bit;
@@ -648,9 +650,9 @@ SplitSharedOffsets mlir::tile::lowering::splitSharedOffsets(
       split.bases.push_back(elementByteOffset(b, loc, at, type));
     }
     int64_t constant = 0;
-    for (unsigned bit = 0; (1u << bit) < numRegs; ++bit)
+    for (auto [bit, d] : llvm::enumerate(delta))
       if (r & additive & (1u << bit))
-        constant += offsetOf(layout.regCoord(1u << bit)) - offsetOf(zero);
+        constant += d;
     split.registers.push_back({it->second, constant * elemBytes});
   }
   return split;

@@ -304,8 +304,7 @@ struct WarpGroupDotLowering
     int64_t rowBlocks = M / (16 * wm), colBlocks = N / (instrN * wn);
     // A tf32 A stored along M is read into registers, a k-step at a time
     // (wgmma's tf32 form reads shared memory only K-major).
-    bool aThroughRegisters = aBuffer && !kind.hasTranspose() &&
-                             aBuffer.getEncoding().getOrder()[0] == 0;
+    bool aThroughRegisters = op.readsAIntoRegisters();
     std::optional<OperandDescriptor> a;
     if (aBuffer && !aThroughRegisters)
       a.emplace(rewriter, loc, adaptor.getA()[0], aBuffer, op,

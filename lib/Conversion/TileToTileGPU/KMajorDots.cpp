@@ -35,9 +35,28 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::tile;
+
+/// The contiguities of a loaded 2-D tile (`operand` defined by a load of a
+/// block of pointers), or none.
+static std::optional<AxisInfo> loadedTile(Value operand,
+                                          const AxisInfoAnalysis &axis) {
+  auto load = operand.getDefiningOp<LoadOp>();
+  if (!load || !isa<RankedTensorType>(load.getPtr().getType()))
+    return std::nullopt;
+  return axis.get(load.getPtr());
+}
+
+/// Whether a tile whose pointers have `info` loads along `dim`: the order
+/// coalescedLayout gives it, where among equal contiguities the last
+/// dimension is the fastest.
+static bool runsAlong(const AxisInfo &info, unsigned dim) {
+  int64_t along = info.contiguity[dim], across = info.contiguity[1 - dim];
+  return dim == 1 ? along >= across : along > across;
+}
 
 /// Whether `operand` (operand `index` of a dot, 2-D) is a loaded tile
 /// whose coalesced layout runs along K.
@@ -50,13 +69,8 @@ static bool loadedAlongK(Value operand, unsigned index,
     operand = trans.getSrc();
     kDim = 1 - kDim;
   }
-  auto load = operand.getDefiningOp<LoadOp>();
-  if (!load || !isa<RankedTensorType>(load.getPtr().getType()))
-    return false;
-  AxisInfo info = axis.get(load.getPtr());
-  int64_t alongK = info.contiguity[kDim], across = info.contiguity[1 - kDim];
-  // Among equal contiguities the last dimension is the fastest.
-  return kDim == 1 ? alongK >= across : alongK > across;
+  std::optional<AxisInfo> info = loadedTile(operand, axis);
+  return info && runsAlong(*info, kDim);
 }
 
 /// Whether `operand` (operand `index` of a dot, 2-D) is a loaded tile whose
@@ -64,13 +78,8 @@ static bool loadedAlongK(Value operand, unsigned index,
 /// along N).
 static bool loadedAcrossK(Value operand, unsigned index,
                           const AxisInfoAnalysis &axis) {
-  auto load = operand.getDefiningOp<LoadOp>();
-  if (!load || !isa<RankedTensorType>(load.getPtr().getType()))
-    return false;
-  AxisInfo info = axis.get(load.getPtr());
-  int64_t across = info.contiguity[index], alongK = info.contiguity[1 - index];
-  // Among equal contiguities the last dimension is the fastest.
-  return across > 1 && (index == 1 ? across >= alongK : across > alongK);
+  std::optional<AxisInfo> info = loadedTile(operand, axis);
+  return info && info->contiguity[index] > 1 && runsAlong(*info, index);
 }
 
 static Value widenToF16(OpBuilder &b, Location loc, Value v) {

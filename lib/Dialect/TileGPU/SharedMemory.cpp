@@ -255,6 +255,12 @@ LogicalResult AsyncCopyOp::verify() {
   return success();
 }
 
+bool WarpGroupDotOp::readsAIntoRegisters() {
+  auto buffer = dyn_cast<MemDescType>(getA().getType());
+  return buffer && buffer.getElementType().isF32() &&
+         buffer.getEncoding().getOrder()[0] == 0;
+}
+
 LogicalResult WarpGroupDotOp::verify() {
   auto a = cast<ShapedType>(getA().getType());
   MemDescType b = getB().getType();
@@ -294,11 +300,12 @@ LogicalResult WarpGroupDotOp::verify() {
   if (auto aBuffer = dyn_cast<MemDescType>(getA().getType())) {
     // A tf32 A stored along M is read into registers, in any swizzle; the
     // other buffers through descriptors.
-    bool kMajorA = aBuffer.getEncoding().getOrder()[0] == 1;
-    if (kMajorA || !elem.isF32())
+    bool throughRegisters = readsAIntoRegisters();
+    if (!throughRegisters)
       buffers.push_back(aBuffer);
+    bool kMajorA = aBuffer.getEncoding().getOrder()[0] == 1;
     if (kMajorOnly &&
-        ((!kMajorA && !elem.isF32()) || b.getEncoding().getOrder()[0] != 0))
+        ((!kMajorA && !throughRegisters) || b.getEncoding().getOrder()[0] != 0))
       return emitOpError() << form
                            << " operands must be K-major in shared memory";
   } else if (kMajorOnly) {

@@ -175,8 +175,11 @@ def TileGPU_WarpGroupDotOp : TileGPU_Op<"warpgroup_dot", [
     memory through a matrix descriptor, so its buffer uses a `lineElems`
     (wgmma) encoding; `a` (M x K) is either such a buffer too or a tensor
     in registers in the `#dot_op` A layout of the result's `#mma`
-    (attention's P: the previous dot's result, narrowed). `c` and `d` have a version-3 `#mma`
-    layout. The operands must have been made visible to the tensor cores'
+    (attention's P: the previous dot's result, narrowed). An f32 (tf32)
+    `a` buffer contiguous along M, which wgmma's tf32 form cannot read
+    through a descriptor, is read into registers by the lowering, a k-step
+    at a time, in any swizzle (`readsAIntoRegisters`). `c` and `d` have a
+    version-3 `#mma` layout. The operands must have been made visible to the tensor cores'
     (async) proxy where they were written. Without `isAsync` the op
     completes before it returns (the lowering waits for the wgmma groups it
     issued); with it, `d` may still be in flight: only another
@@ -205,6 +208,10 @@ def TileGPU_WarpGroupDotOp : TileGPU_Op<"warpgroup_dot", [
   let assemblyFormat = [{
     $a `,` $b `,` $c (`useC` $useC^)? attr-dict `:` qualified(type($a)) `,`
     qualified(type($b)) `,` type($c) `->` type($d)
+  }];
+  let extraClassDeclaration = [{
+    /// Whether `a` is an f32 buffer contiguous along M, read into registers.
+    bool readsAIntoRegisters();
   }];
   let hasVerifier = 1;
 }
