@@ -342,6 +342,53 @@ func.func @index_shared_across_loop(%q: !tile.ptr<f16>, %k: tensor<64x64x!tile.p
   return
 }
 
+// A mask made in a loop from an index block made before it, shared by a
+// tile's load and the scores (SGLang's prefill attention: `start_n +
+// offs_n[None, :] < seq_len` masks both K and Q K^T): the scores' use gets a
+// copy, its loop-invariant part placed before the loop, so the load keeps
+// its coalesced layout (runs of 8 contiguous elements) instead of the
+// accumulator's.
+// CHECK-LABEL: func.func @mask_shared_in_loop
+// CHECK:     tile.expand_dims %{{.*}} -> tensor<1x64xi32, #tilegpu.mma
+// CHECK:     scf.for
+// CHECK:       arith.cmpi slt, {{.*}} : tensor<1x64xi32, #tilegpu.blocked
+// CHECK:       tile.load {{.*}} : tensor<64x64x!tile.ptr<f16>, #tilegpu.blocked
+// CHECK:       arith.cmpi slt, {{.*}} : tensor<1x64xi32, #tilegpu.mma
+// CHECK-NOT:   tilegpu.convert_layout {{.*}}xi1
+// CHECK:       scf.yield
+func.func @mask_shared_in_loop(%a: tensor<64x64xf16>, %k: !tile.ptr<f16> {tile.divisibility = 16 : i32},
+                               %o: tensor<64x64x!tile.ptr<f32>>, %len: i32, %n: i32) attributes {tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %r = tile.make_range 0 to 64 : tensor<64xi32>
+  %rows = tile.expand_dims %r {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %cols = tile.expand_dims %r {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %c64s = arith.constant dense<64> : tensor<64x1xi32>
+  %ro = arith.muli %rows, %c64s : tensor<64x1xi32>
+  %rb = tile.broadcast %ro : tensor<64x1xi32> -> tensor<64x64xi32>
+  %cb = tile.broadcast %cols : tensor<1x64xi32> -> tensor<64x64xi32>
+  %off = arith.addi %rb, %cb : tensor<64x64xi32>
+  %ks = tile.splat %k : tensor<64x64x!tile.ptr<f16>>
+  %kp = tile.addptr %ks, %off : tensor<64x64x!tile.ptr<f16>>, tensor<64x64xi32>
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %zh = arith.constant dense<0.0> : tensor<64x64xf16>
+  %big = arith.constant dense<-1.0e6> : tensor<64x64xf32>
+  %lens = tile.splat %len : tensor<1x64xi32>
+  %acc = scf.for %i = %c0 to %n step %c64 iter_args(%x = %zero) -> (tensor<64x64xf32>) : i32 {
+    %is = tile.splat %i : tensor<1x64xi32>
+    %ci = arith.addi %is, %cols : tensor<1x64xi32>
+    %in = arith.cmpi slt, %ci, %lens : tensor<1x64xi32>
+    %inb = tile.broadcast %in : tensor<1x64xi1> -> tensor<64x64xi1>
+    %b = tile.load %kp, %inb, %zh : tensor<64x64x!tile.ptr<f16>>
+    %d = tile.dot %a, %b, %zero : tensor<64x64xf16> * tensor<64x64xf16> -> tensor<64x64xf32>
+    %masked = arith.select %inb, %d, %big : tensor<64x64xi1>, tensor<64x64xf32>
+    %y = arith.addf %x, %masked : tensor<64x64xf32>
+    scf.yield %y : tensor<64x64xf32>
+  }
+  tile.store %o, %acc : tensor<64x64x!tile.ptr<f32>>
+  return
+}
+
 // A 2-D fp16 tile under `col < k` with k unknown: no 16-byte vector load
 // (the mask may change within 8 columns), but the mask only cuts each
 // thread's run of 8 at its end, so a cp.async with a source size can copy

@@ -31,19 +31,19 @@ bool isElementwise(Operation *op) {
 // Rematerialization of cheap values
 //===----------------------------------------------------------------------===//
 
-/// Whether `v` is computed only from cheap ops in `block`, with at most
-/// `budget` ops. Blocks that an `expand_dims` in the tree takes but that
-/// are not cheap themselves are added to `shared`: a copy of the tree uses
-/// them as they are.
+/// Whether `v` is computed only from cheap ops, with at most `budget` ops,
+/// in `block` or in the blocks around it. Blocks that an `expand_dims` in
+/// the tree takes but that are not cheap themselves are added to `shared`:
+/// a copy of the tree uses them as they are.
 static bool isCheapTree(Value v, Block *block, int &budget,
                         DenseSet<Value> &shared) {
   Operation *def = v.getDefiningOp();
   if (!def || !isTensor(v))
     return !isTensor(v); // scalars and block arguments are just reused
-  // A constant can be copied anywhere; other ops only within the block
-  // (a copy inside a loop of a value computed outside would redo it every
-  // iteration).
-  if ((def->getBlock() != block && !isa<arith::ConstantOp>(def)) ||
+  // Ops of the blocks around `block` are copied into their own block (see
+  // cloneTree), so a copy never redoes loop-invariant work per iteration.
+  if ((def->getBlock() != block &&
+       !def->getBlock()->findAncestorOpInBlock(*block->getParentOp())) ||
       --budget < 0)
     return false;
   bool cheapOp = isa<MakeRangeOp, SplatOp, arith::ConstantOp, ExpandDimsOp,
@@ -76,9 +76,11 @@ static bool isCheapTree(Value v, Block *block, int &budget,
   return true;
 }
 
-/// Clone the cheap tree of `v` before `before`, using the `shared` blocks
-/// as they are.
-static Value cloneTree(Value v, OpBuilder &b, IRMapping &mapping,
+/// Clone the cheap tree of `v` for a use by `user`, using the `shared`
+/// blocks as they are. Each op's copy goes into the op's own block, just
+/// before the op of that block that holds `user`: a part computed before a
+/// loop is copied before the loop.
+static Value cloneTree(Value v, Operation *user, IRMapping &mapping,
                        const DenseSet<Value> &shared) {
   if (mapping.contains(v))
     return mapping.lookup(v);
@@ -86,7 +88,8 @@ static Value cloneTree(Value v, OpBuilder &b, IRMapping &mapping,
   if (!def || !isTensor(v) || shared.contains(v))
     return v;
   for (Value operand : def->getOperands())
-    cloneTree(operand, b, mapping, shared);
+    cloneTree(operand, user, mapping, shared);
+  OpBuilder b(def->getBlock()->findAncestorOpInBlock(*user));
   Operation *copy = b.clone(*def, mapping);
   return copy->getResult(cast<OpResult>(v).getResultNumber());
 }
@@ -115,9 +118,8 @@ void mlir::tile::rematerializeCheapValues(func::FuncOp func) {
     DenseSet<Value> shared;
     if (!at || !isCheapTree(v, block, budget, shared))
       continue;
-    OpBuilder b(at);
     IRMapping mapping;
-    use->set(cloneTree(v, b, mapping, shared));
+    use->set(cloneTree(v, use->getOwner(), mapping, shared));
   }
 }
 
