@@ -157,13 +157,21 @@ SmallVector<Candidate> findCandidates(func::FuncOp func) {
   DenseMap<Value, Value> assumed;
   for (HintOp hint : ifOp.getThenRegion().getOps<HintOp>())
     assumed[hint.getSrc()] = hint.getResult();
-  // Per access, the last-passed of its candidate strides.
+  // Per access, the last-passed of its candidate strides; none for an
+  // access already contiguous without one (SGLang's `... + offs_d[None, :]`
+  // passes no innermost stride: its row stride is no unit candidate).
+  auto contiguous = [&](Operation *access) {
+    AxisInfo info = axis.get(getMemoryAccess(access).ptr);
+    return llvm::any_of(info.contiguity, [](int64_t c) { return c > 1; });
+  };
   DenseMap<Operation *, unsigned> unitStrideOf;
   for (Candidate &c : result) {
     if (c.kind != Assumption::Multiple16)
       continue;
     for (Operation *access : stridedAccesses(
              assumed.lookup(trial->getArgument(c.argIndex)), axis)) {
+      if (contiguous(access))
+        continue;
       auto [it, inserted] = unitStrideOf.try_emplace(access, c.argIndex);
       if (!inserted)
         it->second = std::max(it->second, c.argIndex);

@@ -168,3 +168,34 @@ func.func @scalars(%p: !tile.ptr<f32>, %i: i32) attributes {tile.kernel} {
   tile.store %p, %x : !tile.ptr<f32>
   return
 }
+
+// -----
+
+// Rows with no innermost stride passed (SGLang's prefill attention:
+// `(start + offs_m[:, None]) * stride_qbs + offs_d[None, :]`): the columns
+// are contiguous already, so the row stride, though it multiplies a
+// contiguous block too, is no unit candidate. It is assumed a multiple of 8
+// (16-byte rows of fp16); a guard testing it against 1 would never hold.
+// CHECK-LABEL: func.func @implicit_unit
+// CHECK-SAME: tile.fast_path = ["arg0:align16", "arg1:mul8"]
+// CHECK-NOT:  arith.cmpi eq, %arg1, %c1
+// CHECK:      arith.andi %arg1, %c7_i32
+// CHECK:      scf.if
+// CHECK:        tile.hint %arg1 {multipleOf = array<i32: 8>}
+// CHECK:      } else {
+func.func @implicit_unit(%p: !tile.ptr<f16>, %sbs: i32) attributes {tile.kernel} {
+  %rm = tile.make_range 0 to 32 : tensor<32xi32>
+  %rd = tile.make_range 0 to 64 : tensor<64xi32>
+  %m = tile.expand_dims %rm {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+  %d = tile.expand_dims %rd {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %s = tile.splat %sbs : tensor<32x1xi32>
+  %om = arith.muli %m, %s : tensor<32x1xi32>
+  %omb = tile.broadcast %om : tensor<32x1xi32> -> tensor<32x64xi32>
+  %db = tile.broadcast %d : tensor<1x64xi32> -> tensor<32x64xi32>
+  %o = arith.addi %omb, %db : tensor<32x64xi32>
+  %ps = tile.splat %p : tensor<32x64x!tile.ptr<f16>>
+  %ptrs = tile.addptr %ps, %o : tensor<32x64x!tile.ptr<f16>>, tensor<32x64xi32>
+  %x = tile.load %ptrs : tensor<32x64x!tile.ptr<f16>>
+  tile.store %ptrs, %x : tensor<32x64x!tile.ptr<f16>>
+  return
+}
