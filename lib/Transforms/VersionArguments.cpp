@@ -22,13 +22,14 @@
 
 #include "tile/Transforms/Passes.h"
 
-#include "tile/Analysis/AxisInfo.h"
-#include "tile/Dialect/TileGPU/TileGPUDialect.h"
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "tile/Analysis/AxisInfo.h"
+#include "tile/Dialect/TileGPU/TileGPUDialect.h"
+#include "llvm/ADT/MapVector.h"
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILEVERSIONARGUMENTS
@@ -132,9 +133,22 @@ scf::IfOp version(func::FuncOp func, ArrayRef<Candidate> assumptions);
 /// attention's K tile is contiguous along its first). Which index is
 /// contiguous is read off the fast path of the other assumptions (a
 /// wrapped index `(pid * B + arange(B)) % N` is contiguous only when N is a
-/// multiple of 16).
-SmallVector<Candidate> findCandidates(func::FuncOp func) {
-  SmallVector<Candidate> result;
+/// multiple of 16). An access whose address multiplies two or more
+/// contiguous blocks by parameters is ambiguous: Triton kernels do not
+/// always pass the innermost stride last (vLLM's fused MoE passes
+/// `B.stride(2)`, the unit one, before `B.stride(1)`). For each set of
+/// such strides, an alternate takes the one passed before the last for the
+/// unit instead (at most `kMaxAlternates`).
+constexpr unsigned kMaxAlternates = 2;
+
+struct CandidateSets {
+  SmallVector<Candidate> primary;
+  SmallVector<SmallVector<Candidate>> alternates;
+};
+
+CandidateSets findCandidates(func::FuncOp func) {
+  CandidateSets sets;
+  SmallVector<Candidate> &result = sets.primary;
   for (BlockArgument arg : func.getArguments()) {
     unsigned i = arg.getArgNumber();
     if (func.getArgAttr(i, "tile.divisibility") ||
@@ -147,7 +161,7 @@ SmallVector<Candidate> findCandidates(func::FuncOp func) {
       result.push_back({i, Assumption::Multiple16});
   }
   if (result.empty())
-    return result;
+    return sets;
   OwningOpRef<func::FuncOp> trial = func.clone();
   scf::IfOp ifOp = version(*trial, result);
   if (!ifOp)
@@ -164,26 +178,45 @@ SmallVector<Candidate> findCandidates(func::FuncOp func) {
     AxisInfo info = axis.get(getMemoryAccess(access).ptr);
     return llvm::any_of(info.contiguity, [](int64_t c) { return c > 1; });
   };
-  DenseMap<Operation *, unsigned> unitStrideOf;
+  // Per access, its candidate strides in the order they are passed.
+  llvm::MapVector<Operation *, SmallVector<unsigned>> stridesOf;
   for (Candidate &c : result) {
     if (c.kind != Assumption::Multiple16)
       continue;
-    for (Operation *access : stridedAccesses(
-             assumed.lookup(trial->getArgument(c.argIndex)), axis)) {
-      if (contiguous(access))
-        continue;
-      auto [it, inserted] = unitStrideOf.try_emplace(access, c.argIndex);
-      if (!inserted)
-        it->second = std::max(it->second, c.argIndex);
-    }
+    for (Operation *access :
+         stridedAccesses(assumed.lookup(trial->getArgument(c.argIndex)), axis))
+      if (!contiguous(access))
+        stridesOf[access].push_back(c.argIndex);
   }
+  auto withUnits = [&](const DenseSet<unsigned> &units) {
+    SmallVector<Candidate> set(result);
+    for (Candidate &c : set)
+      if (units.contains(c.argIndex))
+        c.kind = Assumption::Unit;
+    return set;
+  };
+  // The primary guess: the last-passed stride of every access; then per
+  // set of two or more strides, the one passed before the last instead.
   DenseSet<unsigned> units;
-  for (auto &[access, arg] : unitStrideOf)
-    units.insert(arg);
-  for (Candidate &c : result)
-    if (units.contains(c.argIndex))
-      c.kind = Assumption::Unit;
-  return result;
+  SmallVector<SmallVector<unsigned>> ambiguous;
+  for (auto &[access, strides] : stridesOf) {
+    llvm::sort(strides);
+    units.insert(strides.back());
+    if (strides.size() > 1 && !llvm::is_contained(ambiguous, strides))
+      ambiguous.push_back(strides);
+  }
+  for (ArrayRef<unsigned> flipped : ambiguous) {
+    if (sets.alternates.size() == kMaxAlternates)
+      break;
+    DenseSet<unsigned> alternate;
+    for (auto &[access, strides] : stridesOf)
+      alternate.insert(ArrayRef<unsigned>(strides) == flipped
+                           ? strides[strides.size() - 2]
+                           : strides.back());
+    sets.alternates.push_back(withUnits(alternate));
+  }
+  result = withUnits(units);
+  return sets;
 }
 
 /// The guard: every assumption holds for the arguments.
@@ -328,6 +361,52 @@ SmallVector<unsigned> widthsUnder(func::FuncOp func,
   return accessWidths(ifOp.getThenRegion(), axis);
 }
 
+/// Drops from `assumptions` those no access needs for the widths `best`,
+/// then asks as little of each integer as keeps them.
+void minimize(func::FuncOp func, SmallVector<Candidate> &assumptions,
+              ArrayRef<unsigned> best) {
+  for (size_t i = 0; i < assumptions.size();) {
+    SmallVector<Candidate> fewer(assumptions);
+    fewer.erase(fewer.begin() + i);
+    if (widthsUnder(func, fewer) == best)
+      assumptions = std::move(fewer);
+    else
+      ++i;
+  }
+  for (Candidate &c : assumptions) {
+    if (c.kind != Assumption::Multiple16)
+      continue;
+    while (c.divisor > 1) {
+      c.divisor /= 2;
+      if (widthsUnder(func, assumptions) != best) {
+        c.divisor *= 2;
+        break;
+      }
+    }
+  }
+}
+
+/// `argN:align16`, `argN:mulD`, `argN:one` per assumption.
+ArrayAttr describe(MLIRContext *ctx, ArrayRef<Candidate> assumptions) {
+  SmallVector<Attribute> names;
+  for (const Candidate &c : assumptions) {
+    std::string kind = c.kind == Assumption::Unit ? "one"
+                       : c.kind == Assumption::Aligned16
+                           ? "align16"
+                           : "mul" + std::to_string(c.divisor);
+    names.push_back(
+        StringAttr::get(ctx, "arg" + std::to_string(c.argIndex) + ":" + kind));
+  }
+  return ArrayAttr::get(ctx, names);
+}
+
+bool sameAssumptions(ArrayRef<Candidate> a, ArrayRef<Candidate> b) {
+  return llvm::equal(a, b, [](const Candidate &x, const Candidate &y) {
+    return x.argIndex == y.argIndex && x.kind == y.kind &&
+           x.divisor == y.divisor;
+  });
+}
+
 struct TileVersionArguments
     : public tile::impl::TileVersionArgumentsBase<TileVersionArguments> {
   void runOnOperation() override {
@@ -335,45 +414,50 @@ struct TileVersionArguments
          llvm::to_vector(getOperation().getOps<func::FuncOp>())) {
       if (func.isExternal())
         continue;
-      SmallVector<Candidate> assumptions = findCandidates(func);
+      CandidateSets sets = findCandidates(func);
+      SmallVector<Candidate> &assumptions = sets.primary;
       if (assumptions.empty())
         continue;
       SmallVector<unsigned> general;
       SmallVector<unsigned> best = widthsUnder(func, assumptions, &general);
       if (best.empty() || best == general)
         continue;
-      // Keep only the assumptions some access needs.
-      for (size_t i = 0; i < assumptions.size();) {
-        SmallVector<Candidate> fewer(assumptions);
-        fewer.erase(fewer.begin() + i);
-        if (widthsUnder(func, fewer) == best)
-          assumptions = std::move(fewer);
-        else
-          ++i;
-      }
-      // Then ask as little of each integer as the widths allow.
-      for (Candidate &c : assumptions) {
-        if (c.kind != Assumption::Multiple16)
+      minimize(func, assumptions, best);
+      // Alternates that widen something the primary guess does not cover.
+      SmallVector<SmallVector<Candidate>> alternates;
+      for (SmallVector<Candidate> &alternate : sets.alternates) {
+        SmallVector<unsigned> widths = widthsUnder(func, alternate);
+        if (widths.empty() || widths == general)
           continue;
-        while (c.divisor > 1) {
-          c.divisor /= 2;
-          if (widthsUnder(func, assumptions) != best) {
-            c.divisor *= 2;
-            break;
-          }
-        }
+        minimize(func, alternate, widths);
+        if (!sameAssumptions(alternate, assumptions))
+          alternates.push_back(std::move(alternate));
       }
+      // Each alternate guards its own fast copy in the previous one's else
+      // branch; the last else branch is the general path (the `scf.if`
+      // marked versioned).
       scf::IfOp fast = version(func, assumptions);
-      versionUnitStrides(func, fast, assumptions);
-      SmallVector<Attribute> names;
-      for (const Candidate &c : assumptions) {
-        std::string kind = c.kind == Assumption::Unit        ? "one"
-                           : c.kind == Assumption::Aligned16 ? "align16"
-                                                             : "mul" + std::to_string(c.divisor);
-        names.push_back(StringAttr::get(
-            &getContext(), "arg" + std::to_string(c.argIndex) + ":" + kind));
+      for (ArrayRef<Candidate> alternate : alternates) {
+        Block *rest = fast.elseBlock();
+        SmallVector<Operation *> moved;
+        for (Operation &op : rest->without_terminator())
+          moved.push_back(&op);
+        OpBuilder b(rest->getTerminator());
+        scf::IfOp next = versionOps(b, func, moved, alternate);
+        next->setAttr(tilegpu::kVersionedAttrName,
+                      fast->getAttr(tilegpu::kVersionedAttrName));
+        fast->removeAttr(tilegpu::kVersionedAttrName);
+        fast = next;
       }
-      func->setAttr("tile.fast_path", ArrayAttr::get(&getContext(), names));
+      versionUnitStrides(func, fast, assumptions);
+      func->setAttr("tile.fast_path", describe(&getContext(), assumptions));
+      if (!alternates.empty()) {
+        SmallVector<Attribute> described;
+        for (ArrayRef<Candidate> alternate : alternates)
+          described.push_back(describe(&getContext(), alternate));
+        func->setAttr("tile.alternate_fast_paths",
+                      ArrayAttr::get(&getContext(), described));
+      }
     }
   }
 };

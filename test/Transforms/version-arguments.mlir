@@ -55,28 +55,38 @@ func.func @row(%p: !tile.ptr<f32>, %stride: i32, %rows: i32, %n: i32) attributes
 
 // A stride that multiplies the index of the block's last (contiguous)
 // dimension is assumed 1; the row stride of fp16 elements a multiple of 8
-// (16-byte aligned rows).
-// The general path holds a second copy that assumes only the unit stride
-// (odd sizes and unaligned rows still have contiguous rows).
+// (16-byte aligned rows). Both strides multiply a contiguous block, so an
+// alternate fast path takes the other for the unit one (a column-major
+// tile). The general path holds a second copy that assumes only the unit
+// stride (odd sizes and unaligned rows still have contiguous rows).
 // CHECK-LABEL: func.func @tile2d
+// CHECK-SAME: tile.alternate_fast_paths = {{\[}}["arg0:align16", "arg1:one", "arg2:mul8"]]
 // CHECK-SAME: tile.fast_path = ["arg0:align16", "arg1:mul8", "arg2:one"]
 // CHECK:      arith.andi %arg1, %c7_i32
+// CHECK:      arith.cmpi eq, %arg2, %c1_i32
 // CHECK:      scf.if
 // CHECK:        tile.hint %arg0
 // CHECK:        tile.load
 // CHECK:      } else {
-// CHECK:        %[[UNIT:.*]] = arith.cmpi eq, %arg2, %{{.*}} : i32
-// CHECK-NEXT:   scf.if %[[UNIT]] {
-// CHECK-NOT:      tile.hint
-// CHECK:          %[[ONE:.*]] = arith.constant 1 : i32
-// CHECK:          tile.splat %[[ONE]] : tensor<1x64xi32>
+// CHECK:        arith.cmpi eq, %arg1, %{{.*}} : i32
+// CHECK:        arith.andi %arg2, %{{.*}} : i32
+// CHECK:        scf.if
+// CHECK:          tile.hint %arg2 {multipleOf = array<i32: 8>}
 // CHECK:          tile.load
 // CHECK:        } else {
-// CHECK-NOT:      tile.hint
-// CHECK:          tile.splat %arg2 : tensor<1x64xi32>
-// CHECK:          tile.load
-// CHECK:        }{{$}}
-// CHECK:      } {tile.versioned}
+// CHECK:          %[[UNIT:.*]] = arith.cmpi eq, %arg2, %{{.*}} : i32
+// CHECK-NEXT:     scf.if %[[UNIT]] {
+// CHECK-NOT:        tile.hint
+// CHECK:            %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK:            tile.splat %[[ONE]] : tensor<1x64xi32>
+// CHECK:            tile.load
+// CHECK:          } else {
+// CHECK-NOT:        tile.hint
+// CHECK:            tile.splat %arg2 : tensor<1x64xi32>
+// CHECK:            tile.load
+// CHECK:          }{{$}}
+// CHECK:        } {tile.versioned}
+// CHECK-NEXT: }
 // CHECK-NEXT: return
 func.func @tile2d(%p: !tile.ptr<f16>, %sm: i32, %sk: i32) attributes {tile.kernel} {
   %rm = tile.make_range 0 to 32 : tensor<32xi32>
