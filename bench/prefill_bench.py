@@ -11,18 +11,15 @@ With --baseline, the kernels of another build run in the same rounds and
 each gets a ratio new/old (the median of the per-round ratios).
 """
 import argparse
-import importlib.util
 import math
 import os
-import re
 import statistics
 import sys
-import tempfile
 
 import torch
 import triton
 
-from tilelaunch import Kernel, graph_ms, logger, rel_error
+from tilelaunch import Kernel, graph_ms, logger, rel_error, triton_from_tile
 
 parser = argparse.ArgumentParser()
 parser.add_argument("dir")
@@ -35,26 +32,8 @@ log = logger(args.log)
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def triton_kernel():
-    """The .tile port's `_fwd_kernel` as Triton source: the header and the
-    parameter annotations back to Python, the body untouched."""
-    text = open(os.path.join(HERE, "kernels/probe_serving.tile")).read()
-    start = text.index("kernel _fwd_kernel(")
-    end = text.index("\n# ---", start)
-    body = text[start:end].replace("kernel _fwd_kernel(",
-                                   "@triton.jit\ndef _fwd_kernel(", 1)
-    body = re.sub(r"^(\s+\w+): (?:\*?[a-z0-9]+),$", r"\1,", body,
-                  flags=re.M)
-    src = "import triton\nimport triton.language as tl\n\n\n" + body
-    path = os.path.join(tempfile.mkdtemp(), "sglang_prefill.py")
-    open(path, "w").write(src)
-    spec = importlib.util.spec_from_file_location("sglang_prefill", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module._fwd_kernel
-
-
-fwd = triton_kernel()
+fwd = triton_from_tile(os.path.join(HERE, "kernels/probe_serving.tile"),
+                       "kernel _fwd_kernel(")._fwd_kernel
 B, H = 4, 32
 log(f"SGLang prefill attention, fp16, {B} sequences x {H} heads, BLOCK 128, "
     f"one stage; TFLOP/s (causal counts half)")

@@ -194,3 +194,29 @@ class BandwidthComparison:
                  + "; " + ", ".join(f"tilec/{n} {r:.2f}x"
                                     for n, r in speed.items()))
         self.summary.append((label, med["tilec"], tbs, speed))
+
+
+def triton_from_tile(path, first, end_marker="\n# ---"):
+    """The kernels of a .tile port as a Triton module: the text from the line
+    that starts `first` (a `kernel` or helper header) to `end_marker`, each
+    `kernel NAME(` header back to `@triton.jit def NAME(` and each run-time
+    parameter's annotation dropped; the bodies are untouched."""
+    import importlib.util
+    import re
+    import tempfile
+    text = open(path).read()
+    start = text.index(first)
+    start = text.rfind("\n", 0, start) + 1
+    end = text.index(end_marker, start)
+    body = re.sub(r"^kernel (\w+)\(", r"@triton.jit\ndef \1(",
+                  text[start:end], flags=re.M)
+    body = body.replace("@triton.jit\n@triton.jit\n", "@triton.jit\n")
+    body = re.sub(r"^(\s+\w+): (?:\*?[a-z0-9]+),", r"\1,", body, flags=re.M)
+    src = "import triton\nimport triton.language as tl\n\n\n" + body
+    name = os.path.splitext(os.path.basename(path))[0] + "_triton"
+    module_path = os.path.join(tempfile.mkdtemp(), name + ".py")
+    open(module_path, "w").write(src)
+    spec = importlib.util.spec_from_file_location(name, module_path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
