@@ -126,6 +126,11 @@ bool markKMajorWgmmaDots(func::FuncOp func, const AxisInfoAnalysis &axis,
 /// its copy before that op, where the original was computed.
 void rematerializeCheapValues(func::FuncOp func);
 
+/// Puts a barrier of the program before each load of addresses that a
+/// store or atomic before it wrote through another arrangement of the
+/// elements (StoreLoadOrder.cpp): the program's loads see its own stores.
+void orderStoresBeforeLoads(func::FuncOp func);
+
 /// In loops that carry a base pointer, rebuilds the addresses of accesses
 /// without contiguity as row pointers plus column offsets, so that no
 /// per-element offset stays live across the loop (ScatteredAddresses.cpp).

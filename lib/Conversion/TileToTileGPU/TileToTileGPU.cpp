@@ -402,6 +402,8 @@ struct ConvertTileToTileGPUPass
     IRRewriter rewriter(&getContext());
     DominanceInfo dominance(module);
     eliminateCommonSubExpressions(rewriter, dominance, module);
+    for (func::FuncOp func : module.getOps<func::FuncOp>())
+      orderStoresBeforeLoads(func);
   }
 };
 
