@@ -367,7 +367,9 @@ FailureOr<Val> Generator::builtinWhere(const CallArgs &args, llvm::SMLoc at) {
     if (x.getType().element != y.getType().element)
       return error(at, "where() on pointers of different types");
   } else {
-    FailureOr<ScalarType> t = unify(x, y, OpClass::Arith, at, "where");
+    // Booleans stay booleans (Triton's where keeps the common type; Python
+    // arithmetic would count them in i32).
+    FailureOr<ScalarType> t = unify(x, y, OpClass::Compare, at, "where");
     if (failed(t))
       return failure();
   }
