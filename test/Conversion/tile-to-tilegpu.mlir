@@ -298,6 +298,24 @@ func.func @dot_chain(%q: tensor<128x64x!tile.ptr<f16>>, %k: tensor<64x64x!tile.p
   return
 }
 
+// A dot into an fp16 accumulator (`out_dtype=tl.float16`, vLLM's AWQ GEMM)
+// is computed as the fp32 dot of the same operands, the accumulator widened
+// before and the result rounded after, so that it gets the mma layout
+// (it took the portable FMA path).
+// CHECK-LABEL: func.func @dot_f16_accumulator
+// CHECK: %[[WIDE:.*]] = arith.extf %{{.*}} : tensor<32x32xf16, [[M:#tilegpu.mma<[^>]*>]]> to tensor<32x32xf32, [[M]]>
+// CHECK: %[[D:.*]] = tile.dot %{{.*}}, %{{.*}}, %[[WIDE]] : {{.*}} -> tensor<32x32xf32, [[M]]>
+// CHECK: arith.truncf %[[D]] : tensor<32x32xf32, [[M]]> to tensor<32x32xf16, [[M]]>
+// NOMMA-LABEL: func.func @dot_f16_accumulator
+// NOMMA: tile.dot %{{.*}} -> tensor<32x32xf16,
+func.func @dot_f16_accumulator(%a: tensor<32x32xf16>, %b: tensor<32x32xf16>,
+                               %c: tensor<32x32xf16>,
+                               %o: tensor<32x32x!tile.ptr<f16>>) attributes {tilegpu.num_warps = 4 : i32} {
+  %d = tile.dot %a, %b, %c : tensor<32x32xf16> * tensor<32x32xf16> -> tensor<32x32xf16>
+  tile.store %o, %d : tensor<32x32x!tile.ptr<f16>>
+  return
+}
+
 // An index block shared by a load before a loop and a mask inside it
 // (attention's `offs_m[:, None]`, in Q's addresses and the causal mask) gets
 // a copy per use, placed before the loop: the load keeps its coalesced

@@ -99,6 +99,13 @@ tilegpu::MmaEncodingAttr chooseWgmmaLayout(DotOp dot,
 /// loop) into memory without reading the old values: split-K's epilogue.
 bool isAccumulationOfDot(AtomicRMWOp atomic);
 
+/// Computes each dot into an fp16 or bf16 accumulator as the fp32 dot of
+/// the same operands, widened before and rounded after
+/// (HalfAccumulators.cpp), so that it runs on the tensor cores. Returns
+/// whether any dot changed.
+bool accumulateHalfDotsInF32(func::FuncOp func,
+                             const LayoutPlanOptions &options);
+
 /// Gives the dots of fp8 blocks that wgmma's fp8 form cannot take fp16
 /// operands (KMajorDots.cpp). Returns whether any dot changed.
 bool widenFloat8Dots(func::FuncOp func, const AxisInfoAnalysis &axis,

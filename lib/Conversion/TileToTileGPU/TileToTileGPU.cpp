@@ -374,6 +374,8 @@ struct ConvertTileToTileGPUPass
       planOptions.numWarps = numWarps;
       planOptions.useMma = useMma;
       planOptions.useWgmma = useWgmma;
+      if (accumulateHalfDotsInF32(func, planOptions))
+        axisInfo.emplace(func);
       if (widenFloat8Dots(func, *axisInfo, planOptions))
         axisInfo.emplace(func);
       if (markKMajorWgmmaDots(func, *axisInfo, planOptions))
