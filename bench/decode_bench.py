@@ -17,7 +17,8 @@ import sys
 
 import torch
 
-from tilelaunch import Kernel, graph_ms, logger, rel_error, triton_from_tile
+from tilelaunch import (interleaved_times, log_tilec_ratios, logger, rel_error,
+                        tilec_builds, triton_from_tile)
 
 parser = argparse.ArgumentParser()
 parser.add_argument("dir")
@@ -47,13 +48,7 @@ for N in map(int, args.n.split(",")):
     kargs = (q, kbuf, vbuf, scale, indptr, indices, att, lse, splits,
              H * D, D, H * D, D, H * D, D, H * SPLITS * D, SPLITS * D, D)
     grid = (B, H, SPLITS)
-    contenders = {}
-    builds = [("", args.dir)] + ([("old ", args.baseline)]
-                                 if args.baseline else [])
-    for tag, folder in builds:
-        for suffix, label in (("_jit", "JIT facts"), ("", "as written")):
-            contenders[f"{tag}tilec {label}"] = Kernel(
-                folder, "decode" + suffix).bind(*kargs, grid=grid)
+    contenders = tilec_builds(args.dir, args.baseline, "decode", kargs, grid)
 
     def run_triton():
         stage1._fwd_kernel_stage1[grid](
@@ -85,22 +80,11 @@ for N in map(int, args.n.split(",")):
             ok = False
     if not ok:
         continue
-    times = {label: [] for label in contenders}
-    for _ in range(args.rounds):
-        for label, fn in contenders.items():
-            times[label].append(graph_ms(fn))
+    times = interleaved_times(contenders, args.rounds)
     nbytes = 2 * total * H * D * 2
     rate = {label: nbytes / statistics.median(t) / 1e6
             for label, t in times.items()}
-
-    def ratio(x, y):
-        return statistics.median(b / a for a, b in zip(times[x], times[y]))
     log(f"N={N}: " + ", ".join(f"{label} {rate[label]:.0f}"
                                for label in contenders))
-    for label in contenders:
-        if label.startswith("tilec"):
-            line = f"    {label}: {ratio(label, 'triton'):.2f}x Triton"
-            if args.baseline:
-                line += f", {ratio(label, 'old ' + label):.3f}x old"
-            log(line)
+    log_tilec_ratios(log, times, {"triton": "Triton"}, args.baseline)
 sys.exit(0)

@@ -19,7 +19,8 @@ import sys
 import torch
 import triton
 
-from tilelaunch import Kernel, graph_ms, logger, rel_error, triton_from_tile
+from tilelaunch import (interleaved_times, log_tilec_ratios, logger, rel_error,
+                        tilec_builds, triton_from_tile)
 
 parser = argparse.ArgumentParser()
 parser.add_argument("dir")
@@ -83,13 +84,8 @@ for M in map(int, args.m.split(",")):
         grid = (triton.cdiv(EM, bm) * triton.cdiv(N, bn),)
         kargs = (a, w, c, ones, ones, topk_w, sorted_ids, expert_ids, total,
                  N, K, EM, M * TOPK, K, 1, N * K, 1, K, N, 1, 0, 0, 0, 0, 0)
-        contenders = {}
-        builds = [("", args.dir)] + ([("old ", args.baseline)]
-                                     if args.baseline else [])
-        for tag, folder in builds:
-            for suffix, label in (("_jit", "JIT facts"), ("", "as written")):
-                contenders[f"{tag}tilec {label}"] = Kernel(
-                    folder, name + suffix).bind(*kargs, grid=grid)
+        contenders = tilec_builds(args.dir, args.baseline, name, kargs,
+                                  grid)
 
         def run_triton(kargs=kargs, grid=grid, bm=bm, bn=bn, bk=bk, gm=gm,
                        warps=warps, stages=stages):
@@ -115,22 +111,12 @@ for M in map(int, args.m.split(",")):
                 ok = False
         if not ok:
             continue
-        times = {label: [] for label in contenders}
-        for _ in range(args.rounds):
-            for label, fn in contenders.items():
-                times[label].append(graph_ms(fn))
+        times = interleaved_times(contenders, args.rounds)
         rate = {label: flops / statistics.median(t) / 1e9
                 for label, t in times.items()}
-
-        def ratio(x, y):
-            return statistics.median(b / a for a, b in zip(times[x], times[y]))
         log(f"M={M} {bm}x{bn}x{bk} w{warps} s{stages}: " +
             ", ".join(f"{label} {rate[label]:.0f}" for label in contenders))
-        for label in contenders:
-            if label.startswith("tilec"):
-                line = (f"    {label}: {ratio(label, 'triton'):.2f}x Triton, "
-                        f"{ratio(label, 'cublas dense'):.2f}x dense cuBLAS")
-                if args.baseline:
-                    line += f", {ratio(label, 'old ' + label):.3f}x old"
-                log(line)
+        log_tilec_ratios(log, times, {"triton": "Triton",
+                                      "cublas dense": "dense cuBLAS"},
+                         args.baseline)
 sys.exit(0)

@@ -19,7 +19,8 @@ import sys
 import torch
 import triton
 
-from tilelaunch import Kernel, graph_ms, logger, rel_error, triton_from_tile
+from tilelaunch import (interleaved_times, log_tilec_ratios, logger, rel_error,
+                        tilec_builds, triton_from_tile)
 
 parser = argparse.ArgumentParser()
 parser.add_argument("dir")
@@ -55,15 +56,8 @@ for N in map(int, args.n.split(",")):
             grid = (B, H, triton.cdiv(N, 128))
             kargs = (q, k, v, scale, starts, lens, o, H * D, D, H * D, D,
                      H * D, D, H * D, D)
-            contenders = {}
-            builds = [("", args.dir)] + ([("old ", args.baseline)]
-                                         if args.baseline else [])
-            for tag, folder in builds:
-                for suffix, label in (("_jit", "JIT facts"),
-                                      ("", "as written")):
-                    kern = Kernel(folder, name + suffix)
-                    contenders[f"{tag}tilec {label}"] = kern.bind(*kargs,
-                                                                  grid=grid)
+            contenders = tilec_builds(args.dir, args.baseline, name, kargs,
+                                      grid)
 
             def run_triton():
                 fwd[grid](*kargs, kv_group_num=1, BLOCK_M=128,
@@ -100,25 +94,13 @@ for N in map(int, args.n.split(",")):
                 log(f"N={N} D={D} causal={causal}: "
                     f"{'checked' if ok else 'WRONG'}")
                 continue
-            times = {label: [] for label in contenders}
-            for _ in range(args.rounds):
-                for label, fn in contenders.items():
-                    times[label].append(graph_ms(fn))
+            times = interleaved_times(contenders, args.rounds)
             flops = 4 * B * H * N * N * D * (0.5 if causal else 1.0)
             rate = {label: flops / statistics.median(t) / 1e9
                     for label, t in times.items()}
-
-            def ratio(a, b):
-                return statistics.median(x / y for x, y in
-                                         zip(times[b], times[a]))
             parts = [f"{label} {rate[label]:.0f}" for label in contenders]
             log(f"N={N} D={D} {'causal' if causal else 'full'}: "
                 + ", ".join(parts))
-            for label in contenders:
-                if label.startswith("tilec"):
-                    line = (f"    {label}: {ratio(label, 'sdpa'):.2f}x SDPA, "
-                            f"{ratio(label, 'triton'):.2f}x Triton")
-                    if args.baseline:
-                        line += f", {ratio(label, 'old ' + label):.3f}x old"
-                    log(line)
+            log_tilec_ratios(log, times, {"sdpa": "SDPA", "triton": "Triton"},
+                             args.baseline)
 sys.exit(0)

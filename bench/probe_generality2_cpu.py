@@ -22,7 +22,6 @@ LDGDEPBAR that probe_generality_cpu.sass_counts also counted as LDG.32.
 """
 import math
 import os
-import re
 import sys
 
 import numpy as np
@@ -464,45 +463,8 @@ GPU_BUILDS = [
 ]
 
 
-
-def sass_counts(sass):
-    """probe_generality_cpu.sass_counts, but an LDG or STG must end at its
-    modifiers: there `LDG` also matched the start of LDGSTS and LDGDEPBAR,
-    each of which counted as an LDG.32."""
-    c = {}
-    for op, mods in re.findall(r"\b(LDG|STG)((?:\.[A-Z0-9_]+)*)(?=\s)", sass):
-        m = mods.split(".")
-        w = ("128" if "128" in m else "64" if "64" in m else
-             "16" if ("U16" in m or "S16" in m) else
-             "8" if ("U8" in m or "S8" in m) else "32")
-        c[f"{op}.{w}"] = c.get(f"{op}.{w}", 0) + 1
-    for op in pg.SASS_OPS:
-        c[op] = len(re.findall(r"\b" + op + r"\b", sass))
-    return c
-
-
 CPU_TESTS = (deepseek_act_quant, deepseek_weight_dequant, deepseek_fp8_gemm,
              awq_dequantize, awq_gemm, vllm_prefix_prefill, fla_chunk_o)
 
 if __name__ == "__main__":
-    only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv \
-        else None
-    for fn in CPU_TESTS:
-        if only is None or only == fn.__name__:
-            fn()
-    if ps.EXPORT:
-        import json
-        json.dump(ps._cases, open(os.path.join(ps.EXPORT, "manifest.json"),
-                                  "w"), indent=1)
-    if "--no-gpu-compile" not in sys.argv and (only is None or
-                                               only == "gpu_compile"):
-        pg.GPU_BUILDS[:] = GPU_BUILDS
-        # wgmma's fp8 form is QGMMA in SASS (and its s8 form IGMMA)
-        pg.SASS_OPS = ("HGMMA", "QGMMA", "HMMA", "LDGSTS", "LDL", "STL",
-                       "BAR")
-        pg.sass_counts = sass_counts
-        pg.gpu_compile()
-    bad = [r for r in ps.RESULTS if not r[1]]
-    print(f"\n{len(ps.RESULTS) - len(bad)}/{len(ps.RESULTS)} CPU checks "
-          "passed")
-    sys.exit(1 if bad else 0)
+    pg.main(CPU_TESTS, GPU_BUILDS)

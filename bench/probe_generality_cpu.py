@@ -647,14 +647,16 @@ GPU_BUILDS = [
      4, 4, SIG_CS),
 ]
 
-SASS_OPS = ("HGMMA", "HMMA", "LDGSTS", "LDL", "STL", "BAR")
+# wgmma's fp8 form is QGMMA in SASS.
+SASS_OPS = ("HGMMA", "QGMMA", "HMMA", "LDGSTS", "LDL", "STL", "BAR")
 
 
 def sass_counts(sass):
     """Global loads and stores by width, and the other instructions of
-    SASS_OPS, from cuobjdump --dump-sass."""
+    SASS_OPS, from cuobjdump --dump-sass. An LDG or STG ends at its
+    modifiers (LDGSTS and LDGDEPBAR are not loads by width)."""
     c = {}
-    for op, mods in re.findall(r"\b(LDG|STG)((?:\.[A-Z0-9_]+)*)", sass):
+    for op, mods in re.findall(r"\b(LDG|STG)((?:\.[A-Z0-9_]+)*)(?=\s)", sass):
         m = mods.split(".")
         w = ("128" if "128" in m else "64" if "64" in m else
              "16" if ("U16" in m or "S16" in m) else
@@ -727,10 +729,13 @@ CPU_TESTS = (inductor_softmax, inductor_layernorm, inductor_rmsnorm_embedding,
              inductor_t5_softmax, inductor_rope, flash_attn_fwd,
              mamba_selective_state_update, mamba_chunk_state)
 
-if __name__ == "__main__":
+def main(cpu_tests, gpu_builds):
+    """Run `cpu_tests` (all, or `--only NAME`), write the export manifest
+    under PROBE_EXPORT, then the GPU-compile table of `gpu_builds` (unless
+    --no-gpu-compile); exits non-zero when a CPU check failed."""
     only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv \
         else None
-    for fn in CPU_TESTS:
+    for fn in cpu_tests:
         if only is None or only == fn.__name__:
             fn()
     if ps.EXPORT:
@@ -739,8 +744,13 @@ if __name__ == "__main__":
                                   "w"), indent=1)
     if "--no-gpu-compile" not in sys.argv and (only is None or
                                                only == "gpu_compile"):
+        GPU_BUILDS[:] = gpu_builds
         gpu_compile()
     bad = [r for r in ps.RESULTS if not r[1]]
     print(f"\n{len(ps.RESULTS) - len(bad)}/{len(ps.RESULTS)} CPU checks "
           "passed")
     sys.exit(1 if bad else 0)
+
+
+if __name__ == "__main__":
+    main(CPU_TESTS, list(GPU_BUILDS))

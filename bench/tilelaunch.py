@@ -220,3 +220,45 @@ def triton_from_tile(path, first, end_marker="\n# ---"):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def tilec_builds(folder, baseline, name, kargs, grid):
+    """Launchers of `name`'s two builds in `folder` (`NAME_jit`: the JIT's
+    facts; `NAME`: as written), labelled "tilec JIT facts" and "tilec as
+    written"; with a `baseline` folder the same, labelled "old tilec ...".
+    """
+    launchers = {}
+    for tag, where in [("", folder)] + ([("old ", baseline)] if baseline
+                                        else []):
+        for suffix, label in (("_jit", "JIT facts"), ("", "as written")):
+            launchers[f"{tag}tilec {label}"] = Kernel(
+                where, name + suffix).bind(*kargs, grid=grid)
+    return launchers
+
+
+def interleaved_times(contenders, rounds):
+    """Each contender's graph_ms in each of `rounds` rounds, the contenders
+    interleaved within a round."""
+    times = {label: [] for label in contenders}
+    for _ in range(rounds):
+        for label, fn in contenders.items():
+            times[label].append(graph_ms(fn))
+    return times
+
+
+def speed_ratio(times, a, b):
+    """a's speed over b's: the median of the per-round ratios."""
+    return statistics.median(tb / ta for ta, tb in zip(times[a], times[b]))
+
+
+def log_tilec_ratios(log, times, versus, baseline):
+    """One line per tilec contender: its speed over each of `versus`
+    (label: name) and, with a baseline, over its "old " counterpart."""
+    for label in times:
+        if not label.startswith("tilec"):
+            continue
+        parts = [f"{speed_ratio(times, label, other):.2f}x {shown}"
+                 for other, shown in versus.items()]
+        if baseline:
+            parts.append(f"{speed_ratio(times, label, 'old ' + label):.3f}x old")
+        log(f"    {label}: " + ", ".join(parts))
