@@ -171,14 +171,14 @@ CandidateSets findCandidates(func::FuncOp func) {
   DenseMap<Value, Value> assumed;
   for (HintOp hint : ifOp.getThenRegion().getOps<HintOp>())
     assumed[hint.getSrc()] = hint.getResult();
-  // Per access, the last-passed of its candidate strides; none for an
-  // access already contiguous without one (SGLang's `... + offs_d[None, :]`
-  // passes no innermost stride: its row stride is no unit candidate).
+  // Per access, its candidate strides in the order they are passed; none
+  // for an access already contiguous without one (SGLang's `... +
+  // offs_d[None, :]` passes no innermost stride: its row stride is no unit
+  // candidate).
   auto contiguous = [&](Operation *access) {
     AxisInfo info = axis.get(getMemoryAccess(access).ptr);
     return llvm::any_of(info.contiguity, [](int64_t c) { return c > 1; });
   };
-  // Per access, its candidate strides in the order they are passed.
   llvm::MapVector<Operation *, SmallVector<unsigned>> stridesOf;
   for (Candidate &c : result) {
     if (c.kind != Assumption::Multiple16)
@@ -200,7 +200,6 @@ CandidateSets findCandidates(func::FuncOp func) {
   DenseSet<unsigned> units;
   SmallVector<SmallVector<unsigned>> ambiguous;
   for (auto &[access, strides] : stridesOf) {
-    llvm::sort(strides);
     units.insert(strides.back());
     if (strides.size() > 1 && !llvm::is_contained(ambiguous, strides))
       ambiguous.push_back(strides);
