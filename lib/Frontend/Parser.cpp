@@ -470,6 +470,15 @@ std::optional<ParamType> Parser::parseParamType() {
     return type;
   }
   std::optional<ScalarType> scalar = parseScalarType(base);
+  // A kernel parameter with a plain Python annotation (vLLM's
+  // `num_queries_per_kv: int`) takes the type Triton's launcher gives
+  // such a value: i32, fp32, i1.
+  if (!scalar && !isPointer)
+    scalar = llvm::StringSwitch<std::optional<ScalarType>>(base)
+                 .Case("int", ScalarType::I32)
+                 .Case("float", ScalarType::F32)
+                 .Case("bool", ScalarType::I1)
+                 .Default(std::nullopt);
   if (!scalar) {
     fail(first, "unknown type '" + name +
                     "'; expected a dtype such as fp16, fp32, i32 or i64, a "
