@@ -16,7 +16,6 @@
 #include "tile/Dialect/Tile/TileDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -33,16 +32,8 @@ bool mlir::tile::accumulateHalfDotsInF32(func::FuncOp func,
     OpBuilder b(dot);
     Location loc = dot.getLoc();
     auto wide = dot.getType().clone(b.getF32Type());
-    Value acc = dot.getC();
-    DenseElementsAttr splat;
-    if (matchPattern(acc, m_Constant(&splat)) && splat.isSplat())
-      acc = arith::ConstantOp::create(
-          b, loc, wide,
-          DenseElementsAttr::get(
-              wide, b.getF32FloatAttr(
-                        splat.getSplatValue<APFloat>().convertToDouble())));
-    else
-      acc = arith::ExtFOp::create(b, loc, wide, acc);
+    // A constant accumulator's widening folds away later.
+    Value acc = arith::ExtFOp::create(b, loc, wide, dot.getC());
     Operation *wideDot = b.clone(*dot);
     wideDot->setOperand(2, acc);
     wideDot->getResult(0).setType(wide);

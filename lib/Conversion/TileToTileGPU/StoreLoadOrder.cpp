@@ -29,10 +29,10 @@ static Value pointerRoot(Value ptrs) {
   for (unsigned steps = 0; steps < 64; ++steps) {
     if (auto arg = dyn_cast<BlockArgument>(ptrs)) {
       auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
-      if (!loop || arg.getArgNumber() < loop.getNumInductionVars())
+      OpOperand *init = loop ? loop.getTiedLoopInit(arg) : nullptr;
+      if (!init)
         return ptrs;
-      ptrs =
-          loop.getInitArgs()[arg.getArgNumber() - loop.getNumInductionVars()];
+      ptrs = init->get();
       continue;
     }
     Operation *def = ptrs.getDefiningOp();
