@@ -139,7 +139,9 @@ TEST(Specialization, Errors) {
   auto null = specialize(kMatmulParams,
                          {ptr(static_cast<half *>(nullptr)), int32_t(1), int32_t(1)});
   ASSERT_FALSE(bool(null));
-  EXPECT_EQ(null.error(), "argument 1 ('a') is a null pointer");
+  EXPECT_EQ(null.error(), "argument 1 ('a') is a null pointer (None is "
+                          "allowed only where the kernel's @heuristics read "
+                          "the pointer)");
   std::vector<DeclaredParam> aligned = {{"x", DType::fp32, true, 16}};
   auto promise = specialize(aligned, {ptr(reinterpret_cast<float *>(buffer + 4))});
   ASSERT_FALSE(bool(promise));
@@ -351,6 +353,71 @@ TEST(JIT, DiskCacheRoundTrip) {
   auto other = k->ptxFor({ptr(x), int32_t(1)});
   ASSERT_TRUE(bool(other)) << other.error();
   EXPECT_EQ(other->find("// from the disk cache"), std::string::npos);
+}
+
+/// @heuristics are evaluated per call; calls whose arguments give the same
+/// results share one compilation.
+TEST(JIT, Heuristics) {
+  std::string dir = tempDir("tile-jit-heuristics");
+  JIT jit(JITOptions{dir, true});
+  const char *source =
+      "@triton.heuristics({'BLOCK': lambda args: "
+      "triton.next_power_of_2(args['n']),\n"
+      "                    'HAS_B': lambda args: args['b'] is not None})\n"
+      "kernel k(x: *fp32, b: *fp32, n: i32, BLOCK: constexpr, "
+      "HAS_B: constexpr):\n"
+      "    o = arange(0, BLOCK)\n"
+      "    v = load(x + o, mask=o < n)\n"
+      "    if HAS_B:\n"
+      "        v += load(b + o, mask=o < n)\n"
+      "    store(x + o, v, mask=o < n)\n";
+  auto k = jit.loadSource(source, "k", {}, "heuristics.tile");
+  ASSERT_TRUE(bool(k)) << k.error();
+  alignas(16) static float x[2048], b[2048];
+  auto countEntries = [&] {
+    std::error_code ec;
+    int entries = 0;
+    for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec;
+         it.increment(ec))
+      entries += llvm::StringRef(it->path()).ends_with(".ptx");
+    return entries;
+  };
+  auto n1000 = k->ptxFor({ptr(x), ptr(b), int32_t(1000)});
+  ASSERT_TRUE(bool(n1000)) << n1000.error();
+  // 1000 and 520 have one specialization (multiples of 8) and one BLOCK.
+  auto n520 = k->ptxFor({ptr(x), ptr(b), int32_t(520)});
+  ASSERT_TRUE(bool(n520)) << n520.error();
+  EXPECT_EQ(*n520, *n1000);
+  EXPECT_EQ(countEntries(), 1);
+  auto n1528 = k->ptxFor({ptr(x), ptr(b), int32_t(1528)});
+  ASSERT_TRUE(bool(n1528)) << n1528.error();
+  EXPECT_NE(*n1528, *n1000); // BLOCK 2048
+  EXPECT_EQ(countEntries(), 2);
+  // A null pointer is Triton's None: no load of b.
+  auto noBias =
+      k->ptxFor({ptr(x), ptr(static_cast<float *>(nullptr)), int32_t(1000)});
+  ASSERT_TRUE(bool(noBias)) << noBias.error();
+  auto loads = [](const std::string &ptx) {
+    size_t count = 0;
+    for (size_t at = ptx.find("ld.global"); at != std::string::npos;
+         at = ptx.find("ld.global", at + 1))
+      ++count;
+    return count;
+  };
+  EXPECT_LT(loads(*noBias), loads(*n1000));
+  EXPECT_EQ(countEntries(), 3);
+
+  // A heuristic that reads what is not a parameter fails at the call.
+  auto bad = jit.loadSource("@heuristics({'B': lambda args: args['m'] * 2})\n"
+                            "kernel k(x: *fp32, n: i32, B: constexpr):\n"
+                            "    store(x + arange(0, B), 1.0)\n",
+                            "k", {}, "bad.tile");
+  ASSERT_TRUE(bool(bad)) << bad.error();
+  auto failed = bad->ptxFor({ptr(x), int32_t(4)});
+  ASSERT_FALSE(bool(failed));
+  EXPECT_NE(failed.error().find("reads 'm', which is not a parameter of 'k'"),
+            std::string::npos)
+      << failed.error();
 }
 
 /// Several threads asking for the same and different specializations at

@@ -3,6 +3,7 @@
 #include "tile/Frontend/AST.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -286,6 +287,13 @@ void tilec::printExpr(const Expr &expr, llvm::raw_ostream &os) {
       printExpr(*d.values[i], os);
     }
     os << "}";
+    return;
+  }
+  case Expr::Kind::Lambda: {
+    auto &l = cast<LambdaExpr>(expr);
+    os << "(lambda " << llvm::join(l.params, ", ") << ": ";
+    printExpr(*l.body, os);
+    os << ")";
     return;
   }
   }

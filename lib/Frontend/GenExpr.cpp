@@ -352,6 +352,9 @@ FailureOr<Val> Generator::genExpr(const Expr &expr) {
     return error(expr.getLoc(), "list comprehensions are only supported as "
                                 "the configs of @autotune (Triton does not "
                                 "compile them in kernels either)");
+  case Expr::Kind::Lambda:
+    return error(expr.getLoc(), "lambda expressions are only supported as "
+                                "the values of @heuristics");
   }
   return failure();
 }

@@ -927,10 +927,8 @@ ExprPtr Parser::parseExpr() {
     fail(peek(), "expression is nested too deeply");
     return nullptr;
   }
-  if (peek().isKeyword("lambda")) {
-    fail(peek(), "lambda expressions are not supported");
-    return nullptr;
-  }
+  if (peek().isKeyword("lambda"))
+    return parseLambda();
   ExprPtr value = parseOr();
   if (!value || !peek().isKeyword("if"))
     return value;
@@ -948,6 +946,29 @@ ExprPtr Parser::parseExpr() {
     return nullptr;
   return std::make_unique<IfExpExpr>(loc, std::move(cond), std::move(value),
                                      std::move(other));
+}
+
+/// `lambda a, b: body` (the values of @heuristics).
+ExprPtr Parser::parseLambda() {
+  llvm::SMLoc loc = consume().loc;
+  std::vector<std::string> params;
+  while (!peek().isOp(":")) {
+    const Token &t = peek();
+    if (!t.is(TokenKind::Name)) {
+      fail(t,
+           "expected a parameter name or ':' in lambda, found " + describe(t));
+      return nullptr;
+    }
+    params.push_back(consume().text.str());
+    if (!consumeIfOp(","))
+      break;
+  }
+  if (!expectOp(":", "after the lambda's parameters"))
+    return nullptr;
+  ExprPtr body = parseExpr();
+  if (!body)
+    return nullptr;
+  return std::make_unique<LambdaExpr>(loc, std::move(params), std::move(body));
 }
 
 ExprPtr Parser::parseOr() {

@@ -608,8 +608,9 @@ std::optional<ScalarType> tilec::dtypeFromExpr(const Expr &expr) {
 namespace {
 class ConstEvaluator {
 public:
-  ConstEvaluator(const llvm::StringMap<Val> &env, DiagnosticEngine &diags)
-      : env(env), diags(diags) {}
+  ConstEvaluator(const llvm::StringMap<Val> &env, DiagnosticEngine &diags,
+                 const ConstDict *dict = nullptr)
+      : env(env), diags(diags), dict(dict) {}
 
   std::optional<Val> eval(const Expr &e);
 
@@ -622,6 +623,7 @@ private:
 
   const llvm::StringMap<Val> &env;
   DiagnosticEngine &diags;
+  const ConstDict *dict;
 };
 } // namespace
 
@@ -644,6 +646,11 @@ std::optional<Val> ConstEvaluator::eval(const Expr &e) {
     return Val::string(llvm::cast<StrExpr>(e).value);
   case Expr::Kind::Name: {
     auto &name = llvm::cast<NameExpr>(e).name;
+    if (dict && name == dict->name)
+      return fail(e, "'" + name +
+                         "' is the dict of the launch's arguments; "
+                         "index it with a parameter name (" +
+                         name + "['N'])");
     auto it = env.find(name);
     if (it != env.end())
       return it->second;
@@ -736,6 +743,20 @@ std::optional<Val> ConstEvaluator::eval(const Expr &e) {
   }
   case Expr::Kind::Call:
     return evalCall(llvm::cast<CallExpr>(e));
+  case Expr::Kind::Subscript: {
+    auto &sub = llvm::cast<SubscriptExpr>(e);
+    auto *base = dyn_cast<NameExpr>(sub.base.get());
+    if (!dict || !base || base->name != dict->name)
+      return fail(e, "expected a compile-time constant");
+    auto *key = sub.indices.size() == 1
+                    ? dyn_cast<StrExpr>(sub.indices[0].get())
+                    : nullptr;
+    if (!key)
+      return fail(e, "index '" + base->name +
+                         "' with a parameter name as a string (" + base->name +
+                         "['N'])");
+    return dict->lookup(key->value, e);
+  }
   default:
     return fail(e, "expected a compile-time constant");
   }
@@ -747,7 +768,7 @@ std::optional<Val> ConstEvaluator::evalCall(const CallExpr &call) {
     name = n->name;
   else if (auto *a = dyn_cast<AttributeExpr>(call.callee.get()))
     if (auto *base = dyn_cast<NameExpr>(a->base.get()))
-      if (base->name == "tl")
+      if (base->name == "tl" || base->name == "triton")
         name = a->attr;
   if (!call.keywords.empty())
     return fail(call, "keyword arguments are not allowed here");
@@ -834,6 +855,37 @@ std::optional<Val> ConstEvaluator::evalCall(const CallExpr &call) {
       return std::nullopt;
     return args[0];
   }
+  if (name == "next_power_of_2") {
+    // triton.next_power_of_2: the smallest power of two >= n (0 for 0).
+    if (!arity(1))
+      return std::nullopt;
+    if (args[0].getKind() != Val::Kind::Int)
+      return fail(*call.args[0], "next_power_of_2 needs an integer, got " +
+                                     args[0].describe());
+    int64_t n = args[0].getInt();
+    if (n > (int64_t(1) << 62))
+      return fail(*call.args[0], "next_power_of_2 of a value above 2**62");
+    return Val::integer(n <= 0 ? 0 : int64_t(llvm::PowerOf2Ceil(uint64_t(n))));
+  }
+  if (name == "bool") {
+    if (!arity(1))
+      return std::nullopt;
+    if (!args[0].isConstexpr() || args[0].isTuple())
+      return fail(*call.args[0],
+                  "bool() needs a constant, got " + args[0].describe());
+    return Val::boolean(args[0].truthy());
+  }
+  if (name == "abs") {
+    if (!arity(1))
+      return std::nullopt;
+    if (args[0].getKind() == Val::Kind::Int)
+      return Val::integer(args[0].getInt() < 0 ? -args[0].getInt()
+                                               : args[0].getInt());
+    if (args[0].getKind() == Val::Kind::Float)
+      return Val::floating(std::fabs(args[0].getFloat()));
+    return fail(*call.args[0],
+                "abs() needs a number, got " + args[0].describe());
+  }
   if (name == "cdiv") {
     if (!arity(2))
       return std::nullopt;
@@ -868,8 +920,9 @@ std::optional<Val> ConstEvaluator::evalCall(const CallExpr &call) {
 
 std::optional<Val> tilec::evalConstexpr(const Expr &expr,
                                         const llvm::StringMap<Val> &env,
-                                        DiagnosticEngine &diags) {
-  return ConstEvaluator(env, diags).eval(expr);
+                                        DiagnosticEngine &diags,
+                                        const ConstDict *dict) {
+  return ConstEvaluator(env, diags, dict).eval(expr);
 }
 
 bool tilec::isAlias(const Expr &e, const llvm::StringMap<Val> &constants) {

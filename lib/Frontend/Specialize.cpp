@@ -1,6 +1,7 @@
 //===- Specialize.cpp - From command-line options to kernel instances -----===//
 
 #include "tile/Frontend/Specialize.h"
+#include "tile/Frontend/Heuristics.h"
 #include "tile/Frontend/Lexer.h"
 #include "tile/Frontend/Parser.h"
 #include "tile/Frontend/Sema.h"
@@ -602,13 +603,16 @@ static bool checkDecorators(const Module &ast, DiagnosticEngine &diags) {
         continue;
       }
       if (name == "triton.heuristics" || name == "heuristics") {
-        diags.error(d.loc, "@heuristics is not supported; use constexpr "
-                           "defaults or -D");
-        ok = false;
+        if (!fn->isKernel) {
+          diags.error(d.loc, "@" + name + " applies to kernels only; '" +
+                                 fn->name + "' is a helper (def)");
+          ok = false;
+        }
         continue;
       }
       std::string msg = "unknown decorator '@" + name.str() + "'";
-      std::string s = suggestName(name, {"grid", "autotune", "jit"});
+      std::string s =
+          suggestName(name, {"grid", "autotune", "jit", "heuristics"});
       if (!s.empty())
         msg += "; did you mean '@" + s + "'?";
       diags.error(d.loc, msg);
@@ -740,11 +744,26 @@ tilec::planKernels(const Module &ast, const SpecializeOptions &options,
     }
   }
 
+  // --arg NAME=VALUE
+  for (const auto &[name, value] : options.argumentValues) {
+    bool known = llvm::any_of(kernels, [&, &name = name](const FunctionDef *k) {
+      const Param *p = k->findParam(name);
+      return p && !p->isConstexpr();
+    });
+    if (!known) {
+      diags.error("--arg " + name +
+                  ": no selected kernel has a run-time parameter of that name");
+      return std::nullopt;
+    }
+  }
+
   std::vector<PlannedKernel> planned;
   for (const FunctionDef *kernel : kernels) {
     bool failedAutotune = false;
     std::optional<AutotuneSpec> autotune =
         readAutotune(*kernel, diags, failedAutotune);
+    std::vector<Heuristic> heuristics =
+        readHeuristics(*kernel, diags, failedAutotune);
     if (failedAutotune)
       return std::nullopt;
 
@@ -830,19 +849,22 @@ tilec::planKernels(const Module &ast, const SpecializeOptions &options,
         inst.numWarps = *options.numWarps;
       if (options.numStages)
         inst.numStages = *options.numStages;
-      if (!llvm::isPowerOf2_32(inst.numWarps) || inst.numWarps > 32) {
-        diags.error(kernel->loc, "num_warps must be a power of two up to 32");
-        return std::nullopt;
-      }
       llvm::StringMap<Val> env = constants;
+      llvm::StringMap<Val> bound;
+      std::vector<std::string> defined;
       for (const Param &p : kernel->params) {
         if (!p.isConstexpr())
           continue;
         std::optional<Val> value;
         auto d = llvm::find_if(defines, [&](auto &e) { return e.first == p.name; });
-        if (d != defines.end())
+        if (d != defines.end()) {
           value = d->second;
-        else if (config) {
+          defined.push_back(p.name);
+        } else if (llvm::any_of(heuristics, [&](const Heuristic &h) {
+                     return h.name == p.name;
+                   })) {
+          continue; // set below, over a config's or default value
+        } else if (config) {
           auto c = llvm::find_if(config->constexprs,
                                  [&](auto &e) { return e.first == p.name; });
           if (c != config->constexprs.end())
@@ -861,7 +883,39 @@ tilec::planKernels(const Module &ast, const SpecializeOptions &options,
           return std::nullopt;
         }
         env[p.name] = *value;
-        inst.constexprs.emplace_back(p.name, *value);
+        bound[p.name] = *value;
+      }
+      llvm::StringMap<Val> arguments;
+      for (const auto &[name, value] : options.argumentValues) {
+        // A heuristic sees a pointer as None or not None.
+        auto param = llvm::find_if(
+            params, [&, &name = name](auto &e) { return e.first == name; });
+        bool pointer = param != params.end() &&
+                       param->second.kind == ParamType::Kind::Pointer;
+        arguments[name] = pointer && !value.isNone()
+                              ? Val::dtype(param->second.elementType, true)
+                              : value;
+      }
+      if (!applyHeuristics(*kernel, heuristics, constants, arguments, defined,
+                           bound, diags))
+        return std::nullopt;
+      for (const Param &p : kernel->params)
+        if (p.isConstexpr())
+          inst.constexprs.emplace_back(p.name, bound.lookup(p.name));
+      // A heuristic's num_warps / num_stages, unless the options set them.
+      if (auto it = bound.find("num_warps");
+          it != bound.end() && !options.numWarps)
+        inst.numWarps = it->second.getInt();
+      if (auto it = bound.find("num_stages");
+          it != bound.end() && !options.numStages)
+        inst.numStages = it->second.getInt();
+      if (!llvm::isPowerOf2_32(inst.numWarps) || inst.numWarps > 32) {
+        diags.error(kernel->loc, "num_warps must be a power of two up to 32");
+        return std::nullopt;
+      }
+      if (inst.numStages < 1 || inst.numStages > 16) {
+        diags.error(kernel->loc, "num_stages must be from 1 to 16");
+        return std::nullopt;
       }
       if (const Decorator *grid = kernel->findDecorator("grid")) {
         for (const ExprPtr &e : grid->args) {

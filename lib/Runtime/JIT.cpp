@@ -11,6 +11,8 @@
 
 #include "tile/Runtime/JIT.h"
 #include "tile/Driver/Compiler.h"
+#include "tile/Frontend/Heuristics.h"
+#include "tile/Frontend/Parser.h"
 #include "tile/Frontend/Specialize.h"
 #include "tile/Runtime/CUDADriver.h"
 #include "tile/Runtime/DiskCache.h"
@@ -27,6 +29,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <shared_mutex>
 #include <unordered_map>
@@ -83,6 +86,9 @@ struct tile::KernelState {
   CompileOptions options;
   std::vector<DeclaredParam> params;
   std::vector<int> tuneKey; // parameter indices of the @autotune key
+  /// Parameter indices of the arguments the @heuristics read: their values
+  /// join the specialization key.
+  std::vector<int> heuristicInputs;
   bool autotuned = false;
   std::string arch;
 
@@ -330,9 +336,97 @@ Expected<std::vector<Entry>> parseEntries(const std::string &json,
   return entries;
 }
 
+using HeuristicValues = std::vector<std::pair<std::string, tilec::Val>>;
+
+/// The arguments the kernel's @heuristics read, as the frontend sees them.
+HeuristicValues heuristicValues(const KernelState &k,
+                                llvm::ArrayRef<Arg> args) {
+  HeuristicValues values;
+  for (int i : k.heuristicInputs) {
+    tilec::Val v = std::visit(
+        [](const auto &x) {
+          using V = std::decay_t<decltype(x)>;
+          if constexpr (std::is_same_v<V, Pointer>)
+            // A null pointer is Triton's None; the planner types the others.
+            return x.address ? tilec::Val::integer(1) : tilec::Val::none();
+          else if constexpr (std::is_same_v<V, bool>)
+            return tilec::Val::boolean(x);
+          else if constexpr (std::is_floating_point_v<V>)
+            return tilec::Val::floating(x);
+          else
+            return tilec::Val::integer(x);
+        },
+        args[i].get());
+    values.emplace_back(k.params[i].name, v);
+  }
+  return values;
+}
+
+/// Appends to `key` the values of the arguments the @heuristics read (for
+/// a pointer, whether it is null).
+void appendHeuristicInputs(const KernelState &k, const Arg *args,
+                           std::string &key) {
+  for (int i : k.heuristicInputs) {
+    key += '|';
+    std::visit(
+        [&](const auto &x) {
+          using V = std::decay_t<decltype(x)>;
+          if constexpr (std::is_same_v<V, Pointer>) {
+            key += x.address ? 'p' : 'n';
+          } else if constexpr (std::is_floating_point_v<V>) {
+            double d = x;
+            uint64_t bits;
+            std::memcpy(&bits, &d, sizeof bits);
+            key += 'f' + std::to_string(bits);
+          } else {
+            key += std::to_string(int64_t(x));
+          }
+        },
+        args[i].get());
+  }
+}
+
+/// What the @heuristics give for `values`: every compiled instance's
+/// constexprs and launch options, as a key (arguments giving the same
+/// results share one compiled set, as in Triton).
+Expected<std::string> heuristicResults(const KernelState &k,
+                                       const std::string &signature,
+                                       const HeuristicValues &values) {
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(k.source, k.bufferName),
+      llvm::SMLoc());
+  std::string diagnostics;
+  llvm::raw_string_ostream diagStream(diagnostics);
+  tilec::DiagnosticEngine diags(sourceMgr, diagStream);
+  std::unique_ptr<tilec::Module> ast =
+      tilec::parseSource(sourceMgr.getMemoryBuffer(1)->getBuffer(), diags);
+  tilec::SpecializeOptions so;
+  so.kernel = k.kernelName;
+  so.defines = k.options.defines;
+  so.signature = signature;
+  so.numWarps = k.options.numWarps;
+  so.numStages = k.options.numStages;
+  so.allConfigs = k.autotuned;
+  so.argumentValues = values;
+  std::optional<std::vector<tilec::PlannedKernel>> planned;
+  if (ast)
+    planned = tilec::planKernels(*ast, so, diags);
+  if (!planned)
+    return Status::error(diagnostics.empty() ? "planning failed" : diagnostics);
+  std::string key;
+  for (const tilec::PlannedKernel &pk : *planned) {
+    for (const auto &[name, value] : pk.instance.constexprs)
+      key += name + "=" + value.repr() + ",";
+    key += std::to_string(pk.instance.numWarps) + "," +
+           std::to_string(pk.instance.numStages) + ";";
+  }
+  return key;
+}
+
 /// Run the tilec pipeline for one specialization.
 Status runCompiler(KernelState &k, const std::string &signature,
-                   CompiledSet &set) {
+                   const HeuristicValues &values, CompiledSet &set) {
   std::string diagnostics;
   llvm::raw_string_ostream diagStream(diagnostics);
   tilec::CompileOptions co;
@@ -342,6 +436,7 @@ Status runCompiler(KernelState &k, const std::string &signature,
   co.specialize.numWarps = k.options.numWarps;
   co.specialize.numStages = k.options.numStages;
   co.specialize.allConfigs = k.autotuned;
+  co.specialize.argumentValues = values;
   co.target.arch = k.arch;
   co.groupM = k.options.groupM;
   // The signature already carries every argument's facts.
@@ -387,7 +482,7 @@ std::string cacheKey(const KernelState &k, const std::string &signature) {
 /// compiler; with `loadModule`, also assembled and loaded on the GPU.
 Expected<std::shared_ptr<CompiledSet>>
 getSet(KernelState &k, const std::vector<ParamSpec> &specs,
-       const std::string &specKey, bool loadModule) {
+       const std::string &specKey, llvm::ArrayRef<Arg> args, bool loadModule) {
   {
     std::shared_lock<std::shared_mutex> read(k.mapMutex);
     auto it = k.sets.find(specKey);
@@ -409,7 +504,26 @@ getSet(KernelState &k, const std::vector<ParamSpec> &specs,
     driver = *d;
   }
   std::string signature = signatureString(specs);
-  std::string key = cacheKey(k, signature);
+  // With @heuristics, the set belongs to what they give for these
+  // arguments; `specKey` (their values) is another name for it.
+  HeuristicValues values = heuristicValues(k, args);
+  std::string setKey = specKey;
+  if (!k.heuristicInputs.empty()) {
+    Expected<std::string> results = heuristicResults(k, signature, values);
+    if (!results)
+      return results.takeStatus();
+    setKey = signature + "|heuristics:" + *results;
+    std::shared_lock<std::shared_mutex> read(k.mapMutex);
+    auto it = k.sets.find(setKey);
+    if (it != k.sets.end() && (!loadModule || it->second->module)) {
+      std::shared_ptr<CompiledSet> found = it->second;
+      read.unlock();
+      std::unique_lock<std::shared_mutex> write(k.mapMutex);
+      k.sets[specKey] = found;
+      return found;
+    }
+  }
+  std::string key = cacheKey(k, k.heuristicInputs.empty() ? signature : setKey);
   bool log = envFlag("TILE_JIT_LOG");
   auto began = std::chrono::steady_clock::now();
   auto lap = [&] {
@@ -434,7 +548,7 @@ getSet(KernelState &k, const std::vector<ParamSpec> &specs,
     set->metadata = std::move(*md);
     source = "from the disk cache";
   } else {
-    if (Status s = runCompiler(k, signature, *set); !s)
+    if (Status s = runCompiler(k, signature, values, *set); !s)
       return s;
     compileTime = lap();
     if (disk) {
@@ -485,6 +599,7 @@ getSet(KernelState &k, const std::vector<ParamSpec> &specs,
                  << set->entries.size() << " kernel(s)\n";
   std::unique_lock<std::shared_mutex> write(k.mapMutex);
   k.sets[specKey] = set;
+  k.sets[setKey] = set;
   return set;
 }
 
@@ -687,6 +802,7 @@ Status Kernel::launchWith(Stream stream, std::optional<Grid> grid,
   key.clear();
   std::shared_ptr<CompiledSet> set;
   if (quickSpecializationKey(k.params, argv, count, key)) {
+    appendHeuristicInputs(k, argv, key);
     std::shared_lock<std::shared_mutex> read(k.mapMutex);
     auto it = k.sets.find(key);
     if (it != k.sets.end() && it->second->module)
@@ -699,8 +815,9 @@ Status Kernel::launchWith(Stream stream, std::optional<Grid> grid,
     if (!specs)
       return Status::error(k.kernelName + ": " + specs.error());
     key = specializationKey(*specs);
+    appendHeuristicInputs(k, argv, key);
     Expected<std::shared_ptr<CompiledSet>> compiled =
-        getSet(k, *specs, key, true);
+        getSet(k, *specs, key, args, true);
     if (!compiled)
       return compiled.takeStatus();
     set = *compiled;
@@ -729,8 +846,10 @@ Expected<std::string> Kernel::ptxFor(const std::vector<Arg> &args) {
   Expected<std::vector<ParamSpec>> specs = specialize(k.params, args);
   if (!specs)
     return Status::error(k.kernelName + ": " + specs.error());
+  std::string key = specializationKey(*specs);
+  appendHeuristicInputs(k, args.data(), key);
   Expected<std::shared_ptr<CompiledSet>> set =
-      getSet(k, *specs, specializationKey(*specs), false);
+      getSet(k, *specs, key, args, false);
   if (!set)
     return set.takeStatus();
   return (*set)->ptx;
@@ -853,6 +972,14 @@ Expected<Kernel> JIT::loadSource(const std::string &source,
     state->params.push_back(d);
   }
   bool failed = false;
+  std::vector<tilec::Heuristic> heuristics =
+      tilec::readHeuristics(*fn, session.getDiagnostics(), failed);
+  for (const std::string &input : tilec::heuristicInputs(*fn, heuristics))
+    for (size_t i = 0; i < state->params.size(); ++i)
+      if (state->params[i].name == input) {
+        state->heuristicInputs.push_back(int(i));
+        state->params[i].mayBeNull = true;
+      }
   if (std::optional<tilec::AutotuneSpec> tune =
           tilec::readAutotune(*fn, session.getDiagnostics(), failed)) {
     // -D bindings of every tuned constexpr replace the tuning (as in tilec).

@@ -110,8 +110,10 @@ tile::specialize(const std::vector<DeclaredParam> &params,
         return Status::error(where() + ": the kernel declares *" +
                              std::string(dtypeName(*p.type)) + ", got " +
                              describeArg(a));
-      if (ptrArg->address == 0)
-        return Status::error(where() + " is a null pointer");
+      if (ptrArg->address == 0 && !p.mayBeNull)
+        return Status::error(where() + " is a null pointer (None is allowed "
+                                       "only where the kernel's @heuristics "
+                                       "read the pointer)");
       s.isPointer = true;
       s.type = ptrArg->elementType;
       s.divisibility = p.specializeValue && p.specializeAlignment &&
@@ -192,7 +194,8 @@ bool tile::quickSpecializationKey(const std::vector<DeclaredParam> &params,
     char fact = '.';
     if (auto *ptrArg = std::get_if<Pointer>(&v)) {
       if ((p.type && (!p.isPointer || *p.type != ptrArg->elementType)) ||
-          ptrArg->address == 0 || ptrArg->address % p.divisibility)
+          (ptrArg->address == 0 && !p.mayBeNull) ||
+          ptrArg->address % p.divisibility)
         return false;
       type = ptrArg->elementType;
       key += '*';

@@ -5,8 +5,9 @@
 //          [--dump NAME[=FILE.npy]]...
 //
 // Buffers come from `--arg p=rand:fp16:64x64` (normal random), `zeros:`,
-// `ones:`, `arange:` or `file:x.npy`; scalars from `--arg n=1000`. The grid is
-// `--grid`, or the kernel's @grid evaluated with the scalar arguments.
+// `ones:`, `arange:`, `file:x.npy` or `None` (a null pointer); scalars from
+// `--arg n=1000`. The arguments also feed the kernel's @heuristics. The grid
+// is `--grid`, or the kernel's @grid evaluated with the scalar arguments.
 //
 //===----------------------------------------------------------------------===//
 
@@ -163,6 +164,10 @@ static int runOnGpu(const PlannedKernel &planned,
     const KernelArg &a = args[i];
     if (type.kind == ParamType::Kind::Pointer) {
       HostBuffer &b = buffers[a.buffer];
+      if (b.isNull) {
+        launchArgs.push_back(tile::ptr(0, dtype));
+        continue;
+      }
       size_t bytes = std::max<size_t>(b.bytes.size(), 16);
       tile::cuda::CUresult r = d->cuMemAlloc(&device[a.buffer], bytes);
       if (r == tile::cuda::CUDA_SUCCESS && !b.bytes.empty())
@@ -211,6 +216,19 @@ static int run() {
   options.specialize.signature = signature;
   if (numWarps.getNumOccurrences())
     options.specialize.numWarps = numWarps;
+  // The arguments' values, for the kernel's @heuristics: a buffer is a
+  // pointer that is not None.
+  for (llvm::StringRef a : argOptions) {
+    auto [name, value] = a.split('=');
+    llvm::StringRef kind = value.trim().split(':').first;
+    std::string ignored;
+    std::optional<Val> v =
+        llvm::is_contained({"rand", "zeros", "ones", "arange", "file"}, kind)
+            ? std::optional<Val>(Val::integer(1))
+            : parseDefineValue(value.trim(), ignored);
+    if (v && !name.trim().empty())
+      options.specialize.argumentValues.emplace_back(name.trim().str(), *v);
+  }
   CompilerSession session(options);
   if (!session.loadFile(inputFile) || !session.generate())
     return 1;
@@ -257,7 +275,9 @@ static int run() {
       Buffer info;
       info.dtype = dtype;
       auto [kind, rest] = spec.split(':');
-      if (kind == "file") {
+      if (spec == "None") {
+        buffer.isNull = true; // for kernels whose @heuristics test it
+      } else if (kind == "file") {
         auto array = readNpy(rest);
         if (!array)
           return error(llvm::toString(array.takeError()));
@@ -300,8 +320,10 @@ static int run() {
           encode(dtype, v, buffer.bytes.data() + i * buffer.elementBytes);
         }
       } else {
-        return error("--arg " + name + ": expected rand:, zeros:, ones:, "
-                     "arange: or file:, got '" + spec + "'");
+        return error("--arg " + name +
+                     ": expected rand:, zeros:, ones:, "
+                     "arange:, file: or None, got '" +
+                     spec + "'");
       }
       args.push_back(KernelArg::ofBuffer(buffers.size()));
       buffers.push_back(std::move(buffer));

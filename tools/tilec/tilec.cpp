@@ -31,6 +31,11 @@ cl::opt<std::string> kernelName("k", cl::desc("Compile only this kernel"),
 cl::list<std::string> defines("D", cl::desc("Bind a constexpr: -D NAME=VALUE"),
                               cl::value_desc("NAME=VALUE"), cl::Prefix,
                               cl::cat(category));
+cl::list<std::string>
+    argumentValues("arg",
+                   cl::desc("A run-time argument's value for @heuristics: "
+                            "--arg NAME=VALUE (None for a null pointer)"),
+                   cl::value_desc("NAME=VALUE"), cl::cat(category));
 cl::opt<std::string>
     signature("signature",
               cl::desc("Types of unannotated parameters, e.g. "
@@ -189,6 +194,20 @@ static int run() {
     options.specialize.kernel = kernelName;
   options.specialize.defines.assign(defines.begin(), defines.end());
   options.specialize.signature = signature;
+  for (llvm::StringRef a : argumentValues) {
+    auto [name, value] = a.split('=');
+    std::string error;
+    std::optional<Val> v;
+    if (!a.contains('=') || name.trim().empty())
+      error = "expects NAME=VALUE";
+    else
+      v = parseDefineValue(value.trim(), error);
+    if (!v) {
+      llvm::errs() << "error: --arg " << a << ": " << error << "\n";
+      return 1;
+    }
+    options.specialize.argumentValues.emplace_back(name.trim().str(), *v);
+  }
   if (numWarps.getNumOccurrences())
     options.specialize.numWarps = numWarps;
   if (numStages.getNumOccurrences())

@@ -63,6 +63,7 @@ public:
     List,
     Dict,
     ListComp,
+    Lambda,
   };
   Expr(Kind kind, llvm::SMLoc loc) : kind(kind), loc(loc) {}
   virtual ~Expr() = default;
@@ -247,6 +248,16 @@ public:
         clauses(std::move(clauses)) {}
   ExprPtr element;
   std::vector<Clause> clauses;
+};
+
+/// `lambda args: body`: only meaningful as a value of @heuristics, where
+/// `args[...]` reads the launch's arguments.
+class LambdaExpr : public ExprBase<Expr::Kind::Lambda> {
+public:
+  LambdaExpr(llvm::SMLoc loc, std::vector<std::string> params, ExprPtr body)
+      : ExprBase(loc), params(std::move(params)), body(std::move(body)) {}
+  std::vector<std::string> params;
+  ExprPtr body;
 };
 
 //===----------------------------------------------------------------------===//

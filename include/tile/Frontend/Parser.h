@@ -55,6 +55,7 @@ private:
   // Expressions, lowest precedence first.
   ExprPtr parseExprList(); // `a, b` becomes a tuple
   ExprPtr parseExpr();
+  ExprPtr parseLambda();
   ExprPtr parseOr();
   ExprPtr parseAnd();
   ExprPtr parseNot();

@@ -13,6 +13,7 @@
 
 #include "tile/Frontend/AST.h"
 #include "tile/Frontend/Value.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include <optional>
 #include <string>
@@ -69,12 +70,24 @@ std::vector<std::string> getBuiltinNames();
 /// them); nullopt before, and for built-ins bound otherwise.
 std::optional<std::string> getBuiltinSignature(llvm::StringRef name);
 
+/// A dict a constant expression may index with a string, as a heuristic
+/// reads the launch's arguments (`args['K']`). `lookup` reports its own
+/// error and returns nullopt for a key it cannot give.
+struct ConstDict {
+  llvm::StringRef name;
+  llvm::function_ref<std::optional<Val>(llvm::StringRef key, const Expr &at)>
+      lookup;
+};
+
 /// Evaluate a constant expression (literals, dtype names, names bound in
-/// `env`, operators, tuples/lists, `float('inf')`, `cdiv`, `min`, `max`).
-/// Reports an error and returns nullopt when the expression is not constant.
+/// `env`, operators, tuples/lists, `float('inf')`, `cdiv`, `min`, `max`,
+/// `abs`, `bool`, `next_power_of_2`, and `dict['key']` when `dict` is
+/// given). Reports an error and returns nullopt when the expression is not
+/// constant.
 std::optional<Val> evalConstexpr(const Expr &expr,
                                  const llvm::StringMap<Val> &env,
-                                 class DiagnosticEngine &diags);
+                                 class DiagnosticEngine &diags,
+                                 const ConstDict *dict = nullptr);
 
 /// Whether `e` is a call of `config(...)` or (`triton.`)`Config(...)`.
 bool isConfigCall(const Expr &e);

@@ -25,6 +25,10 @@ struct SpecializeOptions {
   std::optional<unsigned> numWarps;
   std::optional<unsigned> numStages;
   bool allConfigs = false;
+  /// Run-time arguments' values, read only by @heuristics (tilec --arg;
+  /// the JIT and tile-run pass each launch's). A pointer is None when null
+  /// and its dtype otherwise.
+  std::vector<std::pair<std::string, Val>> argumentValues;
 };
 
 /// One autotune config: constexpr bindings and launch options.

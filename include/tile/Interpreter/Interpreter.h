@@ -29,6 +29,9 @@ struct HostBuffer {
   std::string name;          // the parameter's name, for reports
   unsigned elementBytes = 1; // bytes per element of the parameter's type
   std::vector<uint8_t> bytes;
+  /// Triton's None: the kernel gets a null pointer (and no element is in
+  /// bounds).
+  bool isNull = false;
   int64_t numElements() const {
     return static_cast<int64_t>(bytes.size()) / elementBytes;
   }

@@ -34,6 +34,9 @@ struct DeclaredParam {
   /// divisibility or alignment facts.
   bool specializeValue = true;
   bool specializeAlignment = true;
+  /// Read by the kernel's @heuristics (`args['b'] is not None`): a null
+  /// pointer is Triton's None and allowed.
+  bool mayBeNull = false;
 };
 
 /// A run-time parameter as one call specializes it.

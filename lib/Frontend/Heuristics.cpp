@@ -1,0 +1,224 @@
+//===- Heuristics.cpp - Constexprs computed from a launch's arguments -----===//
+
+#include "tile/Frontend/Heuristics.h"
+#include "tile/Frontend/Diagnostics.h"
+#include "tile/Frontend/Sema.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace tilec;
+using llvm::dyn_cast;
+
+static bool isLaunchOption(llvm::StringRef name) {
+  return name == "num_warps" || name == "num_stages";
+}
+
+std::vector<Heuristic> tilec::readHeuristics(const FunctionDef &kernel,
+                                             DiagnosticEngine &diags,
+                                             bool &failed) {
+  std::vector<Heuristic> heuristics;
+  auto bad = [&](llvm::SMLoc at, const llvm::Twine &msg) {
+    diags.error(at, msg);
+    failed = true;
+  };
+  for (const Decorator &d : kernel.decorators) {
+    if (d.name != "heuristics" && d.name != "triton.heuristics")
+      continue;
+    // @heuristics({...}) or Triton's keyword spelling
+    // @heuristics(values={...}).
+    const Expr *values = nullptr;
+    if (d.isCall && d.args.size() == 1 && d.keywords.empty())
+      values = d.args[0].get();
+    else if (d.isCall && d.args.empty() && d.keywords.size() == 1 &&
+             d.keywords[0].name == "values")
+      values = d.keywords[0].value.get();
+    auto *dict = llvm::dyn_cast_or_null<DictExpr>(values);
+    if (!dict) {
+      bad(d.loc, "@heuristics takes one dict of parameter names to lambdas: "
+                 "@heuristics({'NAME': lambda args: ...})");
+      continue;
+    }
+    for (auto [keyExpr, valueExpr] : llvm::zip(dict->keys, dict->values)) {
+      auto *key = dyn_cast<StrExpr>(keyExpr.get());
+      if (!key) {
+        bad(keyExpr->getLoc(), "a heuristic's key must be a parameter name "
+                               "as a string");
+        continue;
+      }
+      if (!isLaunchOption(key->value)) {
+        const Param *p = kernel.findParam(key->value);
+        if (!p) {
+          bad(key->getLoc(), "heuristic for '" + key->value +
+                                 "', which is not a parameter of '" +
+                                 kernel.name + "'");
+          continue;
+        }
+        if (!p->isConstexpr()) {
+          bad(key->getLoc(), "heuristic for '" + key->value +
+                                 "', a run-time parameter; heuristics set "
+                                 "constexpr parameters, num_warps or "
+                                 "num_stages");
+          continue;
+        }
+      }
+      auto *fn = dyn_cast<LambdaExpr>(valueExpr.get());
+      if (!fn || fn->params.size() != 1) {
+        bad(valueExpr->getLoc(),
+            "a heuristic must be a lambda of one parameter, the dict of "
+            "the launch's arguments (lambda args: args['N'] % 64 == 0)");
+        continue;
+      }
+      heuristics.push_back({key->value, fn, key->getLoc()});
+    }
+  }
+  return heuristics;
+}
+
+/// Calls `each` on every `dict['key']` in `e`.
+static void forEachDictRead(const Expr &e, llvm::StringRef dict,
+                            llvm::function_ref<void(llvm::StringRef)> each) {
+  auto visit = [&](const Expr *x) {
+    if (x)
+      forEachDictRead(*x, dict, each);
+  };
+  switch (e.getKind()) {
+  case Expr::Kind::Subscript: {
+    auto &s = llvm::cast<SubscriptExpr>(e);
+    auto *base = dyn_cast<NameExpr>(s.base.get());
+    if (base && base->name == dict && s.indices.size() == 1)
+      if (auto *key = dyn_cast<StrExpr>(s.indices[0].get()))
+        each(key->value);
+    visit(s.base.get());
+    for (const ExprPtr &i : s.indices)
+      visit(i.get());
+    return;
+  }
+  case Expr::Kind::Attribute:
+    return visit(llvm::cast<AttributeExpr>(e).base.get());
+  case Expr::Kind::Call: {
+    auto &c = llvm::cast<CallExpr>(e);
+    visit(c.callee.get());
+    for (const ExprPtr &a : c.args)
+      visit(a.get());
+    for (const KeywordArg &k : c.keywords)
+      visit(k.value.get());
+    return;
+  }
+  case Expr::Kind::Binary: {
+    auto &b = llvm::cast<BinaryExpr>(e);
+    visit(b.lhs.get());
+    return visit(b.rhs.get());
+  }
+  case Expr::Kind::Unary:
+    return visit(llvm::cast<UnaryExpr>(e).operand.get());
+  case Expr::Kind::BoolOp:
+    for (const ExprPtr &v : llvm::cast<BoolOpExpr>(e).values)
+      visit(v.get());
+    return;
+  case Expr::Kind::Compare: {
+    auto &c = llvm::cast<CompareExpr>(e);
+    visit(c.first.get());
+    for (const auto &[op, rhs] : c.rest)
+      visit(rhs.get());
+    return;
+  }
+  case Expr::Kind::IfExp: {
+    auto &i = llvm::cast<IfExpExpr>(e);
+    visit(i.cond.get());
+    visit(i.thenExpr.get());
+    return visit(i.elseExpr.get());
+  }
+  case Expr::Kind::Tuple:
+    for (const ExprPtr &x : llvm::cast<TupleExpr>(e).elements)
+      visit(x.get());
+    return;
+  case Expr::Kind::List:
+    for (const ExprPtr &x : llvm::cast<ListExpr>(e).elements)
+      visit(x.get());
+    return;
+  default:
+    return;
+  }
+}
+
+std::vector<std::string>
+tilec::heuristicInputs(const FunctionDef &kernel,
+                       llvm::ArrayRef<Heuristic> heuristics) {
+  llvm::StringSet<> read;
+  for (const Heuristic &h : heuristics)
+    forEachDictRead(*h.fn->body, h.fn->params[0],
+                    [&](llvm::StringRef key) { read.insert(key); });
+  std::vector<std::string> inputs;
+  for (const Param &p : kernel.params)
+    if (!p.isConstexpr() && read.contains(p.name))
+      inputs.push_back(p.name);
+  return inputs;
+}
+
+bool tilec::applyHeuristics(const FunctionDef &kernel,
+                            llvm::ArrayRef<Heuristic> heuristics,
+                            const llvm::StringMap<Val> &constants,
+                            const llvm::StringMap<Val> &arguments,
+                            llvm::ArrayRef<std::string> keep,
+                            llvm::StringMap<Val> &bound,
+                            DiagnosticEngine &diags) {
+  for (auto [index, h] : llvm::enumerate(heuristics)) {
+    if (llvm::is_contained(keep, h.name))
+      continue;
+    auto lookup = [&](llvm::StringRef key,
+                      const Expr &at) -> std::optional<Val> {
+      const Param *p = kernel.findParam(key);
+      if (!p && !isLaunchOption(key)) {
+        diags.error(at.getLoc(), "the heuristic for '" + h.name + "' reads '" +
+                                     key + "', which is not a parameter of '" +
+                                     kernel.name + "'");
+        return std::nullopt;
+      }
+      if (p && !p->isConstexpr()) {
+        auto it = arguments.find(key);
+        if (it != arguments.end())
+          return it->second;
+        diags.error(at.getLoc(), "the heuristic for '" + h.name +
+                                     "' reads the run-time "
+                                     "parameter '" +
+                                     key +
+                                     "', whose value is known only at "
+                                     "launch: pass it (tilec --arg " +
+                                     key + "=VALUE) or bind '" + h.name +
+                                     "' with -D; the JIT and tile-run evaluate "
+                                     "heuristics at each launch");
+        return std::nullopt;
+      }
+      if (auto it = bound.find(key); it != bound.end())
+        return it->second;
+      bool setLater = llvm::any_of(
+          heuristics.drop_front(index + 1),
+          [&](const Heuristic &later) { return later.name == key; });
+      diags.error(at.getLoc(),
+                  "the heuristic for '" + h.name + "' reads '" + key + "', " +
+                      (setLater ? "which a later heuristic sets (Triton "
+                                  "evaluates the top decorator first)"
+                                : "which has no value here"));
+      return std::nullopt;
+    };
+    ConstDict args{h.fn->params[0], lookup};
+    std::optional<Val> value =
+        evalConstexpr(*h.fn->body, constants, diags, &args);
+    if (!value)
+      return false;
+    if (!value->isConstexpr()) {
+      diags.error(h.loc, "the heuristic for '" + h.name +
+                             "' must give a constant, got " +
+                             value->describe());
+      return false;
+    }
+    if (isLaunchOption(h.name) && value->getKind() != Val::Kind::Int) {
+      diags.error(h.loc, "the heuristic for '" + h.name +
+                             "' must give an integer, got " + value->repr());
+      return false;
+    }
+    bound[h.name] = *value;
+  }
+  return true;
+}
