@@ -374,17 +374,16 @@ def fla_chunk_o():
         cu = np.array([0] + list(np.cumsum(lens)), np.int64)
         ci = np.array([(i, t) for i, n in enumerate(lens)
                        for t in range(-(-n // bt))], np.int64).reshape(-1)
-        args = dict(q=q, k=k, v=v, h=hk,
-                    g=g if g is not None else np.zeros(1, np.float32),
-                    g_gamma=gamma if gamma is not None else np.zeros(
-                        1, np.float32),
-                    o=nan(1, tot, HV, V, dtype=np.float16), cu_seqlens=cu,
-                    chunk_indices=ci, scale=K ** -0.5,
+        # None as FLA's launcher passes it: the kernel's @triton.heuristics
+        # set USE_G, USE_G_GAMMA and IS_VARLEN from these pointers.
+        args = dict(q=q, k=k, v=v, h=hk, g=g, g_gamma=gamma,
+                    o=nan(1, tot, HV, V, dtype=np.float16),
+                    cu_seqlens=cu if varlen else None,
+                    chunk_indices=ci if varlen else None, scale=K ** -0.5,
                     T=tot if varlen else T)
         for bk, warps in ((128, 8), (64, 4), (32, 2)):
             defs = dict(H=H, HV=HV, K=K, V=V, BT=bt, BK=bk, BV=bk,
-                        USE_G=gate == "g", USE_G_GAMMA=gate == "g_gamma",
-                        STATE_V_FIRST=vfirst, IS_VARLEN=varlen)
+                        STATE_V_FIRST=vfirst)
             grid = (-(-V // bk), nt if varlen else -(-T // bt),
                     (1 if varlen else B) * HV)
             out = run(TILE, "chunk_fwd_kernel_o", defs, grid, args, ["o"],

@@ -291,9 +291,9 @@ def flash_attn_fwd():
                     nheads=H, seqlen_q=sq, seqlen_k=sk, seqlen_q_rounded=sqr,
                     headdim=d, CACHE_KEY_SEQLEN_Q=sq // 32,
                     CACHE_KEY_SEQLEN_K=sk // 32)
+        # EVEN_M, EVEN_N and EVEN_HEADDIM: the kernel's @triton.heuristics
         defs = dict(BIAS_TYPE=bias_type, IS_CAUSAL=causal, BLOCK_HEADDIM=bd,
-                    EVEN_M=sq % block == 0, EVEN_N=sk % block == 0,
-                    EVEN_HEADDIM=d == bd, BLOCK_M=block, BLOCK_N=block)
+                    BLOCK_M=block, BLOCK_N=block)
         res = run(TILE, "_fwd_kernel", defs, (-(-sq // block), B * H), args,
                   ["Out", "Lse"], 4 if d <= 64 else 8, 1)
         s = np.einsum("bqhd,bkhd->bhqk", f64(q), f64(k)) * scale + bfull
@@ -333,13 +333,10 @@ def ssu_reference(state, x, dt, dt_bias, A, B, C, D, z, softplus, ratio):
 
 @guarded
 def mamba_selective_state_update():
-    one16 = np.zeros(1, np.float16)
-    one32 = np.zeros(1, np.float32)
     # Mamba-1: per-channel dt and A; (dstate, BLOCK_SIZE_M) as the launcher
     # picks them: dstate <= 16 -> 32 rows per program
     for dstate, full in ((16, True), (13, False)):
         batch, nheads, ngroups, dim = 3, 2, 1, 37
-        bsd = 1 << (dstate - 1).bit_length()
         state = randn(batch, nheads, dim, dstate, dtype=np.float32)
         x, dt = randn(batch, nheads, dim), randn(batch, nheads, dim)
         dt_bias = randn(nheads, dim, dtype=np.float32, scale=0.5)
@@ -350,12 +347,15 @@ def mamba_selective_state_update():
         ref_state, ref_out = ssu_reference(
             state, x, dt, dt_bias if full else None, A, Bm, Cm,
             D if full else None, z if full else None, full, nheads // ngroups)
+        # None where mamba's launcher passes None: the kernel's
+        # @triton.heuristics set HAS_DT_BIAS, HAS_D, HAS_Z and
+        # HAS_STATE_BATCH_INDICES from them, BLOCK_SIZE_DSTATE from dstate.
         args = dict(state_ptr=state, x_ptr=x, dt_ptr=dt,
-                    dt_bias_ptr=dt_bias if full else one32, A_ptr=A, B_ptr=Bm,
-                    C_ptr=Cm, D_ptr=D if full else one32,
-                    z_ptr=z if full else one16,
+                    dt_bias_ptr=dt_bias if full else None, A_ptr=A, B_ptr=Bm,
+                    C_ptr=Cm, D_ptr=D if full else None,
+                    z_ptr=z if full else None,
                     out_ptr=nan(batch, nheads, dim, dtype=np.float16),
-                    state_batch_indices_ptr=np.zeros(1, np.int32),
+                    state_batch_indices_ptr=None,
                     batch=batch, nheads=nheads, dim=dim, dstate=dstate,
                     nheads_ngroups_ratio=nheads // ngroups,
                     stride_state_batch=nheads * dim * dstate,
@@ -380,9 +380,7 @@ def mamba_selective_state_update():
                     stride_z_dim=1 if full else 0,
                     stride_out_batch=nheads * dim, stride_out_head=dim,
                     stride_out_dim=1)
-        defs = dict(DT_SOFTPLUS=full, TIE_HDIM=False, BLOCK_SIZE_M=32,
-                    HAS_DT_BIAS=full, HAS_D=full, HAS_Z=full,
-                    HAS_STATE_BATCH_INDICES=False, BLOCK_SIZE_DSTATE=bsd)
+        defs = dict(DT_SOFTPLUS=full, TIE_HDIM=False, BLOCK_SIZE_M=32)
         res = run(TILE, "_selective_scan_update_kernel", defs,
                   (-(-dim // 32), batch, nheads), args,
                   ["state_ptr", "out_ptr"], 4, 1)
@@ -395,7 +393,6 @@ def mamba_selective_state_update():
     # expansions over the head dimension), ngroups < nheads, no z (rmsnorm),
     # vLLM's state_batch_indices with a padding token (-1)
     batch, nheads, ngroups, dim, dstate, slots = 4, 6, 2, 37, 100, 5
-    bsd = 128
     state = randn(slots, nheads, dim, dstate, dtype=np.float32)
     x = randn(batch, nheads, dim)
     dt_h = randn(batch, nheads)  # dt repeated over dim: stride 0
@@ -420,7 +417,7 @@ def mamba_selective_state_update():
         ref_state[sbi[bi]] = st[0]
         ref_out[bi] = o[0]
     args = dict(state_ptr=state, x_ptr=x, dt_ptr=dt_h, dt_bias_ptr=dt_bias_h,
-                A_ptr=A_h, B_ptr=Bm, C_ptr=Cm, D_ptr=D_h, z_ptr=one16,
+                A_ptr=A_h, B_ptr=Bm, C_ptr=Cm, D_ptr=D_h, z_ptr=None,
                 out_ptr=nan(batch, nheads, dim, dtype=np.float16),
                 state_batch_indices_ptr=sbi,
                 batch=batch, nheads=nheads, dim=dim, dstate=dstate,
@@ -440,9 +437,7 @@ def mamba_selective_state_update():
                 stride_z_batch=0, stride_z_head=0, stride_z_dim=0,
                 stride_out_batch=nheads * dim, stride_out_head=dim,
                 stride_out_dim=1)
-    defs = dict(DT_SOFTPLUS=True, TIE_HDIM=True, BLOCK_SIZE_M=4,
-                HAS_DT_BIAS=True, HAS_D=True, HAS_Z=False,
-                HAS_STATE_BATCH_INDICES=True, BLOCK_SIZE_DSTATE=bsd)
+    defs = dict(DT_SOFTPLUS=True, TIE_HDIM=True, BLOCK_SIZE_M=4)
     res = run(TILE, "_selective_scan_update_kernel", defs,
               (-(-dim // 4), batch, nheads), args, ["state_ptr", "out_ptr"],
               4, 1)

@@ -53,6 +53,12 @@ def export_case(tile, kernel, defines, grid, args, outs, warps, stages):
            "--num-stages", str(stages), "-o", os.path.join(EXPORT, name + ".ptx")]
     for k, v in defines.items():
         cmd += ["-D", f"{k}={v}"]
+    # The arguments' values, for kernels with @triton.heuristics (a buffer
+    # is a pointer that is not None).
+    for a, v in args.items():
+        value = "1" if isinstance(v, np.ndarray) else \
+            repr(v) if isinstance(v, float) else str(v)
+        cmd += ["--arg", f"{a}={value}"]
     subprocess.run(cmd, check=True)
     case = {"name": name, "kernel": kernel, "grid": list(grid), "args": [],
             "outputs": list(outs), "label": f"{kernel} {defines}"}

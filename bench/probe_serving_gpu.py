@@ -26,6 +26,8 @@ for case in json.load(open(f"{DIR}/manifest.json")):
         if "npy" in a:
             arrays[a["name"]] = cp.asarray(np.load(f"{DIR}/{a['npy']}"))
             args.append(arrays[a["name"]])
+        elif a["value"] is None:  # Triton's None: a null pointer
+            args.append(np.uint64(0))
         elif p["type"] == "fp32":
             args.append(np.float32(a["value"]))
         elif p["type"] == "i64":
