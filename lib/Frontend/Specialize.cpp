@@ -298,10 +298,15 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
       llvm::SMLoc loc;
     };
     std::vector<Setting> settings;
-    if (!call->args.empty()) {
-      auto *dict = dyn_cast<DictExpr>(call->args[0].get());
+    // The dict may also be passed by its parameter name, Config(kwargs={...}).
+    const Expr *dictArg = call->args.empty() ? nullptr : call->args[0].get();
+    for (const KeywordArg &kw : call->keywords)
+      if (kw.name == "kwargs" && !dictArg)
+        dictArg = kw.value.get();
+    if (dictArg) {
+      auto *dict = dyn_cast<DictExpr>(dictArg);
       if (!dict || call->args.size() > 1)
-        return bad(call->args[0]->getLoc(),
+        return bad(dictArg->getLoc(),
                    "config() takes keyword arguments, or a dict of "
                    "constexprs first as triton.Config does");
       for (size_t i = 0; i < dict->keys.size(); ++i) {
@@ -313,7 +318,8 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
       }
     }
     for (const KeywordArg &kw : call->keywords)
-      settings.push_back({kw.name, kw.value.get(), kw.loc});
+      if (kw.value.get() != dictArg)
+        settings.push_back({kw.name, kw.value.get(), kw.loc});
     AutotuneConfig config;
     for (const Setting &kw : settings) {
       if (kw.name == "pre_hook" || kw.name == "post_hook")
