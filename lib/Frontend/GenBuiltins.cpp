@@ -363,6 +363,8 @@ FailureOr<Val> Generator::callBuiltin(llvm::StringRef name,
                     .Default(false);
   if (isMath)
     return builtinMath(name, args, at);
+  if (isLibdeviceExtra(name))
+    return builtinLibdevice(name, args, at);
   if (name == "jit")
     return error(at, "'jit' is a decorator, not a function");
   return error(at, "built-in '" + name + "' is not supported yet");

@@ -257,6 +257,10 @@ public:
   bool inLibrary() const;
   mlir::FailureOr<Val> builtinMath(llvm::StringRef name, const CallArgs &args,
                                    llvm::SMLoc loc);
+  /// libdevice's conversions, predicates and fast_* functions.
+  static bool isLibdeviceExtra(llvm::StringRef name);
+  mlir::FailureOr<Val> builtinLibdevice(llvm::StringRef name,
+                                        const CallArgs &args, llvm::SMLoc loc);
   mlir::FailureOr<Val> builtinMinMax(llvm::StringRef name,
                                      const CallArgs &args, llvm::SMLoc loc);
   mlir::FailureOr<Val> builtinWhere(const CallArgs &args, llvm::SMLoc loc);
