@@ -21,6 +21,14 @@ link() { # OUTPUT OBJECT... -- EXTRA LINK FLAGS...
     -Wl,--start-group build/lib/libTile*.a $MLIR_LIBS $LLVM_LIBS \
     -Wl,--end-group -lz -lzstd -ldl -lpthread -static-libstdc++ -static-libgcc
 }
+# ONLY=tile-run: just the command-line runner (bench/gpu_harness_tests.sh).
+if [ "${ONLY:-}" = tile-run ]; then
+  link "$TMP/tile-run" build/tools/tile-run/CMakeFiles/tile-run.dir/tile-run.cpp.o
+  xz -9 -T2 -c "$TMP/tile-run" > "$OUT/tile-run.xz"
+  rm -rf "$TMP"
+  ls -la "$OUT"
+  exit 0
+fi
 c++ -std=c++17 -O2 -Iinclude -c bench/jit_bench.cpp -o "$TMP/jit_bench.o"
 c++ -std=c++17 -O2 -Iinclude -I"$CUDA/include" \
   -DMATMUL_TILE='"examples/matmul.tile"' \

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# On the GPU machine (after `ONLY=tile-run bench/build_jit.sh` here, with
+# .carry/jit carried): the CPU-mode tests of test/Interpreter whose kernels
+# are worth checking on the GPU, run by `tile-run --device gpu` through the
+# JIT and checked against NumPy in float64 exactly as in the CPU mode; then
+# one heuristics run (None pointers included) under compute-sanitizer.
+#   bash bench/gpu_harness_tests.sh [TEST.py ...]   (default: the list below)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+BIN=$(mktemp -d)
+xz -d -c .carry/jit/tile-run.xz > "$BIN/tile-run.real" && chmod +x "$BIN/tile-run.real"
+printf '#!/bin/sh\nexec %s --device gpu "$@"\n' "$BIN/tile-run.real" > "$BIN/tile-run"
+chmod +x "$BIN/tile-run"
+export TILE_CACHE_DIR=$(mktemp -d)
+IN=test/Interpreter/Inputs
+tests=("$@")
+[ ${#tests[@]} -eq 0 ] && tests=(heuristics libdevice_extra math_functions)
+status=0
+for t in "${tests[@]}"; do
+  echo "== $t on the GPU"
+  case $t in
+    math_functions) arg=$IN ;;
+    *) arg=$IN/$t.tile ;;
+  esac
+  TILE_RUN=$BIN/tile-run python3 $IN/$t.py "$arg" || status=1
+done
+echo "== compute-sanitizer: row_scale with b_ptr=None, N=1000"
+for tool in memcheck racecheck synccheck; do
+  /usr/local/cuda/bin/compute-sanitizer --tool $tool --error-exitcode 3 \
+    "$BIN/tile-run.real" --device gpu $IN/heuristics.tile -k row_scale --grid 3 \
+    --arg x_ptr=rand:fp32:3x1000 --arg b_ptr=None --arg y_ptr=zeros:fp32:3x1000 \
+    --arg M=3 --arg N=1000 2>&1 | tail -2 || status=1
+done
+exit $status
