@@ -158,6 +158,7 @@ bool CompilerSession::generate() {
     return false;
   {
     PhaseScope scope{startPhase("specialize and MLIRGen")};
+    options.specialize.computeCapability = options.target.computeCapability();
     std::optional<std::vector<PlannedKernel>> planned =
         planKernels(*ast, options.specialize, diags);
     if (!planned)

@@ -307,8 +307,69 @@ FailureOr<Val> Generator::callBuiltin(llvm::StringRef name,
   }
   if (name == "inline_asm_elementwise")
     return builtinInlineAsm(args, at);
-  if (name == "reduce" || name == "xor_sum")
+  if (name == "gdc_wait" || name == "gdc_launch_dependents") {
+    // tl.extra.cuda's grid dependency control (programmatic dependent
+    // launch, sm_90): the instruction as Triton writes it, through
+    // inline_asm_elementwise; safe without a dependent launch.
+    if (failed(bind(name, {}, 0, args, at)))
+      return failure();
+    if (instance->computeCapability < 90)
+      return error(at, name + " needs sm_90 (griddepcontrol)");
+    CallArgs asmArgs;
+    std::string text = name == "gdc_wait"
+                           ? "griddepcontrol.wait; // dummy $0"
+                           : "griddepcontrol.launch_dependents; // dummy $0";
+    asmArgs.positional = {Val::string(text),   Val::string("=r"),
+                          Val::tuple({}),      Val::dtype(ScalarType::I32),
+                          Val::boolean(false), Val::integer(1)};
+    asmArgs.positionalLocs.assign(6, at);
+    if (failed(builtinInlineAsm(asmArgs, at)))
+      return failure();
+    return Val::none();
+  }
+  if (name == "reduce" || name == "xor_sum" || name == "reduce_or")
     return builtinReduceWith(name, args, at);
+  if (name == "add" || name == "sub" || name == "mul") {
+    // tl.add(x, y, sanitize_overflow=True) and friends: the operators
+    // (sanitize_overflow only checks overflow in Triton's debug mode).
+    FailureOr<BoundArgs> b =
+        bind(name, {"x", "y", "sanitize_overflow"}, 2, args, at);
+    if (failed(b))
+      return failure();
+    BinaryOp op = name == "add"   ? BinaryOp::Add
+                  : name == "sub" ? BinaryOp::Sub
+                                  : BinaryOp::Mul;
+    return binary(op, *(*b)[0], *(*b)[1], at);
+  }
+  if (name == "is_cuda" || name == "is_hip" || name == "is_hip_cdna3" ||
+      name == "is_hip_cdna4") {
+    // tl.target_info's predicates: this compiler targets CUDA only.
+    if (failed(bind(name, {}, 0, args, at)))
+      return failure();
+    return Val::boolean(name == "is_cuda");
+  }
+  if (name == "cuda_capability_geq") {
+    FailureOr<BoundArgs> b = bind(name, {"major", "minor"}, 1, args, at);
+    if (failed(b))
+      return failure();
+    const Val &major = *(*b)[0];
+    std::optional<Val> minor = b->has(1) ? (*b)[1] : Val::integer(0);
+    if (major.getKind() != Val::Kind::Int || minor->getKind() != Val::Kind::Int)
+      return error(at, "cuda_capability_geq takes constant integers");
+    return Val::boolean(instance->computeCapability >=
+                        major.getInt() * 10 + minor->getInt());
+  }
+  if (name == "condition") {
+    // `while tl.condition(c, disable_licm=True):` the condition itself;
+    // disable_licm is a hint to Triton's loop-invariant code motion, which
+    // has no counterpart here.
+    FailureOr<BoundArgs> b = bind(name, {"arg1", "disable_licm"}, 1, args, at);
+    if (failed(b))
+      return failure();
+    if (b->has(1) && !(*b)[1]->isConstexpr())
+      return error(b->loc(1, at), "disable_licm must be a constant");
+    return *(*b)[0];
+  }
   if (name == "cumsum" || name == "cumprod" || name == "associative_scan")
     return builtinScan(name, args, at);
   if (name == "histogram")

@@ -240,6 +240,17 @@ def dot_scaled(lhs, lhs_scale, lhs_format: tl.constexpr, rhs, rhs_scale,
     compute: tl.constexpr = tl.float16 if both_fp16 else tl.bfloat16
     return tl.dot(a.to(compute), b.to(compute), acc, out_dtype=out_dtype)
 
+def bitonic_merge(x, dim: tl.constexpr = None, descending: tl.constexpr = 0):
+    # A bitonic sequence along the last dimension (rising then falling, or
+    # the reverse) merged into sorted order: the last stage of the sort.
+    _dim: tl.constexpr = len(x.shape) - 1 if dim is None else dim
+    tl.static_assert(_dim == len(x.shape) - 1,
+                     "only minor dimension is currently supported")
+    n_dims: tl.constexpr = _log2(x.numel)
+    h = tl.reshape(x, [2] * n_dims if n_dims else [1])
+    h = _bitonic_merge_hypercube(h, _log2(x.shape[_dim]), descending)
+    return tl.reshape(h, x.shape)
+
 def sort(x, dim: tl.constexpr = None, descending: tl.constexpr = 0):
     return _sort_impl(x, None, dim, descending)
 
@@ -251,7 +262,7 @@ bool tilec::isLibraryBuiltin(llvm::StringRef name) {
   return llvm::is_contained(
       {"rand", "randn", "randint", "randint4x", "rand4x", "randn4x", "philox",
        "philox_impl", "uint_to_uniform_float", "pair_uniform_to_normal",
-       "softmax", "swizzle2d", "sort", "topk", "dot_scaled"},
+       "softmax", "swizzle2d", "sort", "topk", "dot_scaled", "bitonic_merge"},
       name);
 }
 

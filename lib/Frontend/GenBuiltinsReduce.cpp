@@ -274,17 +274,21 @@ FailureOr<Val> Generator::builtinReduce(llvm::StringRef name,
 FailureOr<Val> Generator::builtinReduceWith(llvm::StringRef name,
                                             const CallArgs &args,
                                             llvm::SMLoc at) {
-  bool xorSum = name == "xor_sum";
+  // xor_sum and reduce_or: integer reductions with `^` and `|` (reduce_or
+  // takes its axis as Triton's does).
+  bool xorSum = name == "xor_sum", orReduce = name == "reduce_or";
+  bool bitwise = xorSum || orReduce;
   FailureOr<BoundArgs> b =
-      xorSum ? bind(name, {"input", "axis", "keep_dims"}, 1, args, at)
-             : bind(name, {"input", "axis", "combine_fn", "keep_dims"}, 3,
-                    args, at);
+      bitwise ? bind(name, {"input", "axis", "keep_dims"}, orReduce ? 2 : 1,
+                     args, at)
+              : bind(name, {"input", "axis", "combine_fn", "keep_dims"}, 3,
+                     args, at);
   if (failed(b))
     return failure();
-  size_t keepIndex = xorSum ? 2 : 3;
+  size_t keepIndex = bitwise ? 2 : 3;
   bool keepDims = b->has(keepIndex) && (*b)[keepIndex]->truthy();
   FailureOr<CombineOperands> combined =
-      combineOperands(*this, *b, !xorSum, name, at);
+      combineOperands(*this, *b, !bitwise, name, at);
   if (failed(combined))
     return failure();
   const FunctionDef *combine = combined->combine;
@@ -299,6 +303,9 @@ FailureOr<Val> Generator::builtinReduceWith(llvm::StringRef name,
                    v.getType().element == ScalarType::I1))
       return error(b->loc(0, at), "xor_sum needs integers, got " +
                                       v.describe());
+    if (orReduce && !isInteger(v.getType().element))
+      return error(b->loc(0, at),
+                   "reduce_or needs integers, got " + v.describe());
   }
   SmallVector<int64_t, 4> originalShape(inputs[0].getType().shape);
   bool allAxes = !b->has(1);
@@ -332,6 +339,9 @@ FailureOr<Val> Generator::builtinReduceWith(llvm::StringRef name,
     if (xorSum) {
       results.push_back(arith::XOrIOp::create(builder, l, body->getArgument(0),
                                               body->getArgument(1)));
+    } else if (orReduce) {
+      results.push_back(arith::OrIOp::create(builder, l, body->getArgument(0),
+                                             body->getArgument(1)));
     } else if (failed(emitCombineCall(*combine, body, inputs, at, results))) {
       return failure();
     }

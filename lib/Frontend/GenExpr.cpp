@@ -473,13 +473,45 @@ static DTypePredicate dtypePredicate(llvm::StringRef name) {
 static std::optional<llvm::StringRef> methodBuiltin(llvm::StringRef name) {
   if (name == "to")
     return llvm::StringRef("cast");
-  static const char *const methods[] = {
-      "sum", "max", "min", "argmax", "argmin", "reshape", "trans", "permute",
-      "broadcast_to", "expand_dims", "exp", "exp2", "log", "log2", "sqrt",
-      "rsqrt", "abs", "sin", "cos", "sigmoid", "erf", "floor", "ceil", "cast",
-      "view", "multiple_of", "max_contiguous", "tanh", "reduce", "xor_sum",
-      "cumsum", "cumprod", "associative_scan", "histogram", "sort", "topk",
-      "ravel", "gather"};
+  static const char *const methods[] = {"sum",
+                                        "max",
+                                        "min",
+                                        "argmax",
+                                        "argmin",
+                                        "reshape",
+                                        "trans",
+                                        "permute",
+                                        "broadcast_to",
+                                        "expand_dims",
+                                        "exp",
+                                        "exp2",
+                                        "log",
+                                        "log2",
+                                        "sqrt",
+                                        "rsqrt",
+                                        "abs",
+                                        "sin",
+                                        "cos",
+                                        "sigmoid",
+                                        "erf",
+                                        "floor",
+                                        "ceil",
+                                        "cast",
+                                        "view",
+                                        "multiple_of",
+                                        "max_contiguous",
+                                        "tanh",
+                                        "reduce",
+                                        "xor_sum",
+                                        "reduce_or",
+                                        "cumsum",
+                                        "cumprod",
+                                        "associative_scan",
+                                        "histogram",
+                                        "sort",
+                                        "topk",
+                                        "ravel",
+                                        "gather"};
   for (const char *m : methods)
     if (name == m)
       return llvm::StringRef(m);
@@ -529,6 +561,17 @@ FailureOr<Val> Generator::genAttribute(const AttributeExpr &expr) {
         return Val::builtin(attr);
       if (attr == "PropagateNan")
         return Val::nameSpace(ns.str() + ".PropagateNan");
+      if (attr == "target_info")
+        return Val::nameSpace(ns.str() + ".target_info");
+      if (ns.ends_with(".target_info") &&
+          llvm::is_contained({"is_cuda", "is_hip", "is_hip_cdna3",
+                              "is_hip_cdna4", "cuda_capability_geq"},
+                             attr))
+        return Val::builtin(attr);
+      if (attr == "TRITON_MAX_TENSOR_NUMEL")
+        return Val::integer(1048576); // Triton's largest block
+      if (attr == "pi32_t")
+        return Val::dtype(ScalarType::I32, /*pointer=*/true);
       if (ns.ends_with(".PropagateNan") && (attr == "NONE" || attr == "ALL"))
         return Val::integer(attr == "ALL" ? 0xFFFF : 0);
     }

@@ -572,6 +572,14 @@ static const char *const kBuiltinNames[] = {
     "fmod",
     "copysign",
     "fdiv",
+    "reduce_or",
+    "add",
+    "sub",
+    "mul",
+    "condition",
+    "bitonic_merge",
+    "gdc_wait",
+    "gdc_launch_dependents",
     // libdevice's conversions, predicates and approximations
     // (GenBuiltinsLibdevice.cpp).
     "llrint",

@@ -842,6 +842,7 @@ tilec::planKernels(const Module &ast, const SpecializeOptions &options,
       if (options.allConfigs && autotune)
         inst.symbol += "_" + std::to_string(index);
       inst.params = params;
+      inst.computeCapability = options.computeCapability;
       inst.numWarps = 4;
       inst.numStages = 3;
       if (config) {

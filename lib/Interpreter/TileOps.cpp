@@ -434,7 +434,14 @@ LogicalResult Machine::executeTile(Operation *op, bool &handled) {
                            std::chrono::steady_clock::now().time_since_epoch())
                            .count();
     set(sreg.getResult(), r);
-  } else if (isa<tile::InlineAsmOp>(op)) {
+  } else if (auto inlineAsm = dyn_cast<tile::InlineAsmOp>(op)) {
+    // Grid dependency control (tl.extra.cuda.gdc_*) orders this launch
+    // after the previous one, which the CPU mode runs to completion first.
+    if (inlineAsm.getAsmString().starts_with("griddepcontrol.")) {
+      for (Value result : inlineAsm.getResults())
+        set(result, makeForType(result.getType()));
+      return success();
+    }
     return fail(op, "inline_asm_elementwise runs PTX, which the CPU mode "
                     "cannot execute; run the kernel on the GPU");
   } else if (auto assertOp = dyn_cast<tile::AssertOp>(op)) {

@@ -35,6 +35,9 @@ struct KernelInstance {
   unsigned numStages = 3;
   /// A config's `maxnreg` (none: the compiler's occupancy budget).
   std::optional<unsigned> maxRegisters;
+  /// The target's compute capability (90 for sm_90a), which
+  /// `tl.target_info.cuda_capability_geq` reads.
+  unsigned computeCapability = 90;
 };
 
 /// Attribute names MLIRGen puts on kernels and their arguments.

@@ -29,6 +29,8 @@ struct SpecializeOptions {
   /// the JIT and tile-run pass each launch's). A pointer is None when null
   /// and its dtype otherwise.
   std::vector<std::pair<std::string, Val>> argumentValues;
+  /// The target's compute capability (the driver sets it from --arch).
+  unsigned computeCapability = 90;
 };
 
 /// One autotune config: constexpr bindings and launch options.
