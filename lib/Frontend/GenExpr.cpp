@@ -473,45 +473,18 @@ static DTypePredicate dtypePredicate(llvm::StringRef name) {
 static std::optional<llvm::StringRef> methodBuiltin(llvm::StringRef name) {
   if (name == "to")
     return llvm::StringRef("cast");
-  static const char *const methods[] = {"sum",
-                                        "max",
-                                        "min",
-                                        "argmax",
-                                        "argmin",
-                                        "reshape",
-                                        "trans",
-                                        "permute",
-                                        "broadcast_to",
-                                        "expand_dims",
-                                        "exp",
-                                        "exp2",
-                                        "log",
-                                        "log2",
-                                        "sqrt",
-                                        "rsqrt",
-                                        "abs",
-                                        "sin",
-                                        "cos",
-                                        "sigmoid",
-                                        "erf",
-                                        "floor",
-                                        "ceil",
-                                        "cast",
-                                        "view",
-                                        "multiple_of",
-                                        "max_contiguous",
-                                        "tanh",
-                                        "reduce",
-                                        "xor_sum",
-                                        "reduce_or",
-                                        "cumsum",
-                                        "cumprod",
-                                        "associative_scan",
-                                        "histogram",
-                                        "sort",
-                                        "topk",
-                                        "ravel",
-                                        "gather"};
+  // clang-format off
+  static const char *const methods[] = {
+      "sum", "max", "min", "argmax", "argmin", "reshape", "trans", "permute",
+      "broadcast_to", "expand_dims", "exp", "exp2", "log", "log2", "sqrt",
+      "rsqrt", "abs", "sin", "cos", "sigmoid", "erf", "floor", "ceil", "cast",
+      "view", "multiple_of", "max_contiguous", "tanh", "reduce", "xor_sum",
+      "reduce_or", "cumsum", "cumprod", "associative_scan", "histogram", "sort",
+      "topk", "ravel", "gather", "flip", "split", "softmax", "cdiv", "sqrt_rn",
+      // Triton's members of pointers and block pointers
+      "store", "advance", "atomic_add", "atomic_and", "atomic_cas",
+      "atomic_max", "atomic_min", "atomic_or", "atomic_xchg", "atomic_xor"};
+  // clang-format on
   for (const char *m : methods)
     if (name == m)
       return llvm::StringRef(m);

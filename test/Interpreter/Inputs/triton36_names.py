@@ -32,4 +32,18 @@ for trial in range(3):
               kernel="gdc")["y_ptr"]
     check_true(f"gdc_wait / gdc_launch_dependents around a copy #{trial}",
                np.array_equal(out, 2 * v))
+    res = run(tile, {"x_ptr": v[:16].copy(), "y_ptr": np.full(64, np.nan, np.float32),
+                     "c_ptr": np.array([5, 2], np.int32), "n": 10 + trial},
+              kernel="members")
+    y, c, x = res["y_ptr"], res["c_ptr"], v[:16].astype(np.float64)
+    e = np.exp(x - x.max())
+    check_true(f"x.flip(0) #{trial}", np.array_equal(y[:16], v[:16][::-1]))
+    check_true(f"x.reshape(8, 2).split() #{trial}",
+               np.array_equal(y[16:24], v[0:16:2] + v[1:16:2]))
+    check(f"x.softmax() #{trial}", y[24:40], e / e.sum(), 1e-6)
+    check(f"x.sqrt_rn() #{trial}", y[40:56], np.sqrt(np.abs(x)), 1e-7)
+    check_true(f"block pointer .advance() #{trial}",
+               np.array_equal(y[56:64], v[8:16]))
+    check_true(f"ptr.atomic_add(n.cdiv(4)), ptr.atomic_max(n) #{trial}",
+               list(c) == [5 + -(-(10 + trial) // 4), 10 + trial])
 finish()
