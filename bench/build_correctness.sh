@@ -124,6 +124,9 @@ sed "s/\*fp16/*fp32/g; s/tl.float16/tl.float32/g" examples/matmul_descriptor.til
 "$TILEC" "$OUT/matmul_descriptor_fp32.tile" --all-configs \
   -o "$OUT/matmul_descriptor_fp32.ptx"
 "$TILEC" examples/grouped_matmul_tma.tile --all-configs -o "$OUT/grouped_matmul_tma.ptx"
+# Tutorial 08's pointer kernel (addresses loaded and cast), every config.
+"$TILEC" bench/kernels/grouped_matmul_tutorial08.tile --all-configs \
+  -o "$OUT/grouped_matmul_tutorial08.ptx"
 # Its fp8 run (FP8: e4m3 A, B and C), at the first config's blocks.
 "$TILEC" examples/grouped_matmul_tma.tile -D NUM_SM=132 -D FP8=True \
   -D BLOCK_SIZE_M=128 -D BLOCK_SIZE_N=128 -D BLOCK_SIZE_K=64 --num-warps 8 \

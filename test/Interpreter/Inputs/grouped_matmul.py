@@ -14,24 +14,11 @@ sizes = [(40, 24, 20), (16, 56, 36), (33, 16, 8)]
 lds = [(24, 40, 32), (40, 40, 56), (8, 8, 16)]
 
 
-def pack(buffer_index, mats):
-    """An int64 array: the matrices' addresses, then their fp16 data."""
-    head = 8 * len(mats)
-    data, addrs, offset = [], [], head
-    for m in mats:
-        addrs.append(((buffer_index + 1) << 40) + offset)
-        data.append(m.ravel().view(np.uint8))
-        offset += m.nbytes
-    raw = np.concatenate([np.array(addrs, np.int64).view(np.uint8)] + data)
-    raw = np.concatenate([raw, np.zeros(-len(raw) % 8, np.uint8)])
-    return raw.view(np.int64), head
-
-
 def run_groups(A, B, C, sizes, lds, defines):
     """Runs the kernel on the GEMMs; returns each C as it came back."""
-    a_buf, _ = pack(0, A)
-    b_buf, _ = pack(1, B)
-    c_buf, c_head = pack(2, C)
+    a_buf, _ = pack_addresses(0, A)
+    b_buf, _ = pack_addresses(1, B)
+    c_buf, c_head = pack_addresses(2, C)
     out = run(f"{examples}/grouped_matmul_tma.tile",
               {"group_a_ptrs": a_buf, "group_b_ptrs": b_buf,
                "group_c_ptrs": c_buf,
@@ -40,13 +27,7 @@ def run_groups(A, B, C, sizes, lds, defines):
                "group_size": len(sizes)},
               defines=["NUM_SM=3", "BLOCK_SIZE_M=16", "BLOCK_SIZE_N=16"] +
               defines)
-    raw = out["group_c_ptrs"].view(np.uint8)[c_head:]
-    results, offset = [], 0
-    for c in C:
-        results.append(raw[offset:offset + c.nbytes].view(c.dtype)
-                       .reshape(c.shape))
-        offset += c.nbytes
-    return results
+    return unpack_matrices(out["group_c_ptrs"], c_head, C)
 
 
 A = [r.standard_normal((m, lda)).astype(np.float16)

@@ -85,6 +85,34 @@ def finish():
     print("ALL PASSED")
 
 
+def pack_addresses(buffer_index, mats):
+    """For kernels that load addresses (tutorial 08's grouped GEMMs): an
+    int64 array holding the matrices' CPU-mode addresses (byte o of pointer
+    argument b is ((b + 1) << 40) + o, docs/interpreter.md), then their
+    data. Returns the array and the byte offset of the first matrix."""
+    head = 8 * len(mats)
+    data, addrs, offset = [], [], head
+    for m in mats:
+        addrs.append(((buffer_index + 1) << 40) + offset)
+        data.append(m.ravel().view(np.uint8))
+        offset += m.nbytes
+    raw = np.concatenate([np.array(addrs, np.int64).view(np.uint8)] + data)
+    raw = np.concatenate([raw, np.zeros(-len(raw) % 8, np.uint8)])
+    return raw.view(np.int64), head
+
+
+def unpack_matrices(packed, head, like):
+    """The matrices of a pack_addresses array after a run, shaped as
+    `like`."""
+    raw = packed.view(np.uint8)[head:]
+    results, offset = [], 0
+    for m in like:
+        results.append(raw[offset:offset + m.nbytes].view(m.dtype)
+                       .reshape(m.shape))
+        offset += m.nbytes
+    return results
+
+
 def rng(seed=0):
     return np.random.default_rng(seed)
 
