@@ -17,11 +17,9 @@ func.func @big_tile_8_warps(%pa: tensor<128x64x!tile.ptr<f16>>, %pb: tensor<64x2
 
 // -----
 
-// 64 rows for 8 warps would put two warpgroups side by side along N, which
-// computed wrong results on the H100 in two published kernels
-// (bench/probe_generality2_cpu.py): such a dot takes mma.sync for now.
+// 64 rows for 8 warps: two warpgroups side by side along N.
 // CHECK-LABEL: func.func @two_groups_along_n
-// CHECK: tile.dot {{.*}} -> tensor<64x128xf32, #tilegpu.mma<version = 2,
+// CHECK: tile.dot {{.*}} -> tensor<64x128xf32, #tilegpu.mma<version = 3, warpsPerCTA = [4, 2], instrShape = [16, 64]>>
 func.func @two_groups_along_n(%pa: tensor<64x64x!tile.ptr<bf16>>, %pb: tensor<64x128x!tile.ptr<bf16>>, %pc: tensor<64x128x!tile.ptr<f32>>) attributes {tilegpu.num_warps = 8 : i32} {
   %a = tile.load %pa : tensor<64x64x!tile.ptr<bf16>>
   %b = tile.load %pb : tensor<64x128x!tile.ptr<bf16>>
@@ -180,5 +178,34 @@ func.func @column_of_two_dots(%pq: tensor<128x64x!tile.ptr<f16>>, %pk: tensor<64
   %mb2 = tile.broadcast %m2 : tensor<128x1xf32> -> tensor<128x32xf32>
   %d2 = arith.subf %s2, %mb2 : tensor<128x32xf32>
   tile.store %po2, %d2 : tensor<128x32x!tile.ptr<f32>>
+  return
+}
+
+// -----
+
+// One dot's result added to another's whose warps are arranged otherwise
+// (flash-linear-attention's chunk_o: q @ h on two warpgroups side by side,
+// plus the chained b_A @ v on mma.sync's 2 x 4 warps): the second dot
+// computes in its own layout, the one its register operand was laid out
+// for, and its result is converted to the sum's.
+// CHECK-LABEL: func.func @dots_of_two_arrangements_added
+// CHECK: tile.dot {{.*}} -> tensor<64x128xf32, #tilegpu.mma<version = 3, warpsPerCTA = [4, 2], instrShape = [16, 64]>>
+// CHECK: tile.dot {{.*}} -> tensor<64x64xf32, #tilegpu.mma<version = 2, warpsPerCTA = [2, 4], instrShape = [16, 8]>>
+// CHECK: %[[PV:.*]] = tile.dot {{.*}}dot_op<opIdx = 0, parent = <version = 2, warpsPerCTA = [2, 4]{{.*}} -> tensor<64x128xf32, #tilegpu.mma<version = 2, warpsPerCTA = [2, 4], instrShape = [16, 8]>>
+// CHECK-NEXT: %[[CVT:.*]] = tilegpu.convert_layout %[[PV]] : {{.*}} -> tensor<64x128xf32, #tilegpu.mma<version = 3, warpsPerCTA = [4, 2], instrShape = [16, 64]>>
+// CHECK: arith.addf {{.*}}%[[CVT]]
+func.func @dots_of_two_arrangements_added(%pq: tensor<64x128x!tile.ptr<f16>>, %ph: tensor<128x128x!tile.ptr<f16>>, %pk: tensor<128x64x!tile.ptr<f16>>, %pv: tensor<64x128x!tile.ptr<f16>>, %po: tensor<64x128x!tile.ptr<f32>>) attributes {tilegpu.num_warps = 8 : i32} {
+  %q = tile.load %pq : tensor<64x128x!tile.ptr<f16>>
+  %h = tile.load %ph : tensor<128x128x!tile.ptr<f16>>
+  %k = tile.load %pk : tensor<128x64x!tile.ptr<f16>>
+  %v = tile.load %pv : tensor<64x128x!tile.ptr<f16>>
+  %z = arith.constant dense<0.0> : tensor<64x128xf32>
+  %zs = arith.constant dense<0.0> : tensor<64x64xf32>
+  %o = tile.dot %q, %h, %z : tensor<64x128xf16> * tensor<128x128xf16> -> tensor<64x128xf32>
+  %s = tile.dot %q, %k, %zs : tensor<64x128xf16> * tensor<128x64xf16> -> tensor<64x64xf32>
+  %p = arith.truncf %s : tensor<64x64xf32> to tensor<64x64xf16>
+  %pv2 = tile.dot %p, %v, %z : tensor<64x64xf16> * tensor<64x128xf16> -> tensor<64x128xf32>
+  %sum = arith.addf %o, %pv2 : tensor<64x128xf32>
+  tile.store %po, %sum : tensor<64x128x!tile.ptr<f32>>
   return
 }

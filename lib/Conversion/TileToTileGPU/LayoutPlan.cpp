@@ -349,9 +349,9 @@ mlir::tile::chooseWgmmaLayout(DotOp dot, const LayoutPlanOptions &options) {
   if (M % 64 || K % 16 || N % 16 || (K * N * 2) % 1024 ||
       ((fp8 || int8) && (K % 32 || (K * N) % 1024)))
     return {};
-  // Warpgroups along M (each owns 64-row bands). In a chain of dots every
-  // warp owns whole rows (all warps along M), so that one dot's result is
-  // the next one's A in the same registers.
+  // Warpgroups along M first (each owns 64-row bands), then along N. In a
+  // chain of dots every warp owns whole rows (all warps along M), so that
+  // one dot's result is the next one's A in the same registers.
   unsigned wm = 4;
   if (isChainedDot(dot)) {
     if (M < 16 * options.numWarps)
@@ -360,17 +360,12 @@ mlir::tile::chooseWgmmaLayout(DotOp dot, const LayoutPlanOptions &options) {
   }
   while (wm < options.numWarps && M >= 32 * wm)
     wm *= 2;
-  // Warpgroups left over would stand side by side along N (a 64-row tile
-  // on 8 warps), which computed wrong results on the H100 (DeepSeek-V3's
-  // fp8 GEMM at 64x128x128 and flash-linear-attention's chunk_fwd_kernel_o
-  // at BT=64 on 8 warps, bench/probe_generality2_cpu.py); until that
-  // lowering is fixed such a dot takes mma.sync.
-  if (wm < options.numWarps)
+  unsigned wn = options.numWarps / wm;
+  int64_t warpN = std::min<int64_t>(256, N / wn);
+  // A warpgroup's columns start on a whole 128-byte line of B.
+  if (warpN % 8 || N % (warpN * wn) || (wn > 1 && warpN % 64))
     return {};
-  int64_t warpN = std::min<int64_t>(256, N);
-  if (warpN % 8 || N % warpN)
-    return {};
-  return MmaEncodingAttr::get(dot.getContext(), 3, {wm, 1},
+  return MmaEncodingAttr::get(dot.getContext(), 3, {wm, wn},
                               {16, static_cast<unsigned>(warpN)});
 }
 

@@ -72,8 +72,9 @@ private:
   }
 
   void processOp(Operation *op) {
-    // Terminators are handled by the op that owns their region.
-    if (op->hasTrait<OpTrait::IsTerminator>())
+    // Terminators are handled by the op that owns their region; layout
+    // conversions are this walk's own (after a dot, processDot).
+    if (op->hasTrait<OpTrait::IsTerminator>() || isa<ConvertLayoutOp>(op))
       return;
     if (auto forOp = dyn_cast<scf::ForOp>(op))
       return processFor(forOp);
@@ -232,10 +233,25 @@ private:
   }
 
   void processDot(DotOp dot) {
-    Type result = planned(dot.getD());
-    dot->getResult(0).setType(result);
-    convertOperand(dot, 2, result);
+    auto result = cast<RankedTensorType>(planned(dot.getD()));
     MmaEncodingAttr mma = plan.getMmaLayout(dot);
+    // Another dot's layout may have won the result's class (one dot's
+    // result added to another's, as flash-linear-attention's chunk_o adds
+    // b_A @ v to q @ h). Where its warps are arranged otherwise, this dot's
+    // operands, laid out for its own warps, cannot feed that instruction:
+    // it computes in its own layout and converts the result.
+    auto classMma = dyn_cast<MmaEncodingAttr>(result.getEncoding());
+    RankedTensorType computed = result;
+    if (mma && classMma && classMma.getWarpsPerCTA() != mma.getWarpsPerCTA())
+      computed = cast<RankedTensorType>(withLayout(result, mma));
+    dot->getResult(0).setType(computed);
+    convertOperand(dot, 2, computed);
+    if (computed != result) {
+      builder.setInsertionPointAfter(dot);
+      auto cvt =
+          ConvertLayoutOp::create(builder, dot.getLoc(), result, dot.getD());
+      dot.getD().replaceAllUsesExcept(cvt, cvt);
+    }
     if (!mma)
       return;
     unsigned kWidth = dot.getA().getType().getElementType().isF32() ? 1 : 2;
