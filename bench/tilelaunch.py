@@ -211,7 +211,12 @@ def triton_from_tile(path, first, end_marker="\n# ---"):
     body = re.sub(r"^kernel (\w+)\(", r"@triton.jit\ndef \1(",
                   text[start:end], flags=re.M)
     body = body.replace("@triton.jit\n@triton.jit\n", "@triton.jit\n")
-    body = re.sub(r"^(\s+\w+): (?:\*?[a-z0-9]+),", r"\1,", body, flags=re.M)
+    # Run-time parameters' annotations (`x: *fp16`, `n: i32`), one or
+    # several a line, inside each kernel's header only.
+    body = re.sub(r"(def \w+\()(.*?)(\):)",
+                  lambda h: h.group(1) + re.sub(
+                      r"(\w+): \*?[a-z][a-z0-9]*(?=\s*[,)])", r"\1",
+                      h.group(2)) + h.group(3), body, flags=re.S)
     src = "import triton\nimport triton.language as tl\n\n\n" + body
     name = os.path.splitext(os.path.basename(path))[0] + "_triton"
     module_path = os.path.join(tempfile.mkdtemp(), name + ".py")

@@ -19,6 +19,11 @@
 // CHECK-LABEL: func.func @transposed
 // CHECK-NOT: arith.extf
 // CHECK: tile.dot {{.*}} : tensor<64x64xf8E4M3FN, {{.*}}> * tensor<64x64xf8E4M3FN, {{.*}}> -> tensor<64x64xf32, #tilegpu.mma<version = 3,
+// A 64-row tile on 8 warps: two warpgroups side by side along N, each 32
+// columns wide (a K-major B stores each column as a row, so a warpgroup's
+// columns need not start on a 128-byte line).
+// CHECK-LABEL: func.func @kmajor_8_warps
+// CHECK: tile.dot {{.*}} -> tensor<64x64xf32, #tilegpu.mma<version = 3, warpsPerCTA = [4, 2], instrShape = [16, 32]>>
 // SYNC-LABEL: func.func @kmajor
 // SYNC: arith.extf {{.*}} : tensor<64x64xf8E4M3FN, {{.*}}> to tensor<64x64xf16,
 // SYNC: tile.dot {{.*}} -> tensor<64x64xf32, #tilegpu.mma<version = 2,
@@ -103,6 +108,35 @@ module {
     %19 = tile.trans %14, [1, 0] : tensor<64x64xf8E4M3FN> -> tensor<64x64xf8E4M3FN>
     %20 = tile.dot %9, %19, %cst_0 : tensor<64x64xf8E4M3FN> * tensor<64x64xf8E4M3FN> -> tensor<64x64xf32>
     tile.store %18, %20 : tensor<64x64x!tile.ptr<f32>>
+    return
+  }
+  func.func @kmajor_8_warps(%arg0: !tile.ptr<f8E4M3FN>, %arg1: !tile.ptr<f8E5M2>, %arg2: !tile.ptr<f32>) attributes {tilegpu.num_warps = 8 : i32} {
+    %cst = arith.constant dense<64> : tensor<1x64xi32>
+    %cst_0 = arith.constant dense<64> : tensor<64x1xi32>
+    %cst_1 = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+    %0 = tile.make_range 0 to 64 : tensor<64xi32>
+    %1 = tile.expand_dims %0 {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+    %2 = arith.muli %1, %cst_0 : tensor<64x1xi32>
+    %3 = tile.splat %arg0 : tensor<64x1x!tile.ptr<f8E4M3FN>>
+    %4 = tile.addptr %3, %2 : tensor<64x1x!tile.ptr<f8E4M3FN>>, tensor<64x1xi32>
+    %5 = tile.expand_dims %0 {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+    %6 = tile.broadcast %4 : tensor<64x1x!tile.ptr<f8E4M3FN>> -> tensor<64x64x!tile.ptr<f8E4M3FN>>
+    %7 = tile.broadcast %5 : tensor<1x64xi32> -> tensor<64x64xi32>
+    %8 = tile.addptr %6, %7 : tensor<64x64x!tile.ptr<f8E4M3FN>>, tensor<64x64xi32>
+    %9 = tile.load %8 : tensor<64x64x!tile.ptr<f8E4M3FN>>
+    %10 = tile.splat %arg1 : tensor<64x1x!tile.ptr<f8E5M2>>
+    %11 = tile.addptr %10, %1 : tensor<64x1x!tile.ptr<f8E5M2>>, tensor<64x1xi32>
+    %12 = arith.muli %5, %cst : tensor<1x64xi32>
+    %13 = tile.broadcast %11 : tensor<64x1x!tile.ptr<f8E5M2>> -> tensor<64x64x!tile.ptr<f8E5M2>>
+    %14 = tile.broadcast %12 : tensor<1x64xi32> -> tensor<64x64xi32>
+    %15 = tile.addptr %13, %14 : tensor<64x64x!tile.ptr<f8E5M2>>, tensor<64x64xi32>
+    %16 = tile.load %15 : tensor<64x64x!tile.ptr<f8E5M2>>
+    %17 = tile.splat %arg2 : tensor<64x1x!tile.ptr<f32>>
+    %18 = tile.addptr %17, %2 : tensor<64x1x!tile.ptr<f32>>, tensor<64x1xi32>
+    %19 = tile.broadcast %18 : tensor<64x1x!tile.ptr<f32>> -> tensor<64x64x!tile.ptr<f32>>
+    %20 = tile.addptr %19, %7 : tensor<64x64x!tile.ptr<f32>>, tensor<64x64xi32>
+    %21 = tile.dot %9, %16, %cst_1 : tensor<64x64xf8E4M3FN> * tensor<64x64xf8E5M2> -> tensor<64x64xf32>
+    tile.store %20, %21 : tensor<64x64x!tile.ptr<f32>>
     return
   }
 }

@@ -362,8 +362,11 @@ mlir::tile::chooseWgmmaLayout(DotOp dot, const LayoutPlanOptions &options) {
     wm *= 2;
   unsigned wn = options.numWarps / wm;
   int64_t warpN = std::min<int64_t>(256, N / wn);
-  // A warpgroup's columns start on a whole 128-byte line of B.
-  if (warpN % 8 || N % (warpN * wn) || (wn > 1 && warpN % 64))
+  // A warpgroup's columns start on a whole 128-byte line of a B stored
+  // along N; a K-major B (fp8, int8 and tf32 dots are) stores each column
+  // as a row of its own.
+  bool lineAligned = fp8 || int8 || tf32 || warpN % 64 == 0;
+  if (warpN % 8 || N % (warpN * wn) || (wn > 1 && !lineAligned))
     return {};
   return MmaEncodingAttr::get(dot.getContext(), 3, {wm, wn},
                               {16, static_cast<unsigned>(warpN)});
