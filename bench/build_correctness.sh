@@ -124,6 +124,14 @@ sed "s/\*fp16/*fp32/g; s/tl.float16/tl.float32/g" examples/matmul_descriptor.til
 "$TILEC" "$OUT/matmul_descriptor_fp32.tile" --all-configs \
   -o "$OUT/matmul_descriptor_fp32.ptx"
 "$TILEC" examples/grouped_matmul_tma.tile --all-configs -o "$OUT/grouped_matmul_tma.ptx"
+# 64-row tiles on 8 warps: wgmma's warpgroups side by side along N.
+for k in chain fp8_scaled int8_nt tf32_nt; do
+  for n in 64 128; do
+    [ $k = chain ] && [ $n = 64 ] && continue
+    "$TILEC" bench/kernels/wgmma_nsplit.tile -k $k --num-warps 8 \
+      $([ $k = chain ] || echo "-D K=256 -D N=$n") -o "$OUT/nsplit_${k}_$n.ptx"
+  done
+done
 # Tutorial 08's pointer kernel (addresses loaded and cast), every config.
 "$TILEC" bench/kernels/grouped_matmul_tutorial08.tile --all-configs \
   -o "$OUT/grouped_matmul_tutorial08.ptx"

@@ -844,6 +844,47 @@ def check_grouped_matmul():
                    f"{m}x{n}x{k}", float((~torch.isnan(c[:, n:])).sum()), 0)
 
 
+def check_wgmma_nsplit():
+    """64-row tiles on 8 warps (wgmma's warpgroups side by side along N):
+    FLA chunk_o's sum of a wgmma and a chained mma.sync result, DeepSeek's
+    scaled fp8 product, int8 and tf32, at 64 and 128 columns."""
+    r16 = lambda *s: (torch.randn(*s, device="cuda") * 0.3).half()
+    a, b, kt, v = r16(64, 128), r16(128, 128), r16(128, 64), r16(64, 128)
+    c = torch.full((64, 128), float("nan"), device="cuda")
+    Kernel("nsplit_chain_128")(a, b, kt, v, c)
+    s = a.double() @ kt.double()
+    s = torch.where(torch.tril(torch.ones(64, 64, device="cuda")) > 0, s, 0)
+    ref = 0.5 * (a.double() @ b.double()) + 0.5 * (s.half().double() @ v.double())
+    record("wgmma N-split chain (FLA)", "64x128", rel_error(c, ref), 2e-3)
+    K = 256
+    for n in (64, 128):
+        e4m3 = torch.float8_e4m3fn
+        a8 = (torch.randn(64, K, device="cuda") * 4).to(e4m3)
+        b8 = (torch.randn(n, K, device="cuda") * 4).to(e4m3)
+        sa = torch.rand(64, K // 128, device="cuda")
+        sb = torch.rand(n, K // 128, device="cuda")
+        c = torch.full((64, n), float("nan"), device="cuda")
+        Kernel(f"nsplit_fp8_scaled_{n}")(a8, b8, sa, sb, c)
+        ref = sum((a8[:, i:i + 128].double() @ b8[:, i:i + 128].double().T)
+                  * sa[:, i // 128, None].double() * sb[None, :, i // 128].double()
+                  for i in range(0, K, 128))
+        record("wgmma N-split fp8 scaled", f"64x{n}x{K}", rel_error(c, ref),
+               2e-3)
+        ai = torch.randint(-100, 100, (64, K), device="cuda", dtype=torch.int8)
+        bi = torch.randint(-100, 100, (n, K), device="cuda", dtype=torch.int8)
+        ci = torch.zeros(64, n, device="cuda", dtype=torch.int32)
+        Kernel(f"nsplit_int8_nt_{n}")(ai, bi, ci)
+        ref = ai.double() @ bi.double().T  # exact: sums below 2^22
+        record("wgmma N-split int8 (exact)", f"64x{n}x{K}",
+               float((ci.double() != ref).sum()), 0)
+        af = torch.randn(64, K, device="cuda")
+        bf = torch.randn(n, K, device="cuda")
+        c = torch.full((64, n), float("nan"), device="cuda")
+        Kernel(f"nsplit_tf32_nt_{n}")(af, bf, c)
+        record("wgmma N-split tf32", f"64x{n}x{K}",
+               rel_error(c, af.double() @ bf.double().T), 4e-3)
+
+
 def check_inline_asm():
     """tl.inline_asm_elementwise: tanh.approx per element, two results of
     one asm, and pack=4 int8 bytes in one register."""
@@ -1253,6 +1294,7 @@ for check in [check_vector_add, check_matmul, check_softmax,
               check_pointer_casts, check_gather, check_map_elementwise,
               check_inline_asm,
               check_descriptor, check_dot_transposed, check_grouped_matmul,
+              check_wgmma_nsplit,
               check_attention_tutorial06, check_attention_bwd_tutorial06,
               check_cuda_helpers,
               check_join_split, check_propagate_nan,
