@@ -51,25 +51,9 @@ FailureOr<Val> Generator::builtinLibdevice(llvm::StringRef name,
                               .Default("");
   if (!alias.empty())
     return builtinMath(alias, args, at);
-
-  if (name == "fmax" || name == "fmin") {
-    // NaN-ignoring (C's fmaxf): the other operand when one is NaN.
-    FailureOr<BoundArgs> b = bind(name, {"x", "y"}, 2, args, at);
-    if (failed(b))
-      return failure();
-    Val x = *(*b)[0], y = *(*b)[1];
-    FailureOr<ScalarType> t = unify(x, y, OpClass::Arith, at, name);
-    if (failed(t))
-      return failure();
-    ScalarType compute = isFloat(*t) && !isFloat8(*t) ? *t : ScalarType::F32;
-    Val xc = cast(x, compute, at);
-    mlir::Value yv = cast(y, compute, at).getValue();
-    mlir::Value r = name == "fmax" ? (mlir::Value)arith::MaxNumFOp::create(
-                                         builder, l, xc.getValue(), yv)
-                                   : (mlir::Value)arith::MinNumFOp::create(
-                                         builder, l, xc.getValue(), yv);
-    return Val::runtime(r, xc.getType());
-  }
+  // fmax and fmin are binary functions like pow (GenBuiltinsMath.cpp).
+  if (name == "fmax" || name == "fmin")
+    return builtinMath(name, args, at);
 
   FailureOr<BoundArgs> b = bind(name, {"x"}, 1, args, at);
   if (failed(b))

@@ -147,7 +147,7 @@ FailureOr<Val> Generator::builtinMath(llvm::StringRef name,
     return Val::runtime(r, x.getType());
   }
   if (name == "pow" || name == "atan2" || name == "fmod" ||
-      name == "copysign") {
+      name == "copysign" || name == "fmax" || name == "fmin") {
     // Binary libdevice functions, in fp32 (fp64 stays fp64) as the
     // transcendentals, rounded back to 16-bit float operands' type.
     FailureOr<BoundArgs> b = bind(name, {"x", "y"}, 2, args, at);
@@ -168,6 +168,10 @@ FailureOr<Val> Generator::builtinMath(llvm::StringRef name,
       r = math::Atan2Op::create(builder, l, xv, yv);
     else if (name == "fmod")
       r = arith::RemFOp::create(builder, l, xv, yv);
+    else if (name == "fmax") // NaN-ignoring, as C's fmaxf
+      r = arith::MaxNumFOp::create(builder, l, xv, yv);
+    else if (name == "fmin")
+      r = arith::MinNumFOp::create(builder, l, xv, yv);
     else
       r = math::CopySignOp::create(builder, l, xv, yv);
     return cast(Val::runtime(r, xc.getType()), resultType, at);
