@@ -1,5 +1,4 @@
-//===- Heuristics.h - Constexprs computed from a launch's arguments -*- C++
-//-*-===//
+//===- Heuristics.h - Constexprs from a launch's arguments ----*- C++ -*-===//
 //
 // Triton's @triton.heuristics({'EVEN_K': lambda args: args['K'] % 32 == 0})
 // sets constexpr parameters (or num_warps / num_stages) from the values of
