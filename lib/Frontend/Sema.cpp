@@ -697,10 +697,28 @@ std::optional<Val> ConstEvaluator::eval(const Expr &e) {
       return Val::dtype(*t);
     return fail(e, "'" + name + "' is not a compile-time constant here");
   }
-  case Expr::Kind::Attribute:
+  case Expr::Kind::Attribute: {
     if (auto t = dtypeFromExpr(e))
       return Val::dtype(*t);
+    if (dict) {
+      // A heuristic may test an argument's dtype as PyTorch spells it:
+      // `args['x'].dtype == torch.float16` (a pointer argument's dtype is
+      // its element type).
+      auto &a = llvm::cast<AttributeExpr>(e);
+      if (auto *base = dyn_cast<NameExpr>(a.base.get()))
+        if (base->name == "torch")
+          if (auto t = parseScalarType(a.attr))
+            return Val::dtype(*t);
+      if (a.attr == "dtype" || a.attr == "element_ty") {
+        std::optional<Val> v = eval(*a.base);
+        if (!v)
+          return std::nullopt;
+        if (v->getKind() == Val::Kind::DType)
+          return Val::dtype(v->getDType());
+      }
+    }
     return fail(e, "expected a compile-time constant");
+  }
   case Expr::Kind::Unary: {
     auto &u = llvm::cast<UnaryExpr>(e);
     auto v = eval(*u.operand);
