@@ -834,6 +834,18 @@ tilec::planKernels(const Module &ast, const SpecializeOptions &options,
         moduleConstants(*kernel, diags, badConstants);
     if (badConstants)
       return std::nullopt;
+    // The run-time arguments' values the heuristics read, the same for
+    // every config: a pointer is None or its dtype.
+    llvm::StringMap<Val> arguments;
+    for (const auto &[name, value] : options.argumentValues) {
+      auto param = llvm::find_if(
+          params, [&, &name = name](auto &e) { return e.first == name; });
+      bool pointer = param != params.end() &&
+                     param->second.kind == ParamType::Kind::Pointer;
+      arguments[name] = pointer && !value.isNone()
+                            ? Val::dtype(param->second.elementType, true)
+                            : value;
+    }
     for (auto [index, config] : llvm::enumerate(configs)) {
       PlannedKernel pk;
       KernelInstance &inst = pk.instance;
@@ -891,17 +903,6 @@ tilec::planKernels(const Module &ast, const SpecializeOptions &options,
         }
         env[p.name] = *value;
         bound[p.name] = *value;
-      }
-      llvm::StringMap<Val> arguments;
-      for (const auto &[name, value] : options.argumentValues) {
-        // A heuristic sees a pointer as None or not None.
-        auto param = llvm::find_if(
-            params, [&, &name = name](auto &e) { return e.first == name; });
-        bool pointer = param != params.end() &&
-                       param->second.kind == ParamType::Kind::Pointer;
-        arguments[name] = pointer && !value.isNone()
-                              ? Val::dtype(param->second.elementType, true)
-                              : value;
       }
       if (!applyHeuristics(*kernel, heuristics, constants, arguments, defined,
                            bound, diags))

@@ -386,6 +386,23 @@ void appendHeuristicInputs(const KernelState &k, const Arg *args,
   }
 }
 
+/// The compiler's specialization options for one set: the kernel's
+/// compile options, the arguments' signature and the values its
+/// @heuristics read.
+tilec::SpecializeOptions specializeOptions(const KernelState &k,
+                                           const std::string &signature,
+                                           const HeuristicValues &values) {
+  tilec::SpecializeOptions so;
+  so.kernel = k.kernelName;
+  so.defines = k.options.defines;
+  so.signature = signature;
+  so.numWarps = k.options.numWarps;
+  so.numStages = k.options.numStages;
+  so.allConfigs = k.autotuned;
+  so.argumentValues = values;
+  return so;
+}
+
 /// What the @heuristics give for `values`: every compiled instance's
 /// constexprs and launch options, as a key (arguments giving the same
 /// results share one compiled set, as in Triton).
@@ -401,17 +418,10 @@ Expected<std::string> heuristicResults(const KernelState &k,
   tilec::DiagnosticEngine diags(sourceMgr, diagStream);
   std::unique_ptr<tilec::Module> ast =
       tilec::parseSource(sourceMgr.getMemoryBuffer(1)->getBuffer(), diags);
-  tilec::SpecializeOptions so;
-  so.kernel = k.kernelName;
-  so.defines = k.options.defines;
-  so.signature = signature;
-  so.numWarps = k.options.numWarps;
-  so.numStages = k.options.numStages;
-  so.allConfigs = k.autotuned;
-  so.argumentValues = values;
   std::optional<std::vector<tilec::PlannedKernel>> planned;
   if (ast)
-    planned = tilec::planKernels(*ast, so, diags);
+    planned = tilec::planKernels(*ast, specializeOptions(k, signature, values),
+                                 diags);
   if (!planned)
     return Status::error(diagnostics.empty() ? "planning failed" : diagnostics);
   std::string key;
@@ -430,13 +440,7 @@ Status runCompiler(KernelState &k, const std::string &signature,
   std::string diagnostics;
   llvm::raw_string_ostream diagStream(diagnostics);
   tilec::CompileOptions co;
-  co.specialize.kernel = k.kernelName;
-  co.specialize.defines = k.options.defines;
-  co.specialize.signature = signature;
-  co.specialize.numWarps = k.options.numWarps;
-  co.specialize.numStages = k.options.numStages;
-  co.specialize.allConfigs = k.autotuned;
-  co.specialize.argumentValues = values;
+  co.specialize = specializeOptions(k, signature, values);
   co.target.arch = k.arch;
   co.groupM = k.options.groupM;
   // The signature already carries every argument's facts.
