@@ -89,6 +89,10 @@ struct tile::KernelState {
   /// Parameter indices of the arguments the @heuristics read: their values
   /// join the specialization key.
   std::vector<int> heuristicInputs;
+  /// The source, parsed on the first launch whose heuristics are evaluated
+  /// (under compileMutex), for every later one.
+  llvm::SourceMgr heuristicSource;
+  std::unique_ptr<tilec::Module> heuristicAst;
   bool autotuned = false;
   std::string arch;
 
@@ -406,22 +410,23 @@ tilec::SpecializeOptions specializeOptions(const KernelState &k,
 /// What the @heuristics give for `values`: every compiled instance's
 /// constexprs and launch options, as a key (arguments giving the same
 /// results share one compiled set, as in Triton).
-Expected<std::string> heuristicResults(const KernelState &k,
+Expected<std::string> heuristicResults(KernelState &k,
                                        const std::string &signature,
                                        const HeuristicValues &values) {
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(k.source, k.bufferName),
-      llvm::SMLoc());
   std::string diagnostics;
   llvm::raw_string_ostream diagStream(diagnostics);
-  tilec::DiagnosticEngine diags(sourceMgr, diagStream);
-  std::unique_ptr<tilec::Module> ast =
-      tilec::parseSource(sourceMgr.getMemoryBuffer(1)->getBuffer(), diags);
+  if (!k.heuristicSource.getNumBuffers())
+    k.heuristicSource.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBufferCopy(k.source, k.bufferName),
+        llvm::SMLoc());
+  tilec::DiagnosticEngine diags(k.heuristicSource, diagStream);
+  if (!k.heuristicAst)
+    k.heuristicAst = tilec::parseSource(
+        k.heuristicSource.getMemoryBuffer(1)->getBuffer(), diags);
   std::optional<std::vector<tilec::PlannedKernel>> planned;
-  if (ast)
-    planned = tilec::planKernels(*ast, specializeOptions(k, signature, values),
-                                 diags);
+  if (k.heuristicAst)
+    planned = tilec::planKernels(
+        *k.heuristicAst, specializeOptions(k, signature, values), diags);
   if (!planned)
     return Status::error(diagnostics.empty() ? "planning failed" : diagnostics);
   std::string key;
