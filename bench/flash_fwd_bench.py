@@ -7,6 +7,9 @@ Checked against float64 first (a few heads); then medians of interleaved
 rounds, each a CUDA graph of 20 launches.
 
 usage: python3 bench/flash_fwd_bench.py DIR [LOG] [--seq 4096] [--rounds 5]
+                                        [--baseline OLD_DIR]
+With --baseline, the same two builds from another compiler build run in the
+same rounds (a compiler change's effect).
 """
 import argparse
 import math
@@ -23,6 +26,7 @@ parser.add_argument("dir")
 parser.add_argument("log", nargs="?")
 parser.add_argument("--seq", type=int, default=4096)
 parser.add_argument("--rounds", type=int, default=5)
+parser.add_argument("--baseline", default="")
 args = parser.parse_args()
 log = logger(args.log)
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -53,7 +57,7 @@ for causal in (False, True):
     out = torch.empty_like(q)
     kargs = [q, k, v, bias, out, lse, tmp, scale, *bhm(q), *bhm(k), *bhm(v),
              0, 0, 0, *bhm(out), H, S, S, s_round, D, S // 32, S // 32]
-    contenders = tilec_builds(args.dir, "", f"flash_fwd_causal{causal}",
+    contenders = tilec_builds(args.dir, args.baseline, f"flash_fwd_causal{causal}",
                               kargs, grid)
     out_t = torch.empty_like(q)
 
@@ -94,4 +98,5 @@ for causal in (False, True):
         f"{label} {flops / (sorted(t)[len(t) // 2] * 1e-3) / 1e12:.0f}"
         for label, t in times.items())
     log(f"  causal={causal}: {rates}")
-    log_tilec_ratios(log, times, {"Triton": "Triton", "SDPA": "SDPA"}, "")
+    log_tilec_ratios(log, times, {"Triton": "Triton", "SDPA": "SDPA"},
+                     args.baseline)

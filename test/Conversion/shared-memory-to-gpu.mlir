@@ -120,6 +120,36 @@ func.func @scalar_fragments(%p: tensor<8x64x!tile.ptr<f32>, #dotB32>) attributes
 
 // -----
 
+// A tile staged in a loop (attention's K and V at one stage): the thread's
+// eight 16-byte stores, rows 16 apart, keep the same swizzled column, so
+// they are one per-thread base plus immediates (2048 bytes a step), not
+// eight loop-invariant addresses LLVM would keep in registers.
+#bK = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#sK = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>
+// CHECK-LABEL: gpu.func @store_in_loop
+// CHECK:     scf.for
+// CHECK:       gpu.barrier
+// CHECK:       %[[B:.*]] = llvm.getelementptr %{{[0-9]+}}[%{{[0-9]+}}] : (!llvm.ptr<3>, i32)
+// CHECK-NOT:   llvm.getelementptr %{{[0-9]+}}[%{{[0-9]+}}] : (!llvm.ptr<3>, i32)
+// CHECK:       %[[A0:.*]] = llvm.getelementptr %[[B]][%c0_i32{{.*}}]
+// CHECK:       llvm.store {{.*}}, %[[A0]] {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
+// CHECK:       %[[A1:.*]] = llvm.getelementptr %[[B]][%c2048_i32]
+// CHECK:       llvm.store {{.*}}, %[[A1]]
+// CHECK-COUNT-5: llvm.store
+// CHECK:       %[[A7:.*]] = llvm.getelementptr %[[B]][%c14336_i32]
+// CHECK:       llvm.store {{.*}}, %[[A7]]
+// CHECK:       gpu.barrier
+func.func @store_in_loop(%x: tensor<128x64xf16, #bK>, %n: index) attributes {tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %m = tilegpu.local_alloc %x {offset = 0 : i32} : (tensor<128x64xf16, #bK>) -> !tilegpu.memdesc<128x64xf16, #sK>
+  }
+  return
+}
+
+// -----
+
 // mbarriers: thread 0 initializes (and later invalidates) each barrier of
 // a buffer, followed by a barrier of the program; waits spin on
 // try_wait.parity with the phase's low bit (then fence for wgmma when

@@ -15,7 +15,9 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include <map>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -72,16 +74,37 @@ static Value swizzledOffset(OpBuilder &b, Location loc, ArrayRef<Value> coords,
 
 /// Every thread stores its registers of a tensor into the tile at `base`.
 static void storeTile(OpBuilder &b, Location loc, ValueRange values,
-                      RankedTensorType srcType, Value base, MemDescType type) {
+                      RankedTensorType srcType, Value base, MemDescType type,
+                      bool inLoop) {
   LinearLayout layout = layoutOf(srcType);
   Type elem = srcType.getElementType();
   SharedEncodingAttr enc = type.getEncoding();
   unsigned width = layout.getContiguousRegisters(
       enc.getOrder()[0],
       std::min<unsigned>(enc.getVec(), 16 / elementBytes(elem)));
-  auto coords = emitCoordinates(b, loc, layout);
+  // In a loop, few per-thread bases plus immediates, as
+  // LocalLoadLowering's reads: a tile staged in every iteration would
+  // otherwise keep one loop-invariant address per store in a register of
+  // its own. Outside loops the addresses are used once, and sharing them
+  // with the tile's readers measured fewer registers.
+  std::optional<SplitSharedOffsets> offsets;
+  SmallVector<Value> bases;
+  SmallVector<SmallVector<Value>> coords;
+  if (inLoop) {
+    offsets = splitSharedOffsets(b, loc, layout, type);
+    for (Value offset : offsets->bases)
+      bases.push_back(sharedAddress(b, loc, base, offset));
+  } else {
+    coords = emitCoordinates(b, loc, layout);
+  }
   for (unsigned r = 0; r < values.size(); r += width) {
-    Value addr = elementAddress(b, loc, base, coords[r], type);
+    Value addr;
+    if (offsets) {
+      auto [which, constant] = offsets->registers[r];
+      addr = sharedAddress(b, loc, bases[which], i32Constant(b, loc, constant));
+    } else {
+      addr = elementAddress(b, loc, base, coords[r], type);
+    }
     Value v = width == 1 ? values[r]
                          : packVector(b, loc, values.slice(r, width));
     LLVM::StoreOp::create(b, loc, v, addr, width * elementBytes(elem));
@@ -104,7 +127,8 @@ struct LocalAllocLowering : public OpConversionPattern<tilegpu::LocalAllocOp> {
       // or another buffer that shared these bytes) must be done.
       sharedOnlyBarrier(rewriter, loc);
       storeTile(rewriter, loc, adaptor.getSrc(),
-                cast<RankedTensorType>(src.getType()), base, op.getType());
+                cast<RankedTensorType>(src.getType()), base, op.getType(),
+                op->getParentOfType<LoopLikeOpInterface>() != nullptr);
       // Buffers in a wgmma layout are read by the tensor cores' proxy.
       if (op.getType().getEncoding().getLineElems())
         fenceAsyncProxy(rewriter, loc)
