@@ -42,8 +42,13 @@ done
 "$TILEC" bench/kernels/fp8.tile -o "$OUT/fp8.ptx"
 # int8 into int32: both operands K-major as the JIT states it (wgmma's s8
 # form; with every fact of aligned sizes the tiles come by cp.async, with
-# the strides' alone by scalar loads), and as written (the portable path).
-for cfg in "128 128 8 3" "64 128 4 4"; do
+# the strides' alone by scalar loads), and as written (mma.sync's s8 form).
+# Tiles under 64 rows take mma.sync's m16n8k32 throughout; so does fp8
+# there (the same kernel on e4m3 A and e5m2 B into fp32).
+sed "s/a_ptr: \*i8/a_ptr: *fp8e4nv/; s/b_ptr: \*i8/b_ptr: *fp8e5/;
+     s/c_ptr: \*i32/c_ptr: *fp32/; s/tl.int32/tl.float32/; s/other=0)/other=0.0)/" \
+  bench/kernels/int8_matmul.tile > "$OUT/fp8_small_matmul.tile"
+for cfg in "128 128 8 3" "64 128 4 4" "32 64 4 3" "16 64 2 3"; do
   set -- $cfg
   "$TILEC" bench/kernels/int8_matmul.tile -D BLOCK_M=$1 -D BLOCK_N=$2 \
     --num-warps $3 --num-stages $4 \
@@ -55,6 +60,14 @@ for cfg in "128 128 8 3" "64 128 4 4"; do
     -o "$OUT/int8_matmul_aligned_$1x$2.ptx"
   "$TILEC" bench/kernels/int8_matmul.tile -D BLOCK_M=$1 -D BLOCK_N=$2 \
     --num-warps $3 --num-stages $4 -o "$OUT/int8_matmul_$1x$2.ptx"
+  if [ "$1" -lt 64 ]; then
+    "$TILEC" "$OUT/fp8_small_matmul.tile" -D BLOCK_M=$1 -D BLOCK_N=$2 \
+      --num-warps $3 --num-stages $4 \
+      --signature "stride_ak=i32:1,stride_bk=i32:1,stride_cn=i32:1" \
+      -o "$OUT/fp8_small_matmul_kmajor_$1x$2.ptx"
+    "$TILEC" "$OUT/fp8_small_matmul.tile" -D BLOCK_M=$1 -D BLOCK_N=$2 \
+      --num-warps $3 --num-stages $4 -o "$OUT/fp8_small_matmul_$1x$2.ptx"
+  fi
 done
 "$TILEC" bench/kernels/dot_scaled.tile -o "$OUT/dot_scaled.ptx"
 # tf32 with a row-major B (the transposed product) into reductions along

@@ -20,6 +20,6 @@ for f in "$OUT"/*.ptx; do
   printf '%s: ' "$(basename "$f")"
   /usr/local/cuda/bin/ptxas -arch=sm_90a -v "$f" -o /dev/null 2>&1 |
     grep -oE "Used [0-9]+ registers|[0-9]+ bytes spill stores" | tr '\n' ' '
-  grep -oE "wgmma.mma_async.sync.aligned.m64n[0-9]+k32|mma.sync.aligned.m16n8k16" "$f" | sort | uniq -c | tr '\n' ' '
+  grep -oE "wgmma.mma_async.sync.aligned.m64n[0-9]+k32|mma.sync.aligned.m16n8k(16|32)" "$f" | sort | uniq -c | tr '\n' ' '
   echo
 done

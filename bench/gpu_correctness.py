@@ -1225,7 +1225,9 @@ def check_int8_matmul():
     """int8 x int8 -> int32 (bench/kernels/int8_matmul.tile): exact against
     the float64 product. K-major builds (wgmma's s8 form) get B as the
     transpose of an N x K matrix; as-written builds both layouts."""
-    for cfg in ["128x128", "64x128"]:
+    # Tiles under 64 rows run on mma.sync's m16n8k32 (s8), as do the
+    # as-written builds' paths that wgmma does not take.
+    for cfg in ["128x128", "64x128", "32x64", "16x64"]:
         bm, bn = map(int, cfg.split("x"))
         for name, layouts, sizes in [
                 (f"int8_matmul_aligned_{cfg}", [True], [(512, 384, 1024)]),
@@ -1236,21 +1238,54 @@ def check_int8_matmul():
                 for transposed in layouts:
                     a = torch.randint(-128, 128, (M, K), device="cuda",
                                       dtype=torch.int8)
-                    if transposed:
-                        b = torch.randint(-128, 128, (N, K), device="cuda",
-                                          dtype=torch.int8).t()
-                    else:
-                        b = torch.randint(-128, 128, (K, N), device="cuda",
-                                          dtype=torch.int8)
+                    b = small_matmul_b(torch.randint(
+                        -128, 128, (N, K) if transposed else (K, N),
+                        device="cuda", dtype=torch.int8), transposed)
                     c = torch.full((M, N), -7, device="cuda", dtype=torch.int32)
-                    k.bind(a, b, c, M, N, K, a.stride(0), a.stride(1),
-                           b.stride(0), b.stride(1), c.stride(0), c.stride(1),
-                           grid=(-(-M // bm) * -(-N // bn),))()
-                    torch.cuda.synchronize()
+                    launch_small_matmul(k, a, b, c, bm, bn)
                     want = a.double() @ b.double()
                     err = (c.double() - want).abs().max().item()
                     record(f"{name} {'B^T' if transposed else 'B'}",
                            f"{M}x{N}x{K}", err, 0)
+
+
+def small_matmul_b(b, transposed):
+    """B of int8_matmul.tile's kernels: K x N, or the transpose of N x K."""
+    return b.t() if transposed else b
+
+
+def launch_small_matmul(k, a, b, c, bm, bn):
+    """int8_matmul.tile's kernel (or its fp8 copy) on A, B into C."""
+    (M, K), N = a.shape, b.shape[1]
+    k.bind(a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0),
+           b.stride(1), c.stride(0), c.stride(1),
+           grid=(-(-M // bm) * -(-N // bn),))()
+    torch.cuda.synchronize()
+
+
+def check_fp8_small_matmul():
+    """e4m3 A x e5m2 B into fp32 on tiles under 64 rows (int8_matmul.tile's
+    kernel on fp8 pointers): mma.sync's m16n8k32 fp8 form with both
+    operands K-major (the JIT's facts), the fp16 form as written where B
+    runs along N; against the float64 product of the fp8 values, K's tail
+    masked (4100)."""
+    e4, e5 = torch.float8_e4m3fn, torch.float8_e5m2
+    for cfg in ["32x64", "16x64"]:
+        bm, bn = map(int, cfg.split("x"))
+        for name, layouts in [(f"fp8_small_matmul_kmajor_{cfg}", [True]),
+                              (f"fp8_small_matmul_{cfg}", [True, False])]:
+            k = Kernel(name)
+            for M, N, K in [(512, 384, 1024), (300, 200, 4100)]:
+                for transposed in layouts:
+                    a = torch.randn(M, K, device="cuda").to(e4)
+                    b = small_matmul_b(torch.randn(
+                        (N, K) if transposed else (K, N),
+                        device="cuda").to(e5), transposed)
+                    c = torch.full((M, N), float("nan"), device="cuda")
+                    launch_small_matmul(k, a, b, c, bm, bn)
+                    want = a.double() @ b.double()
+                    record(f"{name} {'B^T' if transposed else 'B'}",
+                           f"{M}x{N}x{K}", rel_error(c, want), 1e-5)
 
 
 def check_reductions():
@@ -1301,6 +1336,7 @@ for check in [check_vector_add, check_matmul, check_softmax,
               check_join_split, check_propagate_nan,
               check_library_builtins, check_reductions, check_fp8,
               check_dot_scaled, check_splitk, check_int8_matmul,
+              check_fp8_small_matmul,
               check_tf32_epilogue, check_block_scaled]:
     # ONLY=check_a,check_b runs those checks alone (a quick experiment).
     only = os.environ.get("ONLY")

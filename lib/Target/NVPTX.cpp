@@ -14,6 +14,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/OptBisect.h"
 #include "llvm/IR/Verifier.h"
@@ -257,13 +259,33 @@ private:
 };
 } // namespace
 
+/// Whether `module` multiplies fp8 with mma.sync (inline PTX of the dot
+/// lowering), which PTX ISA 8.4 introduced.
+static bool usesFloat8Mma(const llvm::Module &module) {
+  for (const llvm::Function &f : module)
+    for (const llvm::BasicBlock &block : f)
+      for (const llvm::Instruction &inst : block)
+        if (const auto *call = llvm::dyn_cast<llvm::CallInst>(&inst))
+          if (const auto *asmCall =
+                  llvm::dyn_cast<llvm::InlineAsm>(call->getCalledOperand())) {
+            llvm::StringRef text = asmCall->getAsmString();
+            if (text.starts_with("mma.sync") &&
+                (text.contains(".e4m3") || text.contains(".e5m2")))
+              return true;
+          }
+  return false;
+}
+
 llvm::Expected<std::string> tilec::emitPTX(llvm::Module &module,
                                            const TargetInfo &target) {
   std::string error;
   // Kernels that build TMA tensor maps need PTX ISA 8.6 (tensormap.replace
-  // taking global strides in bytes; earlier ISAs read them otherwise).
+  // taking global strides in bytes; earlier ISAs read them otherwise), fp8
+  // mma.sync 8.4.
   llvm::StringRef features =
-      module.getNamedGlobal(mlir::tile::kTensorMapPoolName) ? "+ptx86" : "";
+      module.getNamedGlobal(mlir::tile::kTensorMapPoolName) ? "+ptx86"
+      : usesFloat8Mma(module)                               ? "+ptx84"
+                                                            : "";
   std::unique_ptr<llvm::TargetMachine> tm =
       createTargetMachine(target, error, features);
   if (!tm)

@@ -182,7 +182,8 @@ static void rewriteDot(tile::DotOp dot,
     return;
   auto aType = dot.getA().getType(), bType = dot.getB().getType();
   unsigned bits = aType.getElementType().getIntOrFloatBitWidth();
-  int64_t kSlice = bits == 16 ? 16 : 8;
+  // One mma.sync's K: m16n8k8 (tf32), m16n8k16, m16n8k32 (8-bit).
+  int64_t kSlice = 256 / bits;
   int64_t K = aType.getDimSize(1);
   if (K % kSlice != 0)
     return;

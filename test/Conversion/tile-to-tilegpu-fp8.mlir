@@ -4,8 +4,9 @@
 // shared memory, so a dot whose loads run along K (A contiguous along its
 // columns, B along its rows) keeps its fp8 operands and the version-3
 // layout; one whose B runs along N gets fp16 widenings of both operands
-// (exact) and the fp16 path. Without wgmma (mma.sync) every fp8 dot is
-// widened.
+// (exact) and the fp16 path. Without wgmma, a dot whose loads run along K
+// takes mma.sync's fp8 form (m16n8k32, four consecutive K elements a
+// thread: kWidth 4); the others are widened.
 
 // CHECK-LABEL: func.func @kmajor
 // CHECK-NOT: arith.extf
@@ -25,8 +26,11 @@
 // CHECK-LABEL: func.func @kmajor_8_warps
 // CHECK: tile.dot {{.*}} -> tensor<64x64xf32, #tilegpu.mma<version = 3, warpsPerCTA = [4, 2], instrShape = [16, 32]>>
 // SYNC-LABEL: func.func @kmajor
+// SYNC-NOT: arith.extf
+// SYNC: tile.dot {{.*}} : tensor<64x64xf8E4M3FN, #tilegpu.dot_op<opIdx = 0, parent = <version = 2, {{.*}}>, kWidth = 4>> * tensor<64x64xf8E5M2, #tilegpu.dot_op<opIdx = 1, parent = <version = 2, {{.*}}>, kWidth = 4>> -> tensor<64x64xf32, #tilegpu.mma<version = 2,
+// SYNC-LABEL: func.func @nmajor
 // SYNC: arith.extf {{.*}} : tensor<64x64xf8E4M3FN, {{.*}}> to tensor<64x64xf16,
-// SYNC: tile.dot {{.*}} -> tensor<64x64xf32, #tilegpu.mma<version = 2,
+// SYNC: tile.dot {{.*}} kWidth = 2>> -> tensor<64x64xf32, #tilegpu.mma<version = 2,
 module {
   func.func @kmajor(%arg0: !tile.ptr<f8E4M3FN>, %arg1: !tile.ptr<f8E5M2>, %arg2: !tile.ptr<f32>) attributes {tilegpu.num_warps = 4 : i32} {
     %cst = arith.constant dense<64> : tensor<1x64xi32>

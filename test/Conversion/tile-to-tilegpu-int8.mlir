@@ -3,17 +3,16 @@
 // Dots of int8 blocks into int32: wgmma's s8 form reads both operands
 // K-major from shared memory, so a dot whose loads run along K (A along
 // its columns, B along its rows) gets the version-3 layout; one whose B
-// runs along N stays on the portable path (blocked operands), which is
-// exact, as no wider float type holds its sums exactly. So does every
-// int8 dot without wgmma.
+// runs along N, and every int8 dot without wgmma, gets mma.sync's s8 form
+// (m16n8k32: a thread holds four consecutive K elements, kWidth 4).
 
 // CHECK-LABEL: func.func @kmajor
 // CHECK: tile.dot {{.*}} {tilegpu.k_major_wgmma} : tensor<64x64xi8, #tilegpu.dot_op<opIdx = 0, {{.*}}> * tensor<64x64xi8, #tilegpu.dot_op<opIdx = 1, {{.*}}> -> tensor<64x64xi32, #tilegpu.mma<version = 3,
 // CHECK-LABEL: func.func @nmajor
 // CHECK-NOT: k_major_wgmma
-// CHECK: tile.dot {{.*}} : tensor<64x64xi8, #tilegpu.blocked<{{.*}}> * tensor<64x64xi8, #tilegpu.blocked<{{.*}}> -> tensor<64x64xi32, #tilegpu.blocked<
+// CHECK: tile.dot {{.*}} : tensor<64x64xi8, #tilegpu.dot_op<opIdx = 0, parent = <version = 2, {{.*}}>, kWidth = 4>> * tensor<64x64xi8, #tilegpu.dot_op<opIdx = 1, parent = <version = 2, {{.*}}>, kWidth = 4>> -> tensor<64x64xi32, #tilegpu.mma<version = 2,
 // SYNC-LABEL: func.func @kmajor
-// SYNC: tile.dot {{.*}} -> tensor<64x64xi32, #tilegpu.blocked<
+// SYNC: tile.dot {{.*}} kWidth = 4>> -> tensor<64x64xi32, #tilegpu.mma<version = 2,
 module {
   func.func @kmajor(%arg0: !tile.ptr<i8>, %arg1: !tile.ptr<i8>, %arg2: !tile.ptr<i32>) attributes {tilegpu.num_warps = 4 : i32} {
     %cst = arith.constant dense<64> : tensor<1x64xi32>

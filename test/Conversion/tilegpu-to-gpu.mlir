@@ -343,6 +343,24 @@ func.func @dot_mma(%a: f16, %b: f16, %y: !tile.ptr<f32>) attributes {tilegpu.num
   return
 }
 
+// int8 into int32 on mma.sync: a 16 x 16 x 32 product on one warp is two
+// m16n8k32 instructions (inline PTX, s8 operands, wrapping s32
+// accumulation), each taking four A registers and two B registers of four
+// bytes each.
+// MMA-LABEL: gpu.func @dot_mma_int8
+// MMA-COUNT-2: llvm.inline_asm asm_dialect = att "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13};", "=r,=r,=r,=r,r,r,r,r,r,r,r,r,r,r" {{.*}} : (i32, i32, i32, i32, i32, i32, i32, i32, i32, i32) -> !llvm.struct<(i32, i32, i32, i32)>
+// MMA-NOT: mma.sync
+// MMA: gpu.return
+func.func @dot_mma_int8(%a: i8, %b: i8, %y: !tile.ptr<i32>) attributes {tilegpu.num_warps = 1 : i32} {
+  %as = tile.splat %a : tensor<16x32xi8>
+  %bs = tile.splat %b : tensor<32x16xi8>
+  %zero = arith.constant dense<0> : tensor<16x16xi32>
+  %d = tile.dot %as, %bs, %zero : tensor<16x32xi8> * tensor<32x16xi8> -> tensor<16x16xi32>
+  %ys = tile.splat %y : tensor<16x16x!tile.ptr<i32>>
+  tile.store %ys, %d : tensor<16x16x!tile.ptr<i32>>
+  return
+}
+
 // f16 inputs are widened and accumulated in f32, then truncated.
 // CHECK-LABEL: gpu.func @dot_f16
 // CHECK: scf.for

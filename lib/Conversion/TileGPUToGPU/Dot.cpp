@@ -3,7 +3,7 @@
 // The portable lowering of tile.dot: A and B go to shared memory, and each
 // thread accumulates its own elements of C over K with scalar FMAs, loading
 // each row of A and column of B it needs once per k. (Tensor cores replace
-// this for fp16/bf16/tf32 in the matmul pipeline.)
+// this for fp16/bf16/tf32, fp8 and int8 in the matmul pipeline.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,6 +41,22 @@ static Value pack16(OpBuilder &b, Location loc, Value lo, Value hi) {
   return LLVM::BitcastOp::create(b, loc, b.getI32Type(), v);
 }
 
+/// Four 8-bit values (fp8 or int8 registers, i8) as one mma.sync operand
+/// register, the first in the low byte.
+static Value pack8(OpBuilder &b, Location loc, ArrayRef<Value> bytes) {
+  Value v = packVector(b, loc, bytes);
+  return LLVM::BitcastOp::create(b, loc, b.getI32Type(), v);
+}
+
+/// The PTX type of an 8-bit mma.sync operand.
+static StringRef eightBitPtxType(Type elem) {
+  if (isa<Float8E4M3FNType>(elem))
+    return "e4m3";
+  if (isa<Float8E5M2Type>(elem))
+    return "e5m2";
+  return "s8";
+}
+
 /// An fp32 value rounded to tf32 (round to nearest, ties away), as the
 /// 32-bit register mma.sync reads.
 static Value toTF32(OpBuilder &b, Location loc, Value f) {
@@ -75,7 +91,8 @@ static LogicalResult lowerWithMma(DotOp op, ValueRange a, ValueRange bRegs,
   int64_t M = aType.getDimSize(0), K = aType.getDimSize(1),
           N = bType.getDimSize(1);
   unsigned wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
-  int64_t kStep = tf32 ? 8 : 16;
+  bool eightBit = inElem.getIntOrFloatBitWidth() == 8;
+  int64_t kStep = tf32 ? 8 : eightBit ? 32 : 16;
   auto aRegs = registersByCoordinate(layoutOf(aType));
   auto bRegsAt = registersByCoordinate(layoutOf(bType));
   auto cRegs = registersByCoordinate(layoutOf(op.getType()));
@@ -133,8 +150,66 @@ static LogicalResult lowerWithMma(DotOp op, ValueRange a, ValueRange bRegs,
           acc[cIdx[i]] = LLVM::ExtractValueOp::create(
               rewriter, loc, mmaOp.getResult(), ArrayRef<int64_t>{i});
       };
+      // m16n8k32 for 8-bit operands, which the NVVM op does not take for
+      // fp8: inline PTX (fp8 from sm_89; int8 into int32 wraps, as
+      // Triton's).
+      auto issueEightBit = [&](ArrayRef<Value> operands) {
+        Type accType = acc[cIdx[0]].getType();
+        bool intAcc = accType.isInteger(32);
+        std::string text =
+            ("mma.sync.aligned.m16n8k32.row.col." +
+             Twine(intAcc ? "s32" : "f32") + "." + eightBitPtxType(inElem) +
+             "." + eightBitPtxType(bType.getElementType()) + "." +
+             (intAcc ? "s32" : "f32") +
+             " {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, "
+             "{$10, $11, $12, $13};")
+                .str();
+        std::string c = intAcc ? "r" : "f";
+        std::string constraints = "=" + c + ",=" + c + ",=" + c + ",=" + c +
+                                  ",r,r,r,r,r,r," + c + "," + c + "," + c +
+                                  "," + c;
+        SmallVector<Value> all(operands);
+        for (unsigned i : cIdx)
+          all.push_back(acc[i]);
+        auto accStruct = LLVM::LLVMStructType::getLiteral(
+            rewriter.getContext(), SmallVector<Type>(4, accType));
+        Value result = createInlineAsm(rewriter, loc, accStruct, all, text,
+                                       constraints, /*hasSideEffects=*/false)
+                           .getResult(0);
+        for (int i = 0; i < 4; ++i)
+          acc[cIdx[i]] = LLVM::ExtractValueOp::create(rewriter, loc, result,
+                                                      ArrayRef<int64_t>{i});
+      };
       for (int64_t k0 = 0; k0 < K; k0 += kStep) {
-        if (tf32) {
+        if (eightBit) {
+          // a0..a3 hold (g, 4t..4t+3), (g+8, ...), (g, 16+4t..), (g+8, ..);
+          // b0, b1 hold (4t..4t+3, g), (16+4t.., g).
+          SmallVector<Value> operands;
+          int64_t aOff[4][2] = {{0, 0}, {8, 0}, {0, 16}, {8, 16}};
+          for (auto &o : aOff) {
+            SmallVector<Value> bytes;
+            for (int64_t e = 0; e < 4; ++e) {
+              auto r = find(aRegs, m0 + o[0], k0 + o[1] + e);
+              if (!r)
+                return op.emitOpError(
+                    "internal error: operand register missing");
+              bytes.push_back(a[*r]);
+            }
+            operands.push_back(pack8(rewriter, loc, bytes));
+          }
+          for (int64_t o : {0, 16}) {
+            SmallVector<Value> bytes;
+            for (int64_t e = 0; e < 4; ++e) {
+              auto r = find(bRegsAt, k0 + o + e, n0);
+              if (!r)
+                return op.emitOpError(
+                    "internal error: operand register missing");
+              bytes.push_back(bRegs[*r]);
+            }
+            operands.push_back(pack8(rewriter, loc, bytes));
+          }
+          issueEightBit(operands);
+        } else if (tf32) {
           SmallVector<Value> aVals, bVals;
           int64_t aOff[4][2] = {{0, 0}, {8, 0}, {0, 4}, {8, 4}};
           for (auto &o : aOff) {

@@ -179,14 +179,19 @@ struct MemDescTransLowering
 /// Reads a 16-bit tensor-core operand with ldmatrix: per 16 x 16 (A) or
 /// 16 x 16 over two n-tiles (B) block, each lane supplies the address of
 /// one 8-element row of one 8 x 8 matrix; `.trans` when the tile is stored
-/// with the other dimension contiguous.
+/// with the other dimension contiguous. An 8-bit operand stored K-major
+/// reads the same way, each 16-bit column two of its K elements: the
+/// 16-byte rows of 16 x 32 (A) and 32 x 8 (B) blocks are m16n8k32's
+/// fragments.
 static FailureOr<SmallVector<Value>>
 loadOperandWithLdmatrix(OpBuilder &b, Location loc, tilegpu::LocalLoadOp op,
-                        Value base) {
+                        Value base, Type registerType) {
   RankedTensorType type = op.getResult().getType();
   auto dotOp = cast<tilegpu::DotOperandEncodingAttr>(type.getEncoding());
   MemDescType memType = op.getSrc().getType();
   SharedEncodingAttr enc = memType.getEncoding();
+  // Elements per 16-bit column of an 8 x 8 matrix.
+  int32_t w = 16 / type.getElementType().getIntOrFloatBitWidth();
   unsigned opIdx = dotOp.getOpIdx();
   unsigned kDim = opIdx == 0 ? 1 : 0;
   bool trans = enc.getOrder()[0] != kDim;
@@ -210,8 +215,12 @@ loadOperandWithLdmatrix(OpBuilder &b, Location loc, tilegpu::LocalLoadOp op,
   Value groupLow = arith::AndIOp::create(b, loc, group, i32Constant(b, loc, 1));
   Value groupHigh = arith::ShRUIOp::create(b, loc, group, i32Constant(b, loc, 1));
   Value eight = i32Constant(b, loc, 8);
+  // The second matrix along K starts 16 bytes on.
+  Value eightAlongK = i32Constant(b, loc, 8 * w);
   Value lowOff = arith::MulIOp::create(b, loc, groupLow, eight);
   Value highOff = arith::MulIOp::create(b, loc, groupHigh, eight);
+  Value lowOffK = arith::MulIOp::create(b, loc, groupLow, eightAlongK);
+  Value highOffK = arith::MulIOp::create(b, loc, groupHigh, eightAlongK);
 
   SmallVector<Value> result(layout.getNumRegs());
   auto i32Type = b.getI32Type();
@@ -233,25 +242,27 @@ loadOperandWithLdmatrix(OpBuilder &b, Location loc, tilegpu::LocalLoadOp op,
                                                    ArrayRef<int64_t>{i}));
     return words;
   };
+  // A word's 2 * w elements, consecutive along (dr, dc) from (r, c).
   auto assign = [&](Value word, int32_t r, int32_t c, int32_t dr,
                     int32_t dc) -> LogicalResult {
-    auto lo = regs.find({r, c}), hi = regs.find({r + dr, c + dc});
-    if (lo == regs.end() || hi == regs.end())
-      return failure();
-    Value pair = LLVM::BitcastOp::create(
-        b, loc, VectorType::get({2}, type.getElementType()), word);
-    auto halves = unpackVector(b, loc, pair, 2);
-    result[lo->second] = halves[0];
-    result[hi->second] = halves[1];
+    Value packed = LLVM::BitcastOp::create(
+        b, loc, VectorType::get({2 * w}, registerType), word);
+    auto parts = unpackVector(b, loc, packed, 2 * w);
+    for (int32_t e = 0; e < 2 * w; ++e) {
+      auto it = regs.find({r + e * dr, c + e * dc});
+      if (it == regs.end())
+        return failure();
+      result[it->second] = parts[e];
+    }
     return success();
   };
 
   if (opIdx == 0) {
     // A: matrices (m 0-7, k 0-7), (m 8-15, k 0-7), (m 0-7, k 8-15),
-    // (m 8-15, k 8-15) are a0..a3 of m16n8k16.
+    // (m 8-15, k 8-15) are a0..a3 of m16n8k16 (k in 16-bit columns).
     int64_t mTiles = std::max<int64_t>(1, rows / (16 * wm));
     for (int64_t mt = 0; mt < mTiles; ++mt)
-      for (int64_t k0 = 0; k0 < cols; k0 += 16) {
+      for (int64_t k0 = 0; k0 < cols; k0 += 16 * w) {
         int64_t m0 = 16 * wm * mt;
         Value mBase = arith::AddIOp::create(b, loc, warpOffset,
                                             i32Constant(b, loc, m0));
@@ -259,7 +270,8 @@ loadOperandWithLdmatrix(OpBuilder &b, Location loc, tilegpu::LocalLoadOp op,
         if (!trans) {
           row = arith::AddIOp::create(
               b, loc, mBase, arith::AddIOp::create(b, loc, laneMod8, lowOff));
-          col = arith::AddIOp::create(b, loc, i32Constant(b, loc, k0), highOff);
+          col =
+              arith::AddIOp::create(b, loc, i32Constant(b, loc, k0), highOffK);
         } else {
           row = arith::AddIOp::create(b, loc, mBase, lowOff);
           col = arith::AddIOp::create(
@@ -268,7 +280,8 @@ loadOperandWithLdmatrix(OpBuilder &b, Location loc, tilegpu::LocalLoadOp op,
         }
         auto words = issue(row, col, 4);
         for (unsigned j = 0; j < 4; ++j)
-          if (failed(assign(words[j], m0 + (j % 2) * 8, k0 + (j / 2) * 8, 0, 1)))
+          if (failed(assign(words[j], m0 + (j % 2) * 8, k0 + (j / 2) * 8 * w, 0,
+                            1)))
             return op.emitOpError("internal error: operand register missing");
       }
     return result;
@@ -276,7 +289,7 @@ loadOperandWithLdmatrix(OpBuilder &b, Location loc, tilegpu::LocalLoadOp op,
   // B: per k-step and pair of n-tiles (8 * wn apart), matrices
   // (k 0-7, n), (k 8-15, n), (k 0-7, n'), (k 8-15, n'): b0, b1 of each.
   int64_t nTiles = std::max<int64_t>(1, cols / (8 * wn));
-  for (int64_t k0 = 0; k0 < rows; k0 += 16)
+  for (int64_t k0 = 0; k0 < rows; k0 += 16 * w)
     for (int64_t nt = 0; nt < nTiles; nt += 2) {
       unsigned num = nt + 1 < nTiles ? 4 : 2;
       int64_t n0 = 8 * wn * nt;
@@ -292,33 +305,40 @@ loadOperandWithLdmatrix(OpBuilder &b, Location loc, tilegpu::LocalLoadOp op,
             arith::AddIOp::create(b, loc, laneMod8, lowOff));
         n = arith::AddIOp::create(b, loc, nBase, nSecond);
       } else {
-        k = arith::AddIOp::create(b, loc, i32Constant(b, loc, k0), lowOff);
+        k = arith::AddIOp::create(b, loc, i32Constant(b, loc, k0), lowOffK);
         n = arith::AddIOp::create(
             b, loc, nBase, arith::AddIOp::create(b, loc, nSecond, laneMod8));
       }
       auto words = issue(k, n, num);
       for (unsigned j = 0; j < num; ++j)
-        if (failed(assign(words[j], k0 + (j % 2) * 8, n0 + (j / 2) * 8 * wn,
+        if (failed(assign(words[j], k0 + (j % 2) * 8 * w, n0 + (j / 2) * 8 * wn,
                           1, 0)))
           return op.emitOpError("internal error: operand register missing");
     }
   return result;
 }
 
-/// ldmatrix applies to 16-bit operands of mma.sync whose window covers
+/// ldmatrix applies to 16-bit operands of mma.sync, and 8-bit ones stored
+/// K-major (its transpose moves 16-bit elements), whose window covers
 /// whole instruction tiles.
 static bool canUseLdmatrix(tilegpu::LocalLoadOp op) {
   RankedTensorType type = op.getResult().getType();
   auto dotOp = dyn_cast<tilegpu::DotOperandEncodingAttr>(type.getEncoding());
-  if (!dotOp || dotOp.getKWidth() != 2 ||
-      type.getElementType().getIntOrFloatBitWidth() != 16)
+  unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+  if (!dotOp || !((dotOp.getKWidth() == 2 && bits == 16) ||
+                  (dotOp.getKWidth() == 4 && bits == 8)))
     return false;
+  unsigned kDim = dotOp.getOpIdx() == 0 ? 1 : 0;
+  SharedEncodingAttr enc = op.getSrc().getType().getEncoding();
+  if (bits == 8 && (enc.getOrder()[0] != kDim || enc.getVec() < 16))
+    return false;
+  int64_t kStep = 256 / bits;
   unsigned wm = dotOp.getParent().getWarpsPerCTA()[0];
   unsigned wn = dotOp.getParent().getWarpsPerCTA()[1];
   int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
   if (dotOp.getOpIdx() == 0)
-    return rows % 16 == 0 && cols % 16 == 0 && (rows / 16) % wm == 0;
-  return rows % 16 == 0 && cols % 8 == 0 && (cols / 8) % wn == 0;
+    return rows % 16 == 0 && cols % kStep == 0 && (rows / 16) % wm == 0;
+  return rows % kStep == 0 && cols % 8 == 0 && (cols / 8) % wn == 0;
 }
 
 struct LocalLoadLowering : public OpConversionPattern<tilegpu::LocalLoadOp> {
@@ -329,7 +349,10 @@ struct LocalLoadLowering : public OpConversionPattern<tilegpu::LocalLoadOp> {
     Location loc = op.getLoc();
     Value base = adaptor.getSrc().front();
     if (canUseLdmatrix(op)) {
-      auto values = loadOperandWithLdmatrix(rewriter, loc, op, base);
+      auto values = loadOperandWithLdmatrix(
+          rewriter, loc, op, base,
+          getTypeConverter()->convertType(
+              op.getResult().getType().getElementType()));
       if (failed(values))
         return failure();
       rewriter.replaceOpWithMultiple(op, SmallVector<SmallVector<Value>>{*values});

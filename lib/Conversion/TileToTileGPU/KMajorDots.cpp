@@ -10,8 +10,9 @@
 // the order coalescedLayout gives them.
 // - Every other fp8 dot gets the fp16 widening of its operands (exact:
 //   every fp8 value is an fp16 value), so that the fp16 paths serve any
-//   layout and architecture, and mma.sync and the FMA path need no fp8
-//   form.
+//   layout, but for one mma.sync's fp8 form (m16n8k32, sm_89 on, twice
+//   the fp16 rate) takes: both operands loaded tiles that run along K,
+//   so that a thread's four bytes of K are one shared-memory word.
 // - A tf32 dot that qualifies is marked for chooseWgmmaLayout (the linear
 //   layer's A @ W^T in fp32), and so is one whose A loads along M (a
 //   weight gradient's X^T @ dY), which wgmma's tf32 form reads into
@@ -98,7 +99,9 @@ bool mlir::tile::widenFloat8Dots(func::FuncOp func,
                         dot.getType().getElementType().isF32() &&
                         loadedAlongK(dot.getA(), 0, axis) &&
                         loadedAlongK(dot.getB(), 1, axis);
-    if (wgmmaTakesIt)
+    if (wgmmaTakesIt ||
+        (takesEightBitMma(dot, options) && loadedAlongK(dot.getA(), 0, axis) &&
+         loadedAlongK(dot.getB(), 1, axis)))
       return;
     OpBuilder b(dot);
     dot.getAMutable().assign(widenToF16(b, dot.getLoc(), dot.getA()));
@@ -106,6 +109,17 @@ bool mlir::tile::widenFloat8Dots(func::FuncOp func,
     changed = true;
   });
   return changed;
+}
+
+bool mlir::tile::takesEightBitMma(DotOp dot, const LayoutPlanOptions &options) {
+  auto aType = dot.getA().getType();
+  Type a = aType.getElementType(), b = dot.getB().getType().getElementType();
+  bool fp8 = isFloat8Type(a) && isFloat8Type(b) &&
+             dot.getType().getElementType().isF32();
+  int64_t M = aType.getDimSize(0), K = aType.getDimSize(1),
+          N = dot.getB().getType().getDimSize(1);
+  return options.useMma && (fp8 || isInt8Dot(dot)) && M >= 16 && N >= 8 &&
+         K % 32 == 0;
 }
 
 /// Whether `dot` multiplies int8 blocks into int32.

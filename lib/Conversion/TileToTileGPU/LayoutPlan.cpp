@@ -383,14 +383,17 @@ MmaEncodingAttr LayoutPlan::chooseMma(DotOp dot) const {
   Type in = aType.getElementType();
   Type out = dot.getType().getElementType();
   bool tf32 = in.isF32() && dot.getInputPrecision() != InputPrecision::ieee;
-  // int8 into int32 runs on wgmma's s8 form only (marked K-major dots).
-  if (isInt8Dot(dot))
-    return chooseWgmma(dot);
-  if (!out.isF32())
+  // int8 into int32 runs on wgmma's s8 form (marked K-major dots), or on
+  // mma.sync's m16n8k32; fp8 that reaches here unwidened on one of the two
+  // too (widenFloat8Dots).
+  bool eightBit = isInt8Dot(dot) || isFloat8Type(in);
+  if (!out.isF32() && !isInt8Dot(dot))
     return {};
   if (MmaEncodingAttr wgmma = chooseWgmma(dot))
     return wgmma;
-  if (!(in.isF16() || in.isBF16() || tf32))
+  if (eightBit && !takesEightBitMma(dot, options))
+    return {};
+  if (!(in.isF16() || in.isBF16() || tf32 || eightBit))
     return {};
   int64_t M = aType.getDimSize(0), K = aType.getDimSize(1),
           N = dot.getB().getType().getDimSize(1);

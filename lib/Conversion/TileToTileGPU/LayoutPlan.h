@@ -106,8 +106,9 @@ bool isAccumulationOfDot(AtomicRMWOp atomic);
 bool accumulateHalfDotsInF32(func::FuncOp func,
                              const LayoutPlanOptions &options);
 
-/// Gives the dots of fp8 blocks that wgmma's fp8 form cannot take fp16
-/// operands (KMajorDots.cpp). Returns whether any dot changed.
+/// Gives the dots of fp8 blocks that neither wgmma's fp8 form nor
+/// mma.sync's takes fp16 operands (KMajorDots.cpp). Returns whether any
+/// dot changed.
 bool widenFloat8Dots(func::FuncOp func, const AxisInfoAnalysis &axis,
                      const LayoutPlanOptions &options);
 
@@ -120,6 +121,11 @@ inline constexpr llvm::StringLiteral kKMajorWgmmaAttrName =
 
 /// Whether `dot` multiplies int8 blocks into int32.
 bool isInt8Dot(DotOp dot);
+
+/// Whether mma.sync's 8-bit form (m16n8k32: fp8 into f32, sm_89 on; int8
+/// into int32) fits `dot`'s shape and types. For fp8, widenFloat8Dots also
+/// asks that both operands run along K.
+bool takesEightBitMma(DotOp dot, const LayoutPlanOptions &options);
 
 /// Marks the tf32 and int8 dots that wgmma takes (KMajorDots.cpp), after
 /// rewriting a tf32 dot of a row-major B as its transpose where wgmma then

@@ -254,7 +254,14 @@ private:
     }
     if (!mma)
       return;
-    unsigned kWidth = dot.getA().getType().getElementType().isF32() ? 1 : 2;
+    // Consecutive K elements a thread holds: one tf32, a 32-bit register's
+    // worth of 16-bit operands, and of 8-bit ones for mma.sync (wgmma reads
+    // 8-bit operands from shared memory only).
+    unsigned bits =
+        dot.getA().getType().getElementType().getIntOrFloatBitWidth();
+    unsigned kWidth = bits == 32                           ? 1
+                      : bits == 8 && mma.getVersion() == 2 ? 4
+                                                           : 2;
     for (unsigned i = 0; i < 2; ++i)
       convertOperandTo(dot, i,
                        DotOperandEncodingAttr::get(ctx, i, mma, kWidth));

@@ -373,8 +373,9 @@ LogicalResult DotOperandEncodingAttr::verify(
     MmaEncodingAttr parent, unsigned kWidth) {
   if (opIdx > 1)
     return emitError() << "opIdx must be 0 (A) or 1 (B)";
-  if (kWidth != 1 && kWidth != 2)
-    return emitError() << "kWidth must be 1 (tf32) or 2 (16-bit operands)";
+  if (kWidth != 1 && kWidth != 2 && kWidth != 4)
+    return emitError() << "kWidth must be 1 (tf32), 2 (16-bit operands) or "
+                          "4 (8-bit operands)";
   return success();
 }
 
@@ -388,12 +389,19 @@ DotOperandEncodingAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
   unsigned wm = getParent().getWarpsPerCTA()[0];
   unsigned wn = getParent().getWarpsPerCTA()[1];
   LayoutBuilder b(shape);
-  bool half = getKWidth() == 2;
+  unsigned kWidth = getKWidth();
+  bool half = kWidth == 2;
+  // The K extent of one instruction: m16n8k8, m16n8k16, m16n8k32.
+  int64_t kStep = 8 * kWidth;
   if (getOpIdx() == 0) {
     // A (M x K). m16n8k16: a0..a7 at (g, 2t+e), (g+8, 2t+e), (g, 2t+8+e),
     // (g+8, 2t+8+e). m16n8k8 (tf32): a0..a3 at (g, t), (g+8, t), (g, t+4),
-    // (g+8, t+4).
-    if (half) {
+    // (g+8, t+4). m16n8k32 (8-bit): a0..a15 at (g, 4t+e), (g+8, 4t+e),
+    // (g, 4t+16+e), (g+8, 4t+16+e).
+    if (kWidth == 4) {
+      b.regs({b.at(0, 1), b.at(0, 2), b.at(8, 0), b.at(0, 16)});
+      b.lanes({b.at(0, 4), b.at(0, 8), b.at(1, 0), b.at(2, 0), b.at(4, 0)});
+    } else if (half) {
       b.regs({b.at(0, 1), b.at(8, 0), b.at(0, 8)});
       b.lanes({b.at(0, 2), b.at(0, 4), b.at(1, 0), b.at(2, 0), b.at(4, 0)});
     } else {
@@ -402,12 +410,16 @@ DotOperandEncodingAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
     }
     b.warpRepeat(0, 16, wm);
     b.warpCopies(wn); // warps along N share A
-    b.regRepeat(1, half ? 16 : 8, shape[1]);
+    b.regRepeat(1, kStep, shape[1]);
     b.regRepeat(0, 16 * wm, shape[0]);
   } else {
     // B (K x N). m16n8k16: b0..b3 at (2t+e, g), (2t+8+e, g). m16n8k8:
-    // b0, b1 at (t, g), (t+4, g).
-    if (half) {
+    // b0, b1 at (t, g), (t+4, g). m16n8k32: b0..b7 at (4t+e, g),
+    // (4t+16+e, g).
+    if (kWidth == 4) {
+      b.regs({b.at(1, 0), b.at(2, 0), b.at(16, 0)});
+      b.lanes({b.at(4, 0), b.at(8, 0), b.at(0, 1), b.at(0, 2), b.at(0, 4)});
+    } else if (half) {
       b.regs({b.at(1, 0), b.at(8, 0)});
       b.lanes({b.at(2, 0), b.at(4, 0), b.at(0, 1), b.at(0, 2), b.at(0, 4)});
     } else {
@@ -420,7 +432,7 @@ DotOperandEncodingAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
     b.regRepeat(1, 8, std::min<int64_t>(warpN, shape[1]));
     b.warpCopies(wm); // warps along M share B
     b.warpRepeat(1, warpN, wn);
-    b.regRepeat(0, half ? 16 : 8, shape[0]);
+    b.regRepeat(0, kStep, shape[0]);
     b.regRepeat(1, warpN * wn, shape[1]);
   }
   return b.finish();

@@ -131,8 +131,9 @@ def TileGPU_DotOperandEncodingAttr : TileGPU_Attr<"DotOperandEncoding", "dot_op"
   let description = [{
     Operand `opIdx` (0: A, M x K; 1: B, K x N) as the threads hold it for
     `mma.sync` with the `parent` accumulator layout. `kWidth` is the number
-    of consecutive K elements a thread holds in one register pair: 2 for
-    16-bit operands (m16n8k16), 1 for tf32 (m16n8k8).
+    of consecutive K elements a thread holds together: 2 for 16-bit
+    operands (m16n8k16, a register pair), 1 for tf32 (m16n8k8), 4 for
+    8-bit operands (fp8 or int8, m16n8k32: four bytes of one register).
   }];
   let parameters = (ins "unsigned":$opIdx, "MmaEncodingAttr":$parent,
                         "unsigned":$kWidth);
