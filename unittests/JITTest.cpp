@@ -317,6 +317,22 @@ TEST(JIT, SpecializesOnArguments) {
   EXPECT_EQ(odd->find("cp.async.cg.shared.global"), std::string::npos);
 }
 
+/// num_sms() in a config is the device's SM count; without a GPU (this
+/// machine) the architecture's default, 132 on sm_90a.
+TEST(JIT, NumSMsInConfigs) {
+  JIT jit(JITOptions{"", false});
+  std::string source =
+      "@autotune(configs=[config(NUM_SM=num_sms())], key=['n'])\n"
+      "kernel k(x: *i32, n: i32, NUM_SM: constexpr):\n"
+      "    tl.store(x + tl.program_id(0), NUM_SM * 1000 + 7)\n";
+  auto k = jit.loadSource(source, "k");
+  ASSERT_TRUE(bool(k)) << k.error();
+  alignas(16) static int32_t x[4];
+  auto ptx = k->ptxFor({ptr(x), int32_t(4)});
+  ASSERT_TRUE(bool(ptx)) << ptx.error();
+  EXPECT_NE(ptx->find("132007"), std::string::npos);
+}
+
 /// A second JIT finds the first one's output on disk (the cached PTX is
 /// marked to prove it was not recompiled).
 TEST(JIT, DiskCacheRoundTrip) {

@@ -431,6 +431,10 @@ FailureOr<Val> Generator::genName(const NameExpr &expr) {
                      "libdevice) and the functions of its own file; define "
                      "what '" +
                      name + "' provides here");
+  if (name == "num_sms")
+    return error(expr.getLoc(),
+                 "num_sms() (the device's SM count) is known only in "
+                 "@autotune configs; pass it to the kernel as an argument");
   std::string msg = "undefined name '" + name + "'";
   std::string suggestion = suggestName(name, visibleNames());
   if (!suggestion.empty())

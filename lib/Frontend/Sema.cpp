@@ -844,6 +844,17 @@ std::optional<Val> ConstEvaluator::evalCall(const CallExpr &call) {
                                    std::to_string(args.size()));
     return false;
   };
+  if (name == "num_sms") {
+    // Tutorial 08's host helper (torch's multi_processor_count), which
+    // configs call: the device's SM count, known where configs are read.
+    if (!arity(0))
+      return std::nullopt;
+    auto it = env.find(kNumSMsConstant);
+    if (it == env.end())
+      return fail(call, "num_sms() (the device's SM count) is known only in "
+                        "@autotune configs");
+    return it->second;
+  }
   if (name == "constexpr") {
     // tl.constexpr(value), as module-level constants are written.
     if (!arity(1))

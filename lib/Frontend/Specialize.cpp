@@ -218,9 +218,13 @@ static bool expandComprehension(
   return true;
 }
 
+unsigned tilec::defaultNumSMs(unsigned computeCapability) {
+  return computeCapability >= 90 ? 132 : 108;
+}
+
 std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
                                                 DiagnosticEngine &diags,
-                                                bool &failed) {
+                                                bool &failed, unsigned numSMs) {
   const Decorator *deco = kernel.findDecorator("autotune");
   if (!deco)
     deco = kernel.findDecorator("triton.autotune");
@@ -277,6 +281,8 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
   llvm::StringMap<Val> constants = moduleConstants(kernel, diags, failed);
   if (failed)
     return std::nullopt;
+  // Tutorial 08's configs ask the host for the device's SM count.
+  constants[kNumSMsConstant] = Val::integer(numSMs);
   auto bad = [&](llvm::SMLoc at, const llvm::Twine &msg) {
     diags.error(at, msg);
     failed = true;
@@ -767,7 +773,9 @@ tilec::planKernels(const Module &ast, const SpecializeOptions &options,
   for (const FunctionDef *kernel : kernels) {
     bool failedAutotune = false;
     std::optional<AutotuneSpec> autotune =
-        readAutotune(*kernel, diags, failedAutotune);
+        readAutotune(*kernel, diags, failedAutotune,
+                     options.numSMs ? options.numSMs
+                                    : defaultNumSMs(options.computeCapability));
     std::vector<Heuristic> heuristics =
         readHeuristics(*kernel, diags, failedAutotune);
     if (failedAutotune)

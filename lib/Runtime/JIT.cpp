@@ -95,6 +95,10 @@ struct tile::KernelState {
   std::unique_ptr<tilec::Module> heuristicAst;
   bool autotuned = false;
   std::string arch;
+  /// What num_sms() gives in @autotune configs: the device's SM count.
+  unsigned numSMs = 0;
+  /// arch and numSMs, for the keys of compiled sets and tuning choices.
+  std::string targetKey() const { return arch + ":" + std::to_string(numSMs); }
 
   std::shared_mutex mapMutex;
   std::unordered_map<std::string, std::shared_ptr<CompiledSet>> sets;
@@ -120,6 +124,17 @@ Expected<std::string> deviceArch(const cu::Driver &d) {
   return Status::error("the GPU has compute capability " +
                        std::to_string(major) + "." + std::to_string(minor) +
                        "; tilec targets sm_80 and sm_90");
+}
+
+/// The device's SM count (num_sms() in @autotune configs); 0 if unknown.
+unsigned deviceNumSMs(const cu::Driver &d) {
+  cu::CUdevice dev;
+  int count = 0;
+  if (d.cuDeviceGet(&dev, 0) != cu::CUDA_SUCCESS ||
+      d.cuDeviceGetAttribute(&count, cu::kAttrMultiprocessorCount, dev) !=
+          cu::CUDA_SUCCESS)
+    return 0;
+  return count > 0 ? unsigned(count) : 0;
 }
 
 /// Make a context current on this thread (the device's primary context,
@@ -404,6 +419,7 @@ tilec::SpecializeOptions specializeOptions(const KernelState &k,
   so.numStages = k.options.numStages;
   so.allConfigs = k.autotuned;
   so.argumentValues = values;
+  so.numSMs = k.numSMs;
   return so;
 }
 
@@ -484,7 +500,7 @@ std::string hashWithOptions(std::vector<std::string> parts,
 std::string cacheKey(const KernelState &k, const std::string &signature) {
   return hashWithOptions(
       {"tile-jit", JIT::compilerVersion(), k.source, k.kernelName, signature},
-      k.options, k.arch);
+      k.options, k.targetKey());
 }
 
 /// The compiled set for a specialization: from memory, disk, or the
@@ -742,9 +758,9 @@ Expected<unsigned> chooseEntry(KernelState &k, const CompiledSet &set,
       return it->second;
   }
   bool log = envFlag("TILE_AUTOTUNE_LOG");
-  std::string diskKey = hashKey({"tile-autotune", JIT::compilerVersion(),
-                                 k.source, k.kernelName, tuneKey, k.arch,
-                                 std::to_string(k.options.groupM)});
+  std::string diskKey =
+      hashKey({"tile-autotune", JIT::compilerVersion(), k.source, k.kernelName,
+               tuneKey, k.targetKey(), std::to_string(k.options.groupM)});
   std::optional<unsigned> choice;
   if (k.jit->disk)
     if (auto saved = k.jit->disk->get(diskKey, "tune")) {
@@ -925,10 +941,11 @@ Expected<Kernel> JIT::loadSource(const std::string &source,
   state->kernelName = kernel;
   state->options = options;
   state->arch = options.arch;
+  std::string why;
+  const cu::Driver *driver = cu::getDriver(&why);
   if (state->arch.empty()) {
-    std::string why;
-    if (const cu::Driver *d = cu::getDriver(&why)) {
-      Expected<std::string> arch = deviceArch(*d);
+    if (driver) {
+      Expected<std::string> arch = deviceArch(*driver);
       if (!arch)
         return arch.takeStatus();
       state->arch = *arch;
@@ -936,6 +953,11 @@ Expected<Kernel> JIT::loadSource(const std::string &source,
       state->arch = "sm_90a"; // compile-only use without a GPU
     }
   }
+  if (driver)
+    state->numSMs = deviceNumSMs(*driver);
+  if (!state->numSMs)
+    state->numSMs = tilec::defaultNumSMs(
+        tilec::TargetInfo{state->arch}.computeCapability());
 
   // Parse once: the kernel's run-time parameters and autotune key.
   std::string diagnostics;
@@ -989,8 +1011,8 @@ Expected<Kernel> JIT::loadSource(const std::string &source,
         state->heuristicInputs.push_back(int(i));
         state->params[i].mayBeNull = true;
       }
-  if (std::optional<tilec::AutotuneSpec> tune =
-          tilec::readAutotune(*fn, session.getDiagnostics(), failed)) {
+  if (std::optional<tilec::AutotuneSpec> tune = tilec::readAutotune(
+          *fn, session.getDiagnostics(), failed, state->numSMs)) {
     // -D bindings of every tuned constexpr replace the tuning (as in tilec).
     bool bindsAll = true;
     for (const tilec::AutotuneConfig &c : tune->configs)

@@ -2,6 +2,7 @@
 //
 // tilec FILE.tile [-k KERNEL] [-D NAME=VALUE]... [--signature SIG]
 //       [--arch sm_90a|sm_90|sm_80] [--num-warps N] [--num-stages N]
+//       [--num-sms N]
 //       [--emit=tokens|ast|tile|gpu|llvm|ptx|cubin|header] [-o OUT]
 //       [--mlir-print-ir-after-all] [--time-passes] [--version] [--help]
 //
@@ -45,6 +46,11 @@ cl::opt<std::string> arch("arch", cl::desc("Target: sm_90a, sm_90 or sm_80"),
                           cl::init("sm_90a"), cl::cat(category));
 cl::opt<unsigned> numWarps("num-warps", cl::desc("Warps per program"),
                            cl::cat(category));
+cl::opt<unsigned>
+    numSMs("num-sms",
+           cl::desc("The device's SM count, which num_sms() gives in @autotune "
+                    "configs (default: 132 for sm_90, 108 for sm_80)"),
+           cl::cat(category));
 cl::opt<unsigned> numStages("num-stages",
                             cl::desc("Software pipelining depth"),
                             cl::cat(category));
@@ -213,6 +219,13 @@ static int run() {
   if (numStages.getNumOccurrences())
     options.specialize.numStages = numStages;
   options.specialize.allConfigs = allConfigs;
+  if (numSMs.getNumOccurrences()) {
+    if (numSMs == 0 || numSMs > 1024) {
+      llvm::errs() << "error: --num-sms must be from 1 to 1024\n";
+      return 1;
+    }
+    options.specialize.numSMs = numSMs;
+  }
   options.target.arch = arch;
   options.target.fpFusion = fpFusion;
   options.printIRAfterAll = printIRAfterAll;

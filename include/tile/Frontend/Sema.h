@@ -79,11 +79,15 @@ struct ConstDict {
       lookup;
 };
 
+/// Where an environment binds `num_sms()` (the device's SM count, in
+/// @autotune configs): not a name a program can write.
+inline constexpr llvm::StringLiteral kNumSMsConstant = "num_sms()";
+
 /// Evaluate a constant expression (literals, dtype names, names bound in
 /// `env`, operators, tuples/lists, `float('inf')`, `cdiv`, `min`, `max`,
-/// `abs`, `bool`, `next_power_of_2`, and `dict['key']` when `dict` is
-/// given). Reports an error and returns nullopt when the expression is not
-/// constant.
+/// `abs`, `bool`, `next_power_of_2`, `num_sms()` where `env` binds it, and
+/// `dict['key']` when `dict` is given). Reports an error and returns
+/// nullopt when the expression is not constant.
 std::optional<Val> evalConstexpr(const Expr &expr,
                                  const llvm::StringMap<Val> &env,
                                  class DiagnosticEngine &diags,

@@ -31,7 +31,15 @@ struct SpecializeOptions {
   std::vector<std::pair<std::string, Val>> argumentValues;
   /// The target's compute capability (the driver sets it from --arch).
   unsigned computeCapability = 90;
+  /// The device's streaming multiprocessors, which `num_sms()` gives in
+  /// @autotune configs (the JIT reads the device's; tilec --num-sms); 0:
+  /// the architecture's flagship part (defaultNumSMs).
+  unsigned numSMs = 0;
 };
+
+/// The SM count of the architecture's flagship part: 132 (H100 SXM, H200)
+/// for sm_90, 108 (A100) for sm_80.
+unsigned defaultNumSMs(unsigned computeCapability);
 
 /// One autotune config: constexpr bindings and launch options.
 struct AutotuneConfig {
@@ -82,10 +90,11 @@ struct JitOptions {
 JitOptions readJitOptions(const FunctionDef &fn, DiagnosticEngine &diags,
                           bool &failed);
 
-/// Read a kernel's @autotune decorator (nullopt if it has none).
+/// Read a kernel's @autotune decorator (nullopt if it has none); its
+/// configs' `num_sms()` is `numSMs`.
 std::optional<AutotuneSpec> readAutotune(const FunctionDef &kernel,
-                                         DiagnosticEngine &diags,
-                                         bool &failed);
+                                         DiagnosticEngine &diags, bool &failed,
+                                         unsigned numSMs);
 
 /// Render a @grid expression with the constexprs of `instance` folded in.
 std::optional<std::string> formatGridExpr(const Expr &expr,

@@ -75,6 +75,7 @@ std::string describe(const Driver &driver, const char *call, CUresult result);
 // Attribute numbers from cuda.h used by the JIT.
 constexpr int kAttrComputeCapabilityMajor = 75;
 constexpr int kAttrComputeCapabilityMinor = 76;
+constexpr int kAttrMultiprocessorCount = 16;
 constexpr int kFuncAttrLocalSizeBytes = 3;
 constexpr int kFuncAttrNumRegs = 4;
 constexpr int kFuncAttrMaxDynamicSharedSize = 8;
