@@ -24,6 +24,16 @@ for t in "${tests[@]}"; do
   esac
   TILE_RUN=$BIN/tile-run python3 $IN/$t.py "$arg" || status=1
 done
+echo "== num_sms() in @autotune configs: the device's SM count"
+"$BIN/tile-run.real" --device gpu test/Frontend/autotune-num-sms.tile \
+  --grid 2 --arg out_ptr=zeros:i32:4 --arg n=4 --dump out_ptr=$BIN/sms.npy &&
+python3 -c "
+import numpy as np, torch
+sms = torch.cuda.get_device_properties(0).multi_processor_count
+got = np.load('$BIN/sms.npy')[:2].tolist()
+ok = got in ([sms] * 2, [sms // 2] * 2)  # the tuner picks either config
+print('num_sms:', got, 'device:', sms, 'PASS' if ok else 'FAIL')
+raise SystemExit(0 if ok else 1)" || status=1
 echo "== compute-sanitizer: row_scale with b_ptr=None, N=1000"
 for tool in memcheck racecheck synccheck; do
   /usr/local/cuda/bin/compute-sanitizer --tool $tool --error-exitcode 3 \

@@ -13,6 +13,7 @@ import sys
 
 import torch
 
+import sanitize_mma8
 from tilelaunch import Kernel, descriptor_parts
 
 KDIR, CDIR = sys.argv[1], sys.argv[2]
@@ -323,5 +324,6 @@ for name in ["splitk_aligned", "splitk_general"]:
                             *c.stride(), grid=(1, 2, 4))()
     torch.cuda.synchronize()
     assert (c.double() - a.double() @ b.double()).abs().max() < 1e-2, name
+sanitize_mma8.run(CDIR)
 torch.cuda.synchronize()
 print("sanitize_examples: all launches done")
