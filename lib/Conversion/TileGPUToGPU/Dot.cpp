@@ -183,31 +183,29 @@ static LogicalResult lowerWithMma(DotOp op, ValueRange a, ValueRange bRegs,
       for (int64_t k0 = 0; k0 < K; k0 += kStep) {
         if (eightBit) {
           // a0..a3 hold (g, 4t..4t+3), (g+8, ...), (g, 16+4t..), (g+8, ..);
-          // b0, b1 hold (4t..4t+3, g), (16+4t.., g).
+          // b0, b1 hold (4t..4t+3, g), (16+4t.., g): four bytes along K.
           SmallVector<Value> operands;
+          auto packAlongK = [&](auto &regs, ValueRange values, int64_t row,
+                                int64_t col, bool kIsCol) {
+            SmallVector<Value> bytes;
+            for (int64_t e = 0; e < 4; ++e) {
+              auto r =
+                  kIsCol ? find(regs, row, col + e) : find(regs, row + e, col);
+              if (!r)
+                return false;
+              bytes.push_back(values[*r]);
+            }
+            operands.push_back(pack8(rewriter, loc, bytes));
+            return true;
+          };
           int64_t aOff[4][2] = {{0, 0}, {8, 0}, {0, 16}, {8, 16}};
-          for (auto &o : aOff) {
-            SmallVector<Value> bytes;
-            for (int64_t e = 0; e < 4; ++e) {
-              auto r = find(aRegs, m0 + o[0], k0 + o[1] + e);
-              if (!r)
-                return op.emitOpError(
-                    "internal error: operand register missing");
-              bytes.push_back(a[*r]);
-            }
-            operands.push_back(pack8(rewriter, loc, bytes));
-          }
-          for (int64_t o : {0, 16}) {
-            SmallVector<Value> bytes;
-            for (int64_t e = 0; e < 4; ++e) {
-              auto r = find(bRegsAt, k0 + o + e, n0);
-              if (!r)
-                return op.emitOpError(
-                    "internal error: operand register missing");
-              bytes.push_back(bRegs[*r]);
-            }
-            operands.push_back(pack8(rewriter, loc, bytes));
-          }
+          bool found = true;
+          for (auto &o : aOff)
+            found &= packAlongK(aRegs, a, m0 + o[0], k0 + o[1], true);
+          for (int64_t o : {0, 16})
+            found &= packAlongK(bRegsAt, bRegs, k0 + o, n0, false);
+          if (!found)
+            return op.emitOpError("internal error: operand register missing");
           issueEightBit(operands);
         } else if (tf32) {
           SmallVector<Value> aVals, bVals;

@@ -10,9 +10,10 @@
 // the order coalescedLayout gives them.
 // - Every other fp8 dot gets the fp16 widening of its operands (exact:
 //   every fp8 value is an fp16 value), so that the fp16 paths serve any
-//   layout, but for one mma.sync's fp8 form (m16n8k32, sm_89 on, twice
-//   the fp16 rate) takes: both operands loaded tiles that run along K,
-//   so that a thread's four bytes of K are one shared-memory word.
+//   layout, but for one mma.sync's fp8 form (m16n8k32, sm_89 on) takes:
+//   both operands loaded tiles that run along K, which ldmatrix reads as
+//   stored (fp8 in shared memory, half the bytes of the widening; Hopper
+//   runs the instruction as two fp16 ones).
 // - A tf32 dot that qualifies is marked for chooseWgmmaLayout (the linear
 //   layer's A @ W^T in fp32), and so is one whose A loads along M (a
 //   weight gradient's X^T @ dY), which wgmma's tf32 form reads into
