@@ -218,6 +218,79 @@ static bool expandComprehension(
   return true;
 }
 
+static std::string hookUnsupported(llvm::StringRef hook) {
+  return "a config's " + hook.str() +
+         " (a host function run before or after the launch) is not "
+         "supported; remove it (host tensor descriptors take their block "
+         "shapes from the kernel's annotations)";
+}
+
+/// For `configs=NAME(...)` naming a function of the kernel's file: the
+/// list (or comprehension) of configs its body returns, in `returned`, and
+/// its parameters bound in `env`. False after a diagnostic; true with
+/// `returned` null when NAME is no such function.
+static bool bindConfigFunction(const FunctionDef &kernel, const CallExpr &call,
+                               llvm::StringMap<Val> &env,
+                               DiagnosticEngine &diags, bool &failed,
+                               const Expr *&returned) {
+  auto *callee = dyn_cast<NameExpr>(call.callee.get());
+  const FunctionDef *fn = callee && kernel.module
+                              ? kernel.module->findFunction(callee->name)
+                              : nullptr;
+  if (!fn || fn->isKernel)
+    return true;
+  auto bad = [&](llvm::SMLoc at, const llvm::Twine &msg) {
+    diags.error(at, msg);
+    failed = true;
+    return false;
+  };
+  // The body: a docstring at most, then `return [config(...), ...]`.
+  const ReturnStmt *ret = nullptr;
+  for (const StmtPtr &stmt : fn->body) {
+    if (auto *doc = dyn_cast<ExprStmt>(stmt.get()))
+      if (llvm::isa<StrExpr>(doc->expr.get()) && !ret)
+        continue;
+    ret = dyn_cast<ReturnStmt>(stmt.get());
+    if (!ret || stmt != fn->body.back())
+      ret = nullptr;
+    break;
+  }
+  if (!ret || !ret->value || !isConfigList(*ret->value))
+    return bad(
+        call.getLoc(),
+        "configs=" + fn->name +
+            "() must name a function whose body is `return [config(...), "
+            "...]` (a list, or one list comprehension, of configs)");
+  if (call.args.size() > fn->params.size())
+    return bad(call.getLoc(),
+               "'" + fn->name + "' takes " + std::to_string(fn->params.size()) +
+                   " argument(s), got " + std::to_string(call.args.size()));
+  for (size_t i = 0; i < fn->params.size(); ++i) {
+    const Param &p = fn->params[i];
+    const Expr *value = i < call.args.size() ? call.args[i].get() : nullptr;
+    for (const KeywordArg &kw : call.keywords)
+      if (kw.name == p.name)
+        value = kw.value.get();
+    if (!value)
+      value = p.defaultValue.get();
+    if (!value)
+      return bad(call.getLoc(),
+                 "configs=" + fn->name + "(): no value for '" + p.name + "'");
+    // Tutorial 09 passes its descriptor kernel's block-shape hook this way.
+    if ((p.name == "pre_hook" || p.name == "post_hook") &&
+        !llvm::isa<NoneExpr>(value))
+      return bad(value->getLoc(), hookUnsupported(p.name));
+    std::optional<Val> v = evalConstexpr(*value, env, diags);
+    if (!v) {
+      failed = true;
+      return false;
+    }
+    env[p.name] = *v;
+  }
+  returned = ret->value.get();
+  return true;
+}
+
 unsigned tilec::defaultNumSMs(unsigned computeCapability) {
   return computeCapability >= 90 ? 132 : 108;
 }
@@ -281,6 +354,17 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
   llvm::StringMap<Val> constants = moduleConstants(kernel, diags, failed);
   if (failed)
     return std::nullopt;
+  // `configs=get_cuda_autotune_config()` (tutorial 03) or
+  // `matmul_get_configs()` (tutorial 09): a function of the file that
+  // returns the configs, its parameters bound to the call's constant
+  // arguments or their defaults.
+  if (auto *call = dyn_cast<CallExpr>(configs)) {
+    const Expr *returned = nullptr;
+    if (!bindConfigFunction(kernel, *call, constants, diags, failed, returned))
+      return std::nullopt;
+    if (returned)
+      configs = returned;
+  }
   // Tutorial 08's configs ask the host for the device's SM count.
   constants[kNumSMsConstant] = Val::integer(numSMs);
   auto bad = [&](llvm::SMLoc at, const llvm::Twine &msg) {
@@ -328,12 +412,16 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
         settings.push_back({kw.name, kw.value.get(), kw.loc});
     AutotuneConfig config;
     for (const Setting &kw : settings) {
+      // A hook of None (tutorial 09's matmul_get_configs(pre_hook=None)).
+      if (kw.name == "pre_hook" || kw.name == "post_hook") {
+        auto *name = dyn_cast<NameExpr>(kw.value);
+        auto bound = name ? env.find(name->name) : env.end();
+        if (llvm::isa<NoneExpr>(kw.value) ||
+            (bound != env.end() && bound->second.isNone()))
+          continue;
+      }
       if (kw.name == "pre_hook" || kw.name == "post_hook")
-        return bad(kw.loc, "a config's " + kw.name +
-                               " (a host function run before or after the "
-                               "launch) is not supported; remove it (host "
-                               "tensor descriptors take their block shapes "
-                               "from the kernel's annotations)");
+        return bad(kw.loc, hookUnsupported(kw.name));
       std::optional<Val> v = evalConstexpr(*kw.value, env, diags);
       if (!v) {
         failed = true;
