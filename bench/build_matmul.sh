@@ -17,11 +17,13 @@ OUT=${OUT:-.carry/matmul}
 FLAGS=${TILEC_FLAGS:-}
 DTYPE=${DTYPE:-fp16}
 rm -rf "$OUT" && mkdir -p "$OUT"
-SRC=examples/matmul.tile
+# MATMUL_SRC=bench/kernels/matmul_tutorial03.tile: tutorial 03 as
+# published (its sixteen configs), the same parameters.
+SRC=${MATMUL_SRC:-examples/matmul.tile}
 if [ "$DTYPE" != fp16 ]; then
+  sed "s/\*fp16:16/*$DTYPE:16/g; s/\*fp16/*$DTYPE/g; s/tl.float16/c_ptr.dtype.element_ty/" \
+    "$SRC" > "$OUT/matmul_$DTYPE.tile"
   SRC="$OUT/matmul_$DTYPE.tile"
-  sed "s/\*fp16:16/*$DTYPE:16/g; s/tl.float16/c_ptr.dtype.element_ty/" \
-    examples/matmul.tile > "$SRC"
 fi
 A_STRIDE=stride_am
 case "${LAYOUT:-nn}" in

@@ -122,7 +122,10 @@ def load_variants(directory):
         for i in range(len(md) if isinstance(md, list) else 1):
             k = Kernel(directory, name, i)
             c = k.md["constexprs"]
-            k.label = (f"{spec} {c['BLOCK_M']}x{c['BLOCK_N']}x{c['BLOCK_K']} "
+            # examples/matmul.tile's names, or the tutorial's.
+            bm, bn, bk = (c.get(f"BLOCK_{d}", c.get(f"BLOCK_SIZE_{d}"))
+                          for d in "MNK")
+            k.label = (f"{spec} {bm}x{bn}x{bk} "
                        f"w{k.md['num_warps']} s{k.md['num_stages']}")
             kernels.append(k)
     return kernels
