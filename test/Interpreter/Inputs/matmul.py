@@ -52,6 +52,16 @@ case(tile, "matmul fp16 leaky_relu", 50, 60, 40, activation="leaky_relu",
      defines=blocks)
 case(tile, "matmul fp16 first autotune config", 130, 260, 70)
 
+# Tutorial 03 as published (bench/kernels/matmul_tutorial03.tile): its own
+# config function, tl.assume, the leaky_relu epilogue.
+t03 = f"{examples}/../bench/kernels/matmul_tutorial03.tile"
+t03_blocks = ["BLOCK_SIZE_M=32", "BLOCK_SIZE_N=32", "BLOCK_SIZE_K=16",
+              "GROUP_SIZE_M=8"]
+case(t03, "tutorial 03", 37, 19, 70, defines=t03_blocks)
+case(t03, "tutorial 03 leaky_relu", 50, 60, 40, activation="leaky_relu",
+     defines=t03_blocks)
+case(t03, "tutorial 03 first config", 130, 260, 70)
+
 # The same kernel with fp32 pointers (fp32 accumulation, fp32 output). The
 # default precision rounds the operands to tf32 first, so the reference does
 # too (and fails at this tolerance if the interpreter does not); "ieee"
