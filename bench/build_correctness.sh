@@ -153,6 +153,8 @@ done
   -D BLOCK_SIZE_M=128 -D BLOCK_SIZE_N=128 -D BLOCK_SIZE_K=64 --num-warps 8 \
   --num-stages 3 -o "$OUT/grouped_matmul_tma_fp8.ptx"
 "$TILEC" examples/matmul_persistent.tile --all-configs -o "$OUT/matmul_persistent.ptx"
+"$TILEC" bench/kernels/matmul_tutorial09_persistent.tile --all-configs \
+  -o "$OUT/matmul_tutorial09_persistent.ptx"
 "$TILEC" examples/matmul_tma.tile --all-configs -o "$OUT/matmul_tma.ptx"
 # Its fp8 run (FP8_OUTPUT, e4m3 descriptors): wgmma's fp8 form on b.T.
 sed 's/tensordesc<fp16\[/tensordesc<fp8e4nv[/g' examples/matmul_tma.tile \

@@ -630,10 +630,19 @@ def check_descriptor():
             ref = tf32_truncated(a).double() @ tf32_truncated(b).double().T
             record(f"matmul_descriptor fp32 cfg{i}", f"{M}x{N}x{K}",
                    rel_error(c, ref), 1e-5 + K * 2.0 ** -27)
-    # Tutorial 09's persistent matmul on pointers, B also transposed.
-    for i, cfg in enumerate(json.load(open(f"{DIR}/matmul_persistent.json"))):
-        k = Kernel("matmul_persistent", i)
-        for M, N, K in [(1000, 1000, 1000), (384, 520, 136), (4096, 4096, 4096)]:
+    # Tutorial 09's persistent matmul on pointers, B also transposed; the
+    # example's two configs, then the tutorial's 24 as published.
+    persistent = [("matmul_persistent", i, cfg) for i, cfg in enumerate(
+        json.load(open(f"{DIR}/matmul_persistent.json")))]
+    persistent += [("matmul_tutorial09_persistent", i, cfg) for i, cfg in
+                   enumerate(json.load(open(
+                       f"{DIR}/matmul_tutorial09_persistent.json")))]
+    for name, i, cfg in persistent:
+        k = Kernel(name, i)
+        sizes = [(1000, 1000, 1000), (384, 520, 136), (4096, 4096, 4096)]
+        if name != "matmul_persistent":
+            sizes = sizes[:2]
+        for M, N, K in sizes:
             for transpose_b in (False, True):
                 a = torch.randn(M, K, device="cuda", dtype=torch.float16)
                 b = (torch.randn(N, K, device="cuda", dtype=torch.float16).t()
