@@ -9,7 +9,10 @@ TILEC=${TILEC:-build/bin/tilec}
 OUT=${OUT:-.carry/int8}
 rm -rf "$OUT" && mkdir -p "$OUT"
 SIG="a_ptr=*i8:16,b_ptr=*i8:16,c_ptr=*i32:16,M=i32:16,N=i32:16,K=i32:16,stride_am=i32:16,stride_ak=i32:1,stride_bk=i32:1,stride_bn=i32:16,stride_cm=i32:16,stride_cn=i32:1"
-for cfg in "128 256 128 8 3" "128 128 128 8 4" "128 128 64 4 4"; do
+# The first three: wgmma's s8 form; the last three (under 64 rows, for
+# int8_bench.py --small): mma.sync's m16n8k32.
+for cfg in "128 256 128 8 3" "128 128 128 8 4" "128 128 64 4 4" \
+           "32 128 128 4 4" "32 64 128 4 4" "16 128 128 4 4"; do
   set -- $cfg
   "$TILEC" bench/kernels/int8_matmul.tile -D BLOCK_M=$1 -D BLOCK_N=$2 \
     -D BLOCK_K=$3 --num-warps $4 --num-stages $5 --signature "$SIG" \

@@ -4,7 +4,10 @@ source under Triton 3.6, each checked exactly against the float64 product
 first; CUDA-graph timing, medians of 5 interleaved rounds. DIR holds the
 PTX bench/build_int8.sh made.
 
-usage: python3 bench/int8_bench.py DIR [LOG]
+With --small: tiles under 64 rows (mma.sync's s8 form, IMMA.16832) at
+decode-like shapes (M of 32 and 64 rows).
+
+usage: python3 bench/int8_bench.py DIR [LOG] [--small]
 """
 import statistics
 import sys
@@ -42,12 +45,18 @@ def matmul_i8(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk,
     tl.store(c_ptrs, acc, mask=(offs_cm[:, None] < M) & (offs_cn[None, :] < N))
 
 
-DIR = sys.argv[1]
-log = logger(sys.argv[2] if len(sys.argv) > 2 else None)
+SMALL = "--small" in sys.argv
+argv = [a for a in sys.argv[1:] if a != "--small"]
+DIR = argv[0]
+log = logger(argv[1] if len(argv) > 1 else None)
 torch.manual_seed(0)
 CONFIGS = [(128, 256, 128, 8, 3), (128, 128, 128, 8, 4), (128, 128, 64, 4, 4)]
+SIZES = [(4096, 4096, 4096), (8192, 8192, 8192), (2048, 3072, 768)]
+if SMALL:
+    CONFIGS = [(32, 128, 128, 4, 4), (32, 64, 128, 4, 4), (16, 128, 128, 4, 4)]
+    SIZES = [(32, 4096, 4096), (64, 8192, 4096), (64, 4096, 14336)]
 
-for M, N, K in [(4096, 4096, 4096), (8192, 8192, 8192), (2048, 3072, 768)]:
+for M, N, K in SIZES:
     a = torch.randint(-128, 128, (M, K), device="cuda", dtype=torch.int8)
     w = torch.randint(-128, 128, (N, K), device="cuda", dtype=torch.int8)
     b = w.t()
