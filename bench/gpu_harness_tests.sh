@@ -14,7 +14,7 @@ chmod +x "$BIN/tile-run"
 export TILE_CACHE_DIR=$(mktemp -d)
 IN=test/Interpreter/Inputs
 tests=("$@")
-[ ${#tests[@]} -eq 0 ] && tests=(heuristics libdevice_extra math_functions triton36_names)
+[ ${#tests[@]} -eq 0 ] && tests=(heuristics libdevice_extra math_functions triton36_names mma8)
 status=0
 for t in "${tests[@]}"; do
   echo "== $t on the GPU"
