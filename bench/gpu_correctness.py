@@ -798,16 +798,22 @@ def check_grouped_matmul():
                torch.tensor(lds, device="cuda", dtype=torch.int32), len(sizes))
         torch.cuda.synchronize()
 
+    def fp16_group(sizes, lds, b_rows):
+        """Each GEMM's A (M rows), B (`b_rows(m, n, k)` rows) and NaN C,
+        fp16, at its leading dimensions."""
+        A, B, C = [], [], []
+        for (m, n, k), (lda, ldb, ldc) in zip(sizes, lds):
+            A.append(torch.randn(m, lda, device="cuda", dtype=torch.float16))
+            B.append(torch.randn(b_rows(m, n, k), ldb, device="cuda",
+                                 dtype=torch.float16))
+            C.append(torch.full((m, ldc), float("nan"), device="cuda",
+                                dtype=torch.float16))
+        return A, B, C
+
     sizes = [(1000, 520, 100), (256, 1024, 4104), (77, 129, 8)]
     lds = [(104, 104, 528), (4104, 4104, 1024), (8, 8, 136)]
     for i in range(2):
-        A = [torch.randn(m, lda, device="cuda", dtype=torch.float16)
-             for (m, n, k), (lda, ldb, ldc) in zip(sizes, lds)]
-        B = [torch.randn(n, ldb, device="cuda", dtype=torch.float16)
-             for (m, n, k), (lda, ldb, ldc) in zip(sizes, lds)]
-        C = [torch.full((m, ldc), float("nan"), device="cuda",
-                        dtype=torch.float16)
-             for (m, n, k), (lda, ldb, ldc) in zip(sizes, lds)]
+        A, B, C = fp16_group(sizes, lds, lambda m, n, k: n)  # B: N x K
         launch(Kernel("grouped_matmul_tma", i), A, B, C, sizes, lds)
         for (m, n, k), a, b, c in zip(sizes, A, B, C):
             ref = a[:, :k].double() @ b[:, :k].double().T
@@ -837,13 +843,7 @@ def check_grouped_matmul():
     sizes = [(512, 384, 256), (128, 256, 640), (256, 128, 128)]
     lds = [(264, 392, 400), (648, 264, 256), (136, 136, 136)]
     for i in range(6):
-        A = [torch.randn(m, lda, device="cuda", dtype=torch.float16)
-             for (m, n, k), (lda, ldb, ldc) in zip(sizes, lds)]
-        B = [torch.randn(k, ldb, device="cuda", dtype=torch.float16)
-             for (m, n, k), (lda, ldb, ldc) in zip(sizes, lds)]
-        C = [torch.full((m, ldc), float("nan"), device="cuda",
-                        dtype=torch.float16)
-             for (m, n, k), (lda, ldb, ldc) in zip(sizes, lds)]
+        A, B, C = fp16_group(sizes, lds, lambda m, n, k: k)  # B: K x N
         launch(Kernel("grouped_matmul_tutorial08", i), A, B, C, sizes, lds)
         for (m, n, k), a, b, c in zip(sizes, A, B, C):
             ref = a[:, :k].double() @ b[:, :n].double()

@@ -55,10 +55,8 @@ FailureOr<Val> Generator::builtinLibdevice(llvm::StringRef name,
   if (name == "fmax" || name == "fmin")
     return builtinMath(name, args, at);
 
-  FailureOr<BoundArgs> b = bind(name, {"x"}, 1, args, at);
-  if (failed(b))
-    return failure();
-  FailureOr<Val> x = requireNumeric(*(*b)[0], b->loc(0, at), name);
+  llvm::SMLoc xAt;
+  FailureOr<Val> x = unaryNumericArg(name, args, at, &xAt);
   if (failed(x))
     return failure();
   ScalarType elem = x->getType().element;
@@ -81,11 +79,10 @@ FailureOr<Val> Generator::builtinLibdevice(llvm::StringRef name,
   if (bits) {
     if (getBitWidth(elem) != getBitWidth(bits->from) ||
         isFloat(elem) != isFloat(bits->from))
-      return error(b->loc(0, at),
-                   name + " takes " +
-                       (isFloat(bits->from) ? "a float" : "an integer") +
-                       " of " + std::to_string(getBitWidth(bits->from)) +
-                       " bits, got " + x->describe());
+      return error(xAt, name + " takes " +
+                            (isFloat(bits->from) ? "a float" : "an integer") +
+                            " of " + std::to_string(getBitWidth(bits->from)) +
+                            " bits, got " + x->describe());
     TileType t = x->getType().withElement(bits->to);
     return Val::runtime(
         arith::BitcastOp::create(builder, l, mlirType(t), x->getValue()), t);

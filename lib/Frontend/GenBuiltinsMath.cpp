@@ -20,6 +20,17 @@ FailureOr<Val> Generator::requireNumeric(const Val &v, llvm::SMLoc at,
   return r;
 }
 
+FailureOr<Val> Generator::unaryNumericArg(llvm::StringRef fn,
+                                          const CallArgs &args, llvm::SMLoc at,
+                                          llvm::SMLoc *xLoc) {
+  FailureOr<BoundArgs> b = bind(fn, {"x"}, 1, args, at);
+  if (failed(b))
+    return failure();
+  if (xLoc)
+    *xLoc = b->loc(0, at);
+  return requireNumeric(*(*b)[0], b->loc(0, at), fn);
+}
+
 /// The min or the max of two values with the op pair of their kind.
 template <typename MinOp, typename MaxOp>
 static mlir::Value minOrMax(OpBuilder &b, mlir::Location l, bool isMin,
@@ -249,10 +260,7 @@ FailureOr<Val> Generator::builtinMath(llvm::StringRef name,
   }
 
   // Unary functions.
-  FailureOr<BoundArgs> b = bind(name, {"x"}, 1, args, at);
-  if (failed(b))
-    return failure();
-  FailureOr<Val> x = requireNumeric(*(*b)[0], b->loc(0, at), name);
+  FailureOr<Val> x = unaryNumericArg(name, args, at);
   if (failed(x))
     return failure();
   ScalarType elem = x->getType().element;

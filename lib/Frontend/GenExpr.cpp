@@ -432,9 +432,7 @@ FailureOr<Val> Generator::genName(const NameExpr &expr) {
                      "what '" +
                      name + "' provides here");
   if (name == "num_sms")
-    return error(expr.getLoc(),
-                 "num_sms() (the device's SM count) is known only in "
-                 "@autotune configs; pass it to the kernel as an argument");
+    return error(expr.getLoc(), kNumSMsOutsideConfigs);
   std::string msg = "undefined name '" + name + "'";
   std::string suggestion = suggestName(name, visibleNames());
   if (!suggestion.empty())

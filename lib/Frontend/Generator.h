@@ -245,6 +245,11 @@ public:
   /// A number or numeric block for `fn` (pointers rejected).
   mlir::FailureOr<Val> requireNumeric(const Val &v, llvm::SMLoc loc,
                                       llvm::StringRef fn);
+  /// The one numeric argument `x` of the unary function `fn`; `xLoc`, if
+  /// given, receives where it was written.
+  mlir::FailureOr<Val> unaryNumericArg(llvm::StringRef fn, const CallArgs &args,
+                                       llvm::SMLoc loc,
+                                       llvm::SMLoc *xLoc = nullptr);
   mlir::FailureOr<Val> builtinInlineAsm(const CallArgs &args, llvm::SMLoc loc);
   /// The built-ins written in the tile language (GenBuiltinsLibrary.cpp):
   /// the random numbers, softmax, swizzle2d, sort and topk, parsed on first

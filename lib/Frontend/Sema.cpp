@@ -851,8 +851,7 @@ std::optional<Val> ConstEvaluator::evalCall(const CallExpr &call) {
       return std::nullopt;
     auto it = env.find(kNumSMsConstant);
     if (it == env.end())
-      return fail(call, "num_sms() (the device's SM count) is known only in "
-                        "@autotune configs");
+      return fail(call, kNumSMsOutsideConfigs);
     return it->second;
   }
   if (name == "constexpr") {

@@ -218,6 +218,11 @@ static bool expandComprehension(
   return true;
 }
 
+/// A config's host callback (triton.Config's pre_hook and post_hook).
+static bool isHook(llvm::StringRef name) {
+  return name == "pre_hook" || name == "post_hook";
+}
+
 static std::string hookUnsupported(llvm::StringRef hook) {
   return "a config's " + hook.str() +
          " (a host function run before or after the launch) is not "
@@ -277,8 +282,7 @@ static bool bindConfigFunction(const FunctionDef &kernel, const CallExpr &call,
       return bad(call.getLoc(),
                  "configs=" + fn->name + "(): no value for '" + p.name + "'");
     // Tutorial 09 passes its descriptor kernel's block-shape hook this way.
-    if ((p.name == "pre_hook" || p.name == "post_hook") &&
-        !llvm::isa<NoneExpr>(value))
+    if (isHook(p.name) && !llvm::isa<NoneExpr>(value))
       return bad(value->getLoc(), hookUnsupported(p.name));
     std::optional<Val> v = evalConstexpr(*value, env, diags);
     if (!v) {
@@ -412,16 +416,16 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
         settings.push_back({kw.name, kw.value.get(), kw.loc});
     AutotuneConfig config;
     for (const Setting &kw : settings) {
-      // A hook of None (tutorial 09's matmul_get_configs(pre_hook=None)).
-      if (kw.name == "pre_hook" || kw.name == "post_hook") {
+      // A hook of None is none (tutorial 09's
+      // matmul_get_configs(pre_hook=None)); any other is an error.
+      if (isHook(kw.name)) {
         auto *name = dyn_cast<NameExpr>(kw.value);
         auto bound = name ? env.find(name->name) : env.end();
         if (llvm::isa<NoneExpr>(kw.value) ||
             (bound != env.end() && bound->second.isNone()))
           continue;
-      }
-      if (kw.name == "pre_hook" || kw.name == "post_hook")
         return bad(kw.loc, hookUnsupported(kw.name));
+      }
       std::optional<Val> v = evalConstexpr(*kw.value, env, diags);
       if (!v) {
         failed = true;

@@ -82,6 +82,10 @@ struct ConstDict {
 /// Where an environment binds `num_sms()` (the device's SM count, in
 /// @autotune configs): not a name a program can write.
 inline constexpr llvm::StringLiteral kNumSMsConstant = "num_sms()";
+/// The error for num_sms() anywhere else.
+inline constexpr llvm::StringLiteral kNumSMsOutsideConfigs =
+    "num_sms() (the device's SM count) is known only in @autotune configs; "
+    "pass it to the kernel as an argument";
 
 /// Evaluate a constant expression (literals, dtype names, names bound in
 /// `env`, operators, tuples/lists, `float('inf')`, `cdiv`, `min`, `max`,
