@@ -9,7 +9,7 @@ OUT=${OUT:-.carry/variants/base}
 rm -rf "$OUT" && mkdir -p "$OUT"
 SIG="M=i32:16,N=i32:16,K=i32:16,stride_am=i32:16,stride_bk=i32:16,stride_cm=i32:16,stride_ak=i32:1,stride_bn=i32:1,stride_cn=i32:1"
 # shellcheck disable=SC2086
-"$TILEC" examples/matmul.tile ${TILEC_FLAGS:-} --all-configs --signature "$SIG" \
+"$TILEC" "${MATMUL_SRC:-examples/matmul.tile}" ${TILEC_FLAGS:-} --all-configs --signature "$SIG" \
   -o "$OUT/matmul_div16.ptx"
 /usr/local/cuda/bin/ptxas -arch=sm_90a -v "$OUT/matmul_div16.ptx" -o /dev/null 2>&1 |
   grep -E "Used|spill" > "$OUT/ptxas.txt"

@@ -316,6 +316,15 @@ for i in range(2):
                                          *b.stride(), *c.stride())
     torch.cuda.synchronize()
     assert (c.double() - a.double() @ b.double()).abs().max() < 0.1
+    # Every stride 2: the general path (no access has contiguity).
+    a2 = torch.randn(200, 272, device="cuda", dtype=torch.float16)[:, ::2]
+    b2 = torch.randn(136, 528, device="cuda", dtype=torch.float16)[:, ::2]
+    c2 = torch.empty(200, 528, device="cuda", dtype=torch.float16)[:, ::2]
+    Kernel(CDIR, "matmul_persistent", i)(a2, b2, c2, 200, 264, 136,
+                                         *a2.stride(), *b2.stride(),
+                                         *c2.stride())
+    torch.cuda.synchronize()
+    assert (c2.double() - a2.double() @ b2.double()).abs().max() < 0.1
 for name in ["splitk_aligned", "splitk_general"]:
     a = torch.randn(64, 512, device="cuda", dtype=torch.float16)
     b = torch.randn(512, 128, device="cuda", dtype=torch.float16)
