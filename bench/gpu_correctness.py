@@ -1021,6 +1021,41 @@ def check_propagate_nan():
            float(differ.sum()), 0)
 
 
+def check_float_atomic_minmax():
+    """tl.atomic_max / atomic_min on fp32 and fp64 (through the bits as
+    integers, as Triton): 4 programs fold mixed-sign values into 4 fp32 and
+    2 fp64 slots; every returned old value is one the slot held."""
+    v = torch.randn(200, device="cuda") * 10
+    mx = torch.full((4,), float("-inf"), device="cuda")
+    mn = torch.full((4,), float("inf"), device="cuda")
+    mx64 = torch.full((2,), float("-inf"), device="cuda", dtype=torch.float64)
+    mn64 = torch.full((2,), float("inf"), device="cuda", dtype=torch.float64)
+    old = torch.full((200,), float("nan"), device="cuda")
+    Kernel("float_atomic_minmax").bind(v, mx, mn, mx64, mn64, old, 200,
+                                       grid=(4, 1, 1))()
+    torch.cuda.synchronize()
+    slot4, slot2 = torch.arange(200, device="cuda") % 4, torch.arange(200, device="cuda") % 2
+    want = [torch.stack([v[slot4 == k].max() for k in range(4)]),
+            torch.stack([v[slot4 == k].min() for k in range(4)]),
+            torch.stack([v[slot2 == k].double().max() for k in range(2)]),
+            torch.stack([v[slot2 == k].double().min() for k in range(2)])]
+    wrong = sum(int((got != w).sum()) for got, w in zip((mx, mn, mx64, mn64), want))
+    wrong += int((old.isnan() | (old > mx[slot4])).sum())
+    record("float atomic max/min (fp32, fp64) (wrong)", "200 into 4+2", float(wrong), 0)
+
+
+def check_mixed_precision_dots():
+    """An ieee dot (FMAs) accumulated into a tf32x3 dot (mma.sync) of the
+    same operands: 2 * A @ B."""
+    a = torch.randn(32, 32, device="cuda")
+    b = torch.randn(32, 32, device="cuda")
+    c = torch.full((32, 32), float("nan"), device="cuda")
+    Kernel("mixed_precision_dots").bind(a, b, c, grid=(1, 1, 1))()
+    torch.cuda.synchronize()
+    record("ieee + tf32x3 dots", "32x32x32",
+           rel_error(c, 2 * (a.double() @ b.double())), 1e-5)
+
+
 def check_library_builtins():
     """tl.softmax (whole vector; rows with keep_dims and ieee_rounding) and
     tl.swizzle2d (Triton's definition)."""
@@ -1358,6 +1393,7 @@ for check in [check_vector_add, check_matmul, check_softmax,
               check_attention_tutorial06, check_attention_bwd_tutorial06,
               check_cuda_helpers,
               check_join_split, check_propagate_nan,
+              check_float_atomic_minmax, check_mixed_precision_dots,
               check_library_builtins, check_reductions, check_fp8,
               check_dot_scaled, check_splitk, check_int8_matmul,
               check_fp8_small_matmul,

@@ -390,11 +390,12 @@ FailureOr<Val> Generator::builtinAtomic(llvm::StringRef name,
   bool fp = isFloat(elem);
   bool supported =
       cas ? getBitWidth(elem) == 32 || getBitWidth(elem) == 64
-      : getBitWidth(elem) >= 32 ? (!fp || *kind == tile::AtomicKind::add ||
-                                   *kind == tile::AtomicKind::xchg)
-                                : (*kind == tile::AtomicKind::add &&
-                                   (elem == ScalarType::F16 ||
-                                    elem == ScalarType::BF16));
+      : getBitWidth(elem) >= 32
+          ? (!fp || *kind == tile::AtomicKind::add ||
+             *kind == tile::AtomicKind::xchg ||
+             *kind == tile::AtomicKind::max || *kind == tile::AtomicKind::min)
+          : (*kind == tile::AtomicKind::add &&
+             (elem == ScalarType::F16 || elem == ScalarType::BF16));
   if (!supported)
     return error(at, name + " on " + getName(elem).str() +
                                  " is not supported");

@@ -471,3 +471,25 @@ func.func @store_in_load_layout(%x: !tile.ptr<f16> {tile.divisibility = 16 : i32
   tile.store %zp, %w : tensor<4096x!tile.ptr<f32>>
   return
 }
+
+// An fp32 dot at ieee precision (scalar FMAs) whose result is the
+// accumulator of a tf32x3 dot (mma.sync): the class of the two takes the
+// mma layout, but the FMA dot computes in a blocked layout and converts,
+// its operands staying as loaded (it had kept them blocked under an mma
+// result, which its lowering cannot read).
+// CHECK-LABEL: func.func @ieee_dot_into_mma_dot
+// CHECK: %[[FMA:.*]] = tile.dot %{{.*}}, %{{.*}}, %{{.*}} {inputPrecision = #tile.precision<ieee>} : tensor<32x32xf32, #tilegpu.blocked{{.*}}> * tensor<32x32xf32, #tilegpu.blocked{{.*}}> -> tensor<32x32xf32, #tilegpu.blocked
+// CHECK: %[[ACC:.*]] = tilegpu.convert_layout %[[FMA]] : {{.*}} -> tensor<32x32xf32, #tilegpu.mma
+// CHECK: tile.dot %{{.*}}, %{{.*}}, %[[ACC]] {inputPrecision = #tile.precision<tf32x3>} : {{.*}}#tilegpu.dot_op{{.*}} -> tensor<32x32xf32, #tilegpu.mma
+func.func @ieee_dot_into_mma_dot(%a: tensor<32x32x!tile.ptr<f32>>,
+                                 %b: tensor<32x32x!tile.ptr<f32>>,
+                                 %c: tensor<32x32x!tile.ptr<f32>>)
+    attributes {tilegpu.num_warps = 4 : i32} {
+  %zero = arith.constant dense<0.0> : tensor<32x32xf32>
+  %x = tile.load %a : tensor<32x32x!tile.ptr<f32>>
+  %y = tile.load %b : tensor<32x32x!tile.ptr<f32>>
+  %p = tile.dot %x, %y, %zero {inputPrecision = #tile.precision<ieee>} : tensor<32x32xf32> * tensor<32x32xf32> -> tensor<32x32xf32>
+  %q = tile.dot %x, %y, %p {inputPrecision = #tile.precision<tf32x3>} : tensor<32x32xf32> * tensor<32x32xf32> -> tensor<32x32xf32>
+  tile.store %c, %q : tensor<32x32x!tile.ptr<f32>>
+  return
+}

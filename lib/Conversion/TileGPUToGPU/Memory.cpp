@@ -510,6 +510,29 @@ static std::string atomicSuffix(AtomicKind kind, Type elem) {
   return "";
 }
 
+/// Float atomic max and min, which PTX has only for 16-bit types: as
+/// Triton does, through the bits as integers. A non-negative value's bits
+/// order as signed integers do, a negative one's in reverse as unsigned
+/// ones, so max is a signed max of the bits where the value is >= 0 and an
+/// unsigned min where it is < 0 (min the other way round); a NaN value
+/// changes nothing. $0 old value, $1 address, $2 value, $3 predicate.
+static std::string floatMinMaxAtomic(AtomicKind kind, Type elem) {
+  unsigned bits = elem.getIntOrFloatBitWidth();
+  std::string b = std::to_string(bits), f = "f" + b;
+  std::string zero = bits == 32 ? "0f00000000" : "0d0000000000000000";
+  bool max = kind == AtomicKind::max;
+  std::string nonNegative = max ? "max.s" : "min.s";
+  std::string negative = max ? "min.u" : "max.u";
+  return "{\n\t.reg .pred %fmm_p<2>;\n\t.reg .b" + b + " %fmm_r<2>;\n\t" +
+         "mov.b" + b + " %fmm_r1, 0;\n\tmov.b" + b + " %fmm_r0, $2;\n\t" +
+         "setp.ge.and." + f + " %fmm_p0, $2, " + zero + ", $3;\n\t" +
+         "setp.lt.and." + f + " %fmm_p1, $2, " + zero + ", $3;\n\t" +
+         "@%fmm_p0 atom.acq_rel.gpu.global." + nonNegative + b +
+         " %fmm_r1, [ $1 + 0 ], %fmm_r0;\n\t" +
+         "@%fmm_p1 atom.acq_rel.gpu.global." + negative + b +
+         " %fmm_r1, [ $1 + 0 ], %fmm_r0;\n\tmov.b" + b + " $0, %fmm_r1;\n\t}";
+}
+
 struct AtomicRMWLowering : public OpConversionPattern<AtomicRMWOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -526,6 +549,11 @@ struct AtomicRMWLowering : public OpConversionPattern<AtomicRMWOp> {
                        " $0, 0;\n\t@$3 atom.acq_rel.gpu.global." +
                        atomicSuffix(op.getKind(), elem) + " $0, [ $1 + 0 ], " +
                        (cas ? "$4, $2;" : "$2;");
+    bool floatMinMax =
+        isa<FloatType>(elem) &&
+        (op.getKind() == AtomicKind::max || op.getKind() == AtomicKind::min);
+    if (floatMinMax)
+      text = floatMinMaxAtomic(op.getKind(), elem);
     Type resultType = op.getType();
     Value owner = ownerOf(rewriter, loc, resultType);
     ValueRange ptrs = adaptor.getPtr(), vals = adaptor.getVal();

@@ -48,6 +48,9 @@ public:
     return mmaLayouts.lookup(dot);
   }
 
+  /// The blocked layout of a tensor of `shape` that nothing constrains.
+  Attribute defaultLayout(ArrayRef<int64_t> shape) const;
+
 private:
   Value find(Value v) const;
   void unite(Value a, Value b);
@@ -55,7 +58,6 @@ private:
   void anchor(Value v, Attribute layout, int priority);
   void derive(func::FuncOp func);
 
-  Attribute defaultLayout(ArrayRef<int64_t> shape) const;
   /// The layout of a reshape's or transpose's result that keeps every
   /// element where `src` has it.
   Attribute rearrangedLayout(Operation *op,

@@ -240,10 +240,17 @@ private:
     // b_A @ v to q @ h). Where its warps are arranged otherwise, this dot's
     // operands, laid out for its own warps, cannot feed that instruction:
     // it computes in its own layout and converts the result.
+    // A dot without tensor cores (fp32 at ieee precision) computes in a
+    // blocked layout likewise, where its result accumulates into one that
+    // has them (`tl.dot(a, b, input_precision="tf32x3") +
+    // tl.dot(a, b, input_precision="ieee")`).
     auto classMma = dyn_cast<MmaEncodingAttr>(result.getEncoding());
     RankedTensorType computed = result;
     if (mma && classMma && classMma.getWarpsPerCTA() != mma.getWarpsPerCTA())
       computed = cast<RankedTensorType>(withLayout(result, mma));
+    if (!mma && classMma)
+      computed = cast<RankedTensorType>(
+          withLayout(result, plan.defaultLayout(result.getShape())));
     dot->getResult(0).setType(computed);
     convertOperand(dot, 2, computed);
     if (computed != result) {

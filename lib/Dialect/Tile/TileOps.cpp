@@ -202,13 +202,16 @@ LogicalResult AtomicRMWOp::verify() {
     return success();
   }
   if (isa<FloatType>(elem)) {
-    // PTX has float atomic add (all widths here) and exchange (32/64-bit).
+    // PTX has float atomic add (all widths here) and exchange (32/64-bit);
+    // max and min on 32/64-bit go through the bits as integers.
     if (k == AtomicKind::add)
       return success();
-    if (k == AtomicKind::xchg && bits >= 32)
+    if ((k == AtomicKind::xchg || k == AtomicKind::max ||
+         k == AtomicKind::min) &&
+        bits >= 32)
       return success();
-    return emitOpError("float atomics support add, and xchg on 32- and "
-                       "64-bit types");
+    return emitOpError("float atomics support add, and xchg, max and min on "
+                       "32- and 64-bit types");
   }
   if (bits < 32)
     return emitOpError("atomics on integers narrower than 32 bits are not "

@@ -266,7 +266,7 @@ func.func @store_value_type(%p: !tile.ptr<f32>, %v: f16) {
 // -----
 
 func.func @atomic_bitwise_float(%p: tensor<16x!tile.ptr<f32>>, %v: tensor<16xf32>) {
-  // expected-error @+1 {{float atomics support add, and xchg on 32- and 64-bit types}}
+  // expected-error @+1 {{float atomics support add, and xchg, max and min on 32- and 64-bit types}}
   %0 = tile.atomic_rmw or, %p, %v : tensor<16x!tile.ptr<f32>>
   return
 }
@@ -752,16 +752,16 @@ func.func @dot_f64_into_f32(%a: tensor<16x16xf64>, %c: tensor<16x16xf32>) {
 
 // -----
 
-func.func @float_atomic_max(%p: tensor<16x!tile.ptr<f32>>, %v: tensor<16xf32>) {
-  // expected-error @+1 {{float atomics support add, and xchg on 32- and 64-bit types}}
-  %0 = tile.atomic_rmw max, %p, %v : tensor<16x!tile.ptr<f32>>
+func.func @float_atomic_max(%p: tensor<16x!tile.ptr<f16>>, %v: tensor<16xf16>) {
+  // expected-error @+1 {{float atomics support add, and xchg, max and min on 32- and 64-bit types}}
+  %0 = tile.atomic_rmw max, %p, %v : tensor<16x!tile.ptr<f16>>
   return
 }
 
 // -----
 
 func.func @f16_atomic_xchg(%p: !tile.ptr<f16>, %v: f16) {
-  // expected-error @+1 {{float atomics support add, and xchg on 32- and 64-bit types}}
+  // expected-error @+1 {{float atomics support add, and xchg, max and min on 32- and 64-bit types}}
   %0 = tile.atomic_rmw xchg, %p, %v : !tile.ptr<f16>
   return
 }
