@@ -1024,15 +1024,19 @@ def check_propagate_nan():
 def check_float_atomic_minmax():
     """tl.atomic_max / atomic_min on fp32 and fp64 (through the bits as
     integers, as Triton): 4 programs fold mixed-sign values into 4 fp32 and
-    2 fp64 slots; every returned old value is one the slot held."""
+    2 fp64 slots; every returned old value is one the slot held. uint32
+    slots take the unsigned max and min."""
     v = torch.randn(200, device="cuda") * 10
     mx = torch.full((4,), float("-inf"), device="cuda")
     mn = torch.full((4,), float("inf"), device="cuda")
     mx64 = torch.full((2,), float("-inf"), device="cuda", dtype=torch.float64)
     mn64 = torch.full((2,), float("inf"), device="cuda", dtype=torch.float64)
     old = torch.full((200,), float("nan"), device="cuda")
-    Kernel("float_atomic_minmax").bind(v, mx, mn, mx64, mn64, old, 200,
-                                       grid=(4, 1, 1))()
+    # uint32 slots (int32 storage; negative integer parts wrap high).
+    umx = torch.zeros(2, device="cuda", dtype=torch.int32)
+    umn = torch.full((2,), -1, device="cuda", dtype=torch.int32)
+    Kernel("float_atomic_minmax").bind(v, mx, mn, mx64, mn64, old, umx, umn,
+                                       200, grid=(4, 1, 1))()
     torch.cuda.synchronize()
     slot4, slot2 = torch.arange(200, device="cuda") % 4, torch.arange(200, device="cuda") % 2
     want = [torch.stack([v[slot4 == k].max() for k in range(4)]),
@@ -1041,7 +1045,12 @@ def check_float_atomic_minmax():
             torch.stack([v[slot2 == k].double().min() for k in range(2)])]
     wrong = sum(int((got != w).sum()) for got, w in zip((mx, mn, mx64, mn64), want))
     wrong += int((old.isnan() | (old > mx[slot4])).sum())
-    record("float atomic max/min (fp32, fp64) (wrong)", "200 into 4+2", float(wrong), 0)
+    u = v.to(torch.int32).to(torch.int64) % 2**32
+    wrong += sum(int((umx[k].item() % 2**32) != u[slot2 == k].max().item()) +
+                 int((umn[k].item() % 2**32) != u[slot2 == k].min().item())
+                 for k in range(2))
+    record("float and uint32 atomic max/min (wrong)", "200 into 4+2+2",
+           float(wrong), 0)
 
 
 def check_mixed_precision_dots():

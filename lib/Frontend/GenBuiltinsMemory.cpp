@@ -447,6 +447,11 @@ FailureOr<Val> Generator::builtinAtomic(llvm::StringRef name,
       return failure();
     cmpValue = c->getValue();
   }
+  // Unsigned integers compare as such (Triton's umax and umin).
+  if (isUnsigned(elem) && *kind == tile::AtomicKind::max)
+    kind = tile::AtomicKind::umax;
+  if (isUnsigned(elem) && *kind == tile::AtomicKind::min)
+    kind = tile::AtomicKind::umin;
   TileType result = p->getType().withElement(elem);
   auto op = tile::AtomicRMWOp::create(builder, loc(at), mlirType(result),
                                       *kind, p->getValue(), v->getValue(),

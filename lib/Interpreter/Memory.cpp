@@ -149,6 +149,16 @@ LogicalResult Machine::executeMemory(Operation *op, bool &handled) {
         case tile::AtomicKind::min:
           next = std::min(cur, x);
           break;
+        case tile::AtomicKind::umax:
+        case tile::AtomicKind::umin: {
+          uint64_t valueMask = bits == 64 ? ~0ull : (1ull << bits) - 1;
+          uint64_t u = static_cast<uint64_t>(cur) & valueMask,
+                   w = static_cast<uint64_t>(x) & valueMask;
+          bool takeX =
+              atomic.getKind() == tile::AtomicKind::umax ? w > u : w < u;
+          next = takeX ? x : cur;
+          break;
+        }
         case tile::AtomicKind::band:
           next = cur & x;
           break;

@@ -496,6 +496,10 @@ static std::string atomicSuffix(AtomicKind kind, Type elem) {
     return "max.s" + b;
   case AtomicKind::min:
     return "min.s" + b;
+  case AtomicKind::umax:
+    return "max.u" + b;
+  case AtomicKind::umin:
+    return "min.u" + b;
   case AtomicKind::xchg:
     return "exch.b" + b;
   case AtomicKind::band:

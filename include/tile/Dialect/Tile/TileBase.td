@@ -83,7 +83,9 @@ def Tile_AtomicKind : I32EnumAttr<"AtomicKind", "atomic read-modify-write", [
     I32EnumAttrCase<"add", 0>, I32EnumAttrCase<"max", 1>,
     I32EnumAttrCase<"min", 2>, I32EnumAttrCase<"xchg", 3>,
     I32EnumAttrCase<"band", 4, "and">, I32EnumAttrCase<"bor", 5, "or">,
-    I32EnumAttrCase<"bxor", 6, "xor">, I32EnumAttrCase<"cas", 7>]> {
+    I32EnumAttrCase<"bxor", 6, "xor">, I32EnumAttrCase<"cas", 7>,
+    // max and min of unsigned integers (the element types are signless).
+    I32EnumAttrCase<"umax", 8>, I32EnumAttrCase<"umin", 9>]> {
   let cppNamespace = "::mlir::tile";
   let genSpecializedAttr = 0;
 }
