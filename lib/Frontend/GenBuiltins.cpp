@@ -187,6 +187,8 @@ FailureOr<Val> Generator::requireRuntime(const Val &v, llvm::SMLoc at,
 
 FailureOr<Val> Generator::callBuiltin(llvm::StringRef name,
                                       const CallArgs &args, llvm::SMLoc at) {
+  if (name.consume_front("python.math."))
+    return callPythonMath(name, args, at);
   if (name == "program_id" || name == "num_programs")
     return builtinProgramId(name, args, at);
   if (name == "arange")

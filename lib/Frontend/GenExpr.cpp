@@ -422,8 +422,11 @@ FailureOr<Val> Generator::genName(const NameExpr &expr) {
       return v;
     }
   }
-  if (auto foreign = ast.foreignImports.find(name);
-      foreign != ast.foreignImports.end() && !inLibrary())
+  auto foreign = ast.foreignImports.find(name);
+  // `import math`: Python's module, evaluated while compiling.
+  if (foreign != ast.foreignImports.end() && foreign->second == "math")
+    return Val::nameSpace("python.math");
+  if (foreign != ast.foreignImports.end() && !inLibrary())
     return error(expr.getLoc(),
                  "'" + name + "' is '" + foreign->second +
                      "', imported from a module tilec does not have: a "
@@ -519,6 +522,8 @@ FailureOr<Val> Generator::genAttribute(const AttributeExpr &expr) {
   const std::string &attr = expr.attr;
   if (base->getKind() == Val::Kind::Namespace) {
     llvm::StringRef ns = base->getName();
+    if (ns == "python.math")
+      return pythonMathAttribute(attr, expr.attrLoc);
     if (ns == "triton") {
       if (attr == "language")
         return Val::nameSpace("tl");

@@ -2,6 +2,7 @@
 
 #include "tile/Frontend/Sema.h"
 #include "tile/Frontend/Diagnostics.h"
+#include "tile/Frontend/PythonMath.h"
 #include "tile/Support/IntegerDivision.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -700,6 +701,14 @@ std::optional<Val> ConstEvaluator::eval(const Expr &e) {
   case Expr::Kind::Attribute: {
     if (auto t = dtypeFromExpr(e))
       return Val::dtype(*t);
+    // Python's math module (`math.pi`), unless a constant is named math.
+    if (auto *a = llvm::dyn_cast<AttributeExpr>(&e))
+      if (auto *base = dyn_cast<NameExpr>(a->base.get());
+          base && base->name == "math" && !env.count("math")) {
+        if (std::optional<double> c = pythonMathConstant(a->attr))
+          return Val::floating(*c);
+        return fail(e, pythonMathMissing(a->attr));
+      }
     if (dict) {
       // A heuristic may test an argument's dtype as PyTorch spells it:
       // `args['x'].dtype == torch.float16` (a pointer argument's dtype is
@@ -821,8 +830,14 @@ std::optional<Val> ConstEvaluator::eval(const Expr &e) {
 
 std::optional<Val> ConstEvaluator::evalCall(const CallExpr &call) {
   std::string name;
+  bool pythonMath = false;
   if (auto *n = dyn_cast<NameExpr>(call.callee.get()))
     name = n->name;
+  else if (auto *a = dyn_cast<AttributeExpr>(call.callee.get());
+           a && isa<NameExpr>(a->base.get()) &&
+           llvm::cast<NameExpr>(a->base.get())->name == "math" &&
+           !env.count("math"))
+    name = a->attr, pythonMath = true;
   else if (auto *a = dyn_cast<AttributeExpr>(call.callee.get()))
     if (auto *base = dyn_cast<NameExpr>(a->base.get()))
       if (base->name == "tl" || base->name == "triton")
@@ -844,6 +859,27 @@ std::optional<Val> ConstEvaluator::evalCall(const CallExpr &call) {
                                    std::to_string(args.size()));
     return false;
   };
+  if (pythonMath) {
+    if (!llvm::is_contained(pythonMathFunctions(), name))
+      return fail(call, pythonMathMissing(name));
+    auto [least, most] = pythonMathArity(name);
+    if (args.size() < least || args.size() > most)
+      return fail(call,
+                  "math." + name + " takes " + std::to_string(least) +
+                      (least == most ? "" : " or " + std::to_string(most)) +
+                      " argument(s), got " + std::to_string(args.size()));
+    std::vector<double> numbers;
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (!args[i].isNumber())
+        return fail(*call.args[i], "math." + name + " needs a number, got " +
+                                       args[i].describe());
+      numbers.push_back(args[i].getFloat());
+    }
+    std::string message;
+    if (std::optional<Val> r = evalPythonMath(name, numbers, message))
+      return r;
+    return fail(call, message);
+  }
   if (name == "num_sms") {
     // Tutorial 08's host helper (torch's multi_processor_count), which
     // configs call: the device's SM count, known where configs are read.
