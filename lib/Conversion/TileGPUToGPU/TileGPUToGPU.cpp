@@ -140,11 +140,41 @@ static void allocateTensorMaps(ModuleOp module) {
       Attribute(), /*alignment=*/128, /*addrSpace=*/1);
 }
 
+/// Every tensor must carry a layout (convert-tile-to-tilegpu gives them
+/// one; a kernel's arguments are scalars and pointers): the lowering
+/// distributes tensors by their layouts and has nothing to go by otherwise.
+static LogicalResult checkLayouts(ModuleOp module) {
+  WalkResult walk = module.walk([](Operation *op) -> WalkResult {
+    auto laidOut = [&](Value v) {
+      auto tensor = dyn_cast<RankedTensorType>(v.getType());
+      if (!tensor || tilegpu::getLayout(tensor))
+        return true;
+      op->emitOpError("has a tensor without a layout (")
+          << tensor
+          << "): run convert-tile-to-tilegpu first; kernel arguments are "
+             "scalars and pointers";
+      return false;
+    };
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          if (!laidOut(arg))
+            return WalkResult::interrupt();
+    for (Value result : op->getResults())
+      if (!laidOut(result))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 struct ConvertTileGPUToGPUPass
     : public mlir::tile::impl::ConvertTileGPUToGPUBase<ConvertTileGPUToGPUPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
+    if (failed(checkLayouts(module)))
+      return signalPassFailure();
     if (failed(outlineKernels(module)))
       return signalPassFailure();
     markTileLoops(module);
