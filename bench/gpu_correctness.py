@@ -1065,6 +1065,20 @@ def check_mixed_precision_dots():
            rel_error(c, 2 * (a.double() @ b.double())), 1e-5)
 
 
+def check_batched_dot():
+    """tl.dot of 3-D blocks with a 3-D accumulator (fp16, wgmma) and at
+    ieee precision (fp32): torch's batched matmul in float64."""
+    a = torch.randn(4, 32, 16, device="cuda", dtype=torch.float16)
+    b = torch.randn(4, 16, 32, device="cuda", dtype=torch.float16)
+    c = torch.full((4, 32, 32), float("nan"), device="cuda")
+    d = torch.full((4, 32, 32), float("nan"), device="cuda")
+    Kernel("batched_dot").bind(a, b, c, d, grid=(1, 1, 1))()
+    torch.cuda.synchronize()
+    ref = torch.bmm(a.double(), b.double())
+    record("batched dot + acc (fp16)", "4x32x32x16", rel_error(c, ref + 1), 1e-3)
+    record("batched dot (fp32 ieee)", "4x32x32x16", rel_error(d, ref), 1e-5)
+
+
 def check_library_builtins():
     """tl.softmax (whole vector; rows with keep_dims and ieee_rounding) and
     tl.swizzle2d (Triton's definition)."""
@@ -1403,6 +1417,7 @@ for check in [check_vector_add, check_matmul, check_softmax,
               check_cuda_helpers,
               check_join_split, check_propagate_nan,
               check_float_atomic_minmax, check_mixed_precision_dots,
+              check_batched_dot,
               check_library_builtins, check_reductions, check_fp8,
               check_dot_scaled, check_splitk, check_int8_matmul,
               check_fp8_small_matmul,

@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "llvm/ADT/StringSwitch.h"
 #include <array>
+#include <functional>
 
 using namespace tilec;
 using namespace mlir;
@@ -443,6 +444,127 @@ FailureOr<Val> Generator::builtinDot(const CallArgs &args, llvm::SMLoc at) {
              {b->loc(0, at), b->loc(1, at), b->loc(2, at)});
 }
 
+/// The slices of `x` (batch first) along its first dimension, in order:
+/// that dimension moved last, then halved by split (evens and odds) until
+/// one element is left; exact, as split selects.
+FailureOr<SmallVector<Val>> Generator::batchSlices(const Val &x,
+                                                   llvm::SMLoc at) {
+  SmallVector<int64_t, 4> shape(x.getType().shape);
+  int64_t batch = shape.front();
+  FailureOr<Val> last = transpose(x, {1, 2, 0}, at);
+  if (failed(last))
+    return failure();
+  SmallVector<Val> slices(batch);
+  // (value whose last dimension lists these batch indices, the indices)
+  SmallVector<std::pair<Val, SmallVector<int64_t>>> work;
+  work.push_back({*last, llvm::to_vector(llvm::seq<int64_t>(0, batch))});
+  while (!work.empty()) {
+    auto [v, indices] = work.pop_back_val();
+    SmallVector<int64_t, 4> vShape(v.getType().shape);
+    if (indices.size() == 1) {
+      vShape.pop_back();
+      FailureOr<Val> slice = reshape(v, vShape, at);
+      if (failed(slice))
+        return failure();
+      slices[indices.front()] = *slice;
+      continue;
+    }
+    vShape.back() /= 2;
+    vShape.push_back(2);
+    FailureOr<Val> pairs = reshape(v, vShape, at);
+    if (failed(pairs))
+      return failure();
+    CallArgs splitArgs;
+    splitArgs.positional = {*pairs};
+    splitArgs.positionalLocs = {at};
+    FailureOr<Val> halves = builtinSplit(splitArgs, at);
+    if (failed(halves))
+      return failure();
+    SmallVector<int64_t> evens, odds;
+    for (auto [i, index] : llvm::enumerate(indices))
+      (i % 2 ? odds : evens).push_back(index);
+    work.push_back({halves->getElements()[0], evens});
+    work.push_back({halves->getElements()[1], odds});
+  }
+  return slices;
+}
+
+/// The inverse of batchSlices: `slices` stacked along a new first
+/// dimension (joined pairwise along a last one, then moved first).
+FailureOr<Val> Generator::stackBatch(llvm::ArrayRef<Val> slices,
+                                     llvm::SMLoc at) {
+  std::function<FailureOr<Val>(ArrayRef<Val>)> stack =
+      [&](ArrayRef<Val> part) -> FailureOr<Val> {
+    if (part.size() == 1)
+      return expandDims(part.front(), part.front().getType().shape.size(), at);
+    SmallVector<Val> evens, odds;
+    for (auto [i, v] : llvm::enumerate(part))
+      (i % 2 ? odds : evens).push_back(v);
+    FailureOr<Val> e = stack(evens);
+    FailureOr<Val> o = failed(e) ? e : stack(odds);
+    if (failed(o))
+      return failure();
+    CallArgs joinArgs;
+    joinArgs.positional = {*e, *o};
+    joinArgs.positionalLocs = {at, at};
+    FailureOr<Val> joined = builtinJoin("join", joinArgs, at);
+    if (failed(joined))
+      return failure();
+    SmallVector<int64_t, 4> merged(e->getType().shape);
+    merged.back() *= 2;
+    return reshape(*joined, merged, at);
+  };
+  FailureOr<Val> stacked = stack(slices);
+  if (failed(stacked))
+    return failure();
+  return transpose(*stacked, {2, 0, 1}, at);
+}
+
+/// tl.dot of two 3-D blocks, [B, M, K] x [B, K, N] (+ [B, M, N]): one 2-D
+/// dot per batch entry on exact slices, restacked. A batch is a handful of
+/// entries in one program, so B dots cost what one B times larger would.
+FailureOr<Val> Generator::batchedDot(const Val &a, const Val &bv,
+                                     std::optional<Val> acc,
+                                     std::optional<ScalarType> outType,
+                                     tile::InputPrecision precision,
+                                     llvm::SMLoc at,
+                                     llvm::ArrayRef<llvm::SMLoc> argLocs) {
+  const TileType &ta = a.getType(), &tb = bv.getType();
+  if (ta.shape[0] != tb.shape[0] || ta.shape[2] != tb.shape[1])
+    return error(at, "batched dot: " + ta.str() + " times " + tb.str() +
+                         " needs [B, M, K] and [B, K, N]");
+  bool accIsBlock = acc && acc->isRuntime() && acc->getType().isBlock();
+  if (accIsBlock && acc->getType().shape.size() != 3)
+    return error(at, "batched dot: the accumulator " + acc->describe() +
+                         " must be [B, M, N]");
+  FailureOr<SmallVector<Val>> as = batchSlices(a, at);
+  FailureOr<SmallVector<Val>> bs = failed(as) ? as : batchSlices(bv, at);
+  if (failed(bs))
+    return failure();
+  SmallVector<Val> accs;
+  if (accIsBlock) {
+    SmallVector<int64_t, 4> full{ta.shape[0], ta.shape[1], tb.shape[2]};
+    FailureOr<Val> wide = broadcastTo(*acc, full, at);
+    FailureOr<SmallVector<Val>> sliced =
+        failed(wide) ? FailureOr<SmallVector<Val>>(failure())
+                     : batchSlices(*wide, at);
+    if (failed(sliced))
+      return failure();
+    accs = *sliced;
+  }
+  SmallVector<Val> products;
+  for (int64_t i = 0; i < ta.shape[0]; ++i) {
+    std::optional<Val> sliceAcc =
+        accIsBlock ? std::optional<Val>(accs[i]) : acc;
+    FailureOr<Val> d =
+        dot((*as)[i], (*bs)[i], sliceAcc, outType, precision, at, argLocs);
+    if (failed(d))
+      return failure();
+    products.push_back(*d);
+  }
+  return stackBatch(products, at);
+}
+
 FailureOr<Val> Generator::dot(const Val &a, const Val &bv,
                               std::optional<Val> acc,
                               std::optional<ScalarType> outType,
@@ -456,9 +578,12 @@ FailureOr<Val> Generator::dot(const Val &a, const Val &bv,
       return error(argLoc(i), "dot needs two blocks of numbers, got " +
                                   v->describe());
   const TileType &ta = a.getType(), &tb = bv.getType();
+  if (ta.shape.size() == 3 && tb.shape.size() == 3)
+    return batchedDot(a, bv, acc, outType, precision, at, argLocs);
   if (ta.shape.size() != 2 || tb.shape.size() != 2)
     return error(argLoc(ta.shape.size() != 2 ? 0 : 1),
-                 "dot needs 2-D blocks, got " + ta.str() + " and " + tb.str());
+                 "dot needs 2-D blocks (or two 3-D ones, batched), got " +
+                     ta.str() + " and " + tb.str());
   if (ta.shape[1] != tb.shape[0])
     return error(at, "dot: inner dimensions differ: " + ta.str() +
                                  " times " + tb.str());

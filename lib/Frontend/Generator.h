@@ -277,6 +277,15 @@ public:
   mlir::FailureOr<Val> builtinDot(const CallArgs &args, llvm::SMLoc loc);
   /// `argLocs` locates a, b and acc for errors about one of them (the call
   /// `loc` where absent).
+  mlir::FailureOr<llvm::SmallVector<Val>> batchSlices(const Val &x,
+                                                      llvm::SMLoc at);
+  mlir::FailureOr<Val> stackBatch(llvm::ArrayRef<Val> slices, llvm::SMLoc at);
+  mlir::FailureOr<Val> batchedDot(const Val &a, const Val &bv,
+                                  std::optional<Val> acc,
+                                  std::optional<ScalarType> outType,
+                                  mlir::tile::InputPrecision precision,
+                                  llvm::SMLoc at,
+                                  llvm::ArrayRef<llvm::SMLoc> argLocs);
   mlir::FailureOr<Val> dot(const Val &a, const Val &b, std::optional<Val> acc,
                            std::optional<ScalarType> outType,
                            mlir::tile::InputPrecision precision, llvm::SMLoc loc,
