@@ -210,16 +210,15 @@ FailureOr<Val> Generator::builtinFlip(const CallArgs &args, llvm::SMLoc at) {
     FailureOr<Val> last = transpose(*y, toLast, at);
     if (failed(last))
       return failure();
-    CallArgs splitArgs;
-    splitArgs.positional = {*last};
-    splitArgs.positionalLocs = {at};
-    FailureOr<Val> halves = builtinSplit(splitArgs, at);
+    FailureOr<Val> halves =
+        builtinSplit(CallArgs::positionalAt({*last}, at), at);
     if (failed(halves))
       return failure();
-    CallArgs joinArgs;
-    joinArgs.positional = {halves->getElements()[1], halves->getElements()[0]};
-    joinArgs.positionalLocs = {at, at};
-    FailureOr<Val> swapped = builtinJoin("join", joinArgs, at);
+    FailureOr<Val> swapped = builtinJoin(
+        "join",
+        CallArgs::positionalAt(
+            {halves->getElements()[1], halves->getElements()[0]}, at),
+        at);
     if (failed(swapped))
       return failure();
     y = transpose(*swapped, back, at);

@@ -474,10 +474,8 @@ FailureOr<SmallVector<Val>> Generator::batchSlices(const Val &x,
     FailureOr<Val> pairs = reshape(v, vShape, at);
     if (failed(pairs))
       return failure();
-    CallArgs splitArgs;
-    splitArgs.positional = {*pairs};
-    splitArgs.positionalLocs = {at};
-    FailureOr<Val> halves = builtinSplit(splitArgs, at);
+    FailureOr<Val> halves =
+        builtinSplit(CallArgs::positionalAt({*pairs}, at), at);
     if (failed(halves))
       return failure();
     SmallVector<int64_t> evens, odds;
@@ -504,10 +502,8 @@ FailureOr<Val> Generator::stackBatch(llvm::ArrayRef<Val> slices,
     FailureOr<Val> o = failed(e) ? e : stack(odds);
     if (failed(o))
       return failure();
-    CallArgs joinArgs;
-    joinArgs.positional = {*e, *o};
-    joinArgs.positionalLocs = {at, at};
-    FailureOr<Val> joined = builtinJoin("join", joinArgs, at);
+    FailureOr<Val> joined =
+        builtinJoin("join", CallArgs::positionalAt({*e, *o}, at), at);
     if (failed(joined))
       return failure();
     SmallVector<int64_t, 4> merged(e->getType().shape);

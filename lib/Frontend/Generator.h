@@ -37,6 +37,15 @@ struct CallArgs {
   std::vector<std::pair<std::string, Val>> keywords;
   std::vector<llvm::SMLoc> positionalLocs;
   std::vector<llvm::SMLoc> keywordLocs;
+
+  /// The arguments of a call the compiler makes itself: positional, all
+  /// at `at`.
+  static CallArgs positionalAt(std::vector<Val> values, llvm::SMLoc at) {
+    CallArgs args;
+    args.positionalLocs.assign(values.size(), at);
+    args.positional = std::move(values);
+    return args;
+  }
 };
 
 /// Parameters of a call bound by name; absent ones are nullopt.
