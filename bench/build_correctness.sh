@@ -127,6 +127,7 @@ done
 "$TILEC" test/Interpreter/Inputs/float_atomic_minmax.tile -o "$OUT/float_atomic_minmax.ptx"
 "$TILEC" test/Interpreter/Inputs/mixed_precision_dots.tile -o "$OUT/mixed_precision_dots.ptx"
 "$TILEC" test/Interpreter/Inputs/batched_dot.tile -o "$OUT/batched_dot.ptx"
+"$TILEC" test/Interpreter/Inputs/cast_rtz.tile -o "$OUT/cast_rtz.ptx"
 "$TILEC" test/Interpreter/Inputs/math_functions.tile -o "$OUT/math_functions.ptx"
 "$TILEC" bench/kernels/reductions.tile -o "$OUT/reductions.ptx"
 "$TILEC" bench/kernels/descriptor.tile -o "$OUT/descriptor.ptx"

@@ -1079,6 +1079,28 @@ def check_batched_dot():
     record("batched dot (fp32 ieee)", "4x32x32x16", rel_error(d, ref), 1e-5)
 
 
+def check_cast_rtz():
+    """fp32 to fp16 and bf16 with fp_downcast_rounding="rtz" and "rtne"
+    (cvt.rz / cvt.rn) against the same conversions computed here: nearest
+    even is torch's; toward zero steps torch's fp16 one value toward zero
+    where it went away (or to infinity), and cuts bf16's low 16 bits."""
+    x = torch.randn(64, device="cuda") * torch.exp2(
+        torch.randint(-20, 20, (64,), device="cuda").float())
+    x[:4] = torch.tensor([70000.0, -70000.0, 1e-7, -3.0e-6])
+    out = torch.full((256,), float("nan"), device="cuda")
+    Kernel("cast_rtz").bind(x, out, grid=(1, 1, 1))()
+    torch.cuda.synchronize()
+    near16 = x.half()
+    away = near16.double().abs() > x.double().abs()
+    toward16 = torch.where(away, torch.nextafter(near16, torch.zeros_like(near16)),
+                           near16)
+    cut = (x.view(torch.int32) & ~0xFFFF).view(torch.float32)
+    want = torch.cat([toward16.float(), near16.float(), cut,
+                      x.bfloat16().float()])
+    wrong = int((out.view(torch.int32) != want.view(torch.int32)).sum())
+    record("fp32 -> fp16/bf16 rtz and rtne (wrong bits)", "4x64", float(wrong), 0)
+
+
 def check_library_builtins():
     """tl.softmax (whole vector; rows with keep_dims and ieee_rounding) and
     tl.swizzle2d (Triton's definition)."""
@@ -1417,7 +1439,7 @@ for check in [check_vector_add, check_matmul, check_softmax,
               check_cuda_helpers,
               check_join_split, check_propagate_nan,
               check_float_atomic_minmax, check_mixed_precision_dots,
-              check_batched_dot,
+              check_batched_dot, check_cast_rtz,
               check_library_builtins, check_reductions, check_fp8,
               check_dot_scaled, check_splitk, check_int8_matmul,
               check_fp8_small_matmul,

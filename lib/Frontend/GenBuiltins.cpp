@@ -606,16 +606,26 @@ FailureOr<Val> Generator::builtinCast(const CallArgs &args, llvm::SMLoc at) {
                                     " to " + getName(*dtype).str() +
                                     " (a pointer converts to int64 or to "
                                     "another tl.pointer_type)");
+  bool towardZero = false;
   if (b->has(2) && !(*b)[2]->isNone()) {
     FailureOr<std::string> rounding =
         requireString((*b)[2], b->loc(2, at), "fp_downcast_rounding");
     if (failed(rounding))
       return failure();
-    if (*rounding != "rtne")
+    // Round toward zero (cvt.rz), as Triton's NVIDIA back end has it: from
+    // fp32 to fp16 or bf16.
+    towardZero = *rounding == "rtz";
+    bool fp32Down = input.getType().element == ScalarType::F32 &&
+                    (*dtype == ScalarType::F16 || *dtype == ScalarType::BF16);
+    if (towardZero && !fp32Down)
       return error(b->loc(2, at),
-                   "fp_downcast_rounding='" + *rounding +
-                       "' is not supported; conversions round to nearest "
-                       "even ('rtne')");
+                   "fp_downcast_rounding='rtz' converts fp32 to fp16 or bf16, "
+                   "not " +
+                       getName(input.getType().element).str() + " to " +
+                       getName(*dtype).str());
+    if (!towardZero && *rounding != "rtne")
+      return error(b->loc(2, at), "unknown fp_downcast_rounding '" + *rounding +
+                                      "'; expected 'rtne' or 'rtz'");
   }
   bool bitcast = b->has(3) && (*b)[3]->truthy();
   if (bitcast) {
@@ -629,6 +639,14 @@ FailureOr<Val> Generator::builtinCast(const CallArgs &args, llvm::SMLoc at) {
     mlir::Value v = arith::BitcastOp::create(builder, loc(at), mlirType(t),
                                              input.getValue());
     return Val::runtime(v, t);
+  }
+  if (towardZero) {
+    TileType t = input.getType().withElement(*dtype);
+    auto trunc = arith::TruncFOp::create(builder, loc(at), mlirType(t),
+                                         input.getValue());
+    trunc.setRoundingmodeAttr(arith::RoundingModeAttr::get(
+        builder.getContext(), arith::RoundingMode::toward_zero));
+    return Val::runtime(trunc.getResult(), t);
   }
   return cast(input, *dtype, at);
 }

@@ -307,6 +307,13 @@ LogicalResult Machine::executeArith(Operation *op, bool &handled) {
       r->ints[i] = wrapSigned(zero ? static_cast<int64_t>(asUnsigned(a.ints[i], from))
                                    : a.ints[i],
                               to);
+  } else if (auto trunc = dyn_cast<TruncFOp>(op);
+             trunc && trunc.getRoundingmode() == RoundingMode::toward_zero) {
+    const Tensor &a = operand(0);
+    r = resultFor(op);
+    FloatFormat f = formatOf(r->elem);
+    for (int64_t i = 0, e = r->numel(); i < e; ++i)
+      r->floats[i] = roundTowardZero(f, a.floats[i]);
   } else if (isa<ExtFOp, TruncFOp>(op)) {
     r = floatUnary(op, operand(0), [](double a) { return a; });
   } else if (isa<SIToFPOp, UIToFPOp>(op)) {

@@ -69,6 +69,22 @@ inline double roundTo(FloatFormat f, double x) {
   return x;
 }
 
+/// `x` rounded toward zero to fp16 or bf16 (`fp_downcast_rounding="rtz"`,
+/// cvt.rz): the significand cut at `precision` bits (subnormals below
+/// `minExponent`), and a finite value never rounds to infinity.
+inline double roundTowardZero(FloatFormat f, double x) {
+  if (std::isnan(x) || std::isinf(x) || x == 0 ||
+      (f != FloatFormat::F16 && f != FloatFormat::BF16))
+    return roundTo(f, x);
+  int precision = f == FloatFormat::F16 ? 11 : 8;
+  int minExponent = f == FloatFormat::F16 ? -14 : -126;
+  double maxFinite = f == FloatFormat::F16 ? 65504.0 : 3.3895313892515355e38;
+  int exponent = std::max(std::ilogb(x), minExponent);
+  double ulp = std::ldexp(1.0, exponent - (precision - 1));
+  double r = std::trunc(x / ulp) * ulp;
+  return std::fabs(r) > maxFinite ? std::copysign(maxFinite, x) : r;
+}
+
 /// An fp32 value as tensor cores read it in tf32 precision: 11 significand
 /// bits, rounded to nearest with ties away from zero (cvt.rna.tf32.f32).
 inline double roundToTF32(double x) {

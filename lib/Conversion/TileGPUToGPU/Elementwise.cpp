@@ -69,6 +69,23 @@ struct ElementwiseOpLowering : public ConversionPattern {
       rewriter.replaceOpWithMultiple(op, {llvm::to_vector(operands[0])});
       return success();
     }
+    // fp32 to fp16 or bf16 rounded toward zero (fp_downcast_rounding="rtz").
+    if (auto trunc = dyn_cast<arith::TruncFOp>(op);
+        trunc && trunc.getRoundingmode() == arith::RoundingMode::toward_zero) {
+      Type to = getElementTypeOrSelf(trunc.getType());
+      std::string text = std::string("cvt.rz.") +
+                         (to.isBF16() ? "bf16" : "f16") + ".f32 $0, $1;";
+      SmallVector<Value> converted;
+      for (Value v : operands[0]) {
+        Value bits = createInlineAsm(rewriter, op->getLoc(),
+                                     rewriter.getI16Type(), {v}, text, "=h,f")
+                         .getResult(0);
+        converted.push_back(
+            LLVM::BitcastOp::create(rewriter, op->getLoc(), to, bits));
+      }
+      rewriter.replaceOpWithMultiple(op, {converted});
+      return success();
+    }
     if (isa<arith::TruncFOp, arith::ExtFOp>(op)) {
       Type from = getElementTypeOrSelf(op->getOperand(0).getType());
       Type to = getElementTypeOrSelf(op->getResult(0).getType());
