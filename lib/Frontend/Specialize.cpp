@@ -326,15 +326,25 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
       return fail(kw.loc, "@autotune's prune_configs_by (a host function) is "
                           "not supported: keep the configs you want with an "
                           "'if' in a list comprehension, or list them");
-    else if (llvm::is_contained({"reset_to_zero", "restore_value", "pre_hook",
-                                 "post_hook", "do_bench", "use_cuda_graph",
-                                 "cache_results"},
-                                kw.name))
+    else if (kw.name == "reset_to_zero" || kw.name == "restore_value")
+      // Dropping them would not be safe: the JIT times every config on the
+      // launch's own arguments and cannot zero or restore buffers whose
+      // sizes it does not know, so an accumulating kernel would return the
+      // sum of all the timing runs.
       return fail(kw.loc, "@autotune's " + kw.name +
-                              " (host-side tuning behaviour) is not "
-                              "supported; remove it (the JIT times each "
-                              "config on the launch's own arguments)");
-    else if (kw.name != "warmup" && kw.name != "rep")
+                              " is not supported: the JIT times each config "
+                              "on the launch's own arguments and cannot "
+                              "reset them; for a kernel that accumulates "
+                              "into its arguments, list one config or bind "
+                              "the tuned constexprs with -D");
+    else if (llvm::is_contained({"pre_hook", "post_hook", "do_bench"}, kw.name))
+      return fail(kw.loc, "@autotune's " + kw.name +
+                              " (a host function) is not supported; remove "
+                              "it (the JIT times each config on the "
+                              "launch's own arguments)");
+    // How Triton's host side times the configs; the JIT has its own.
+    else if (!llvm::is_contained(
+                 {"warmup", "rep", "use_cuda_graph", "cache_results"}, kw.name))
       return fail(kw.loc, "@autotune got an unexpected keyword argument '" +
                               kw.name + "'");
   }
