@@ -19,7 +19,8 @@ std::optional<double> tilec::pythonMathConstant(llvm::StringRef name) {
       .Default(std::nullopt);
 }
 
-llvm::ArrayRef<llvm::StringRef> tilec::pythonMathFunctions() {
+/// The functions evaluated.
+static llvm::ArrayRef<llvm::StringRef> pythonMathFunctions() {
   static const llvm::StringRef names[] = {
       "sqrt",  "exp",   "log",   "log2",  "log10",   "pow", "ceil",
       "floor", "trunc", "fabs",  "sin",   "cos",     "tan", "atan",
@@ -27,7 +28,12 @@ llvm::ArrayRef<llvm::StringRef> tilec::pythonMathFunctions() {
   return names;
 }
 
-std::pair<unsigned, unsigned> tilec::pythonMathArity(llvm::StringRef fn) {
+bool tilec::isPythonMathFunction(llvm::StringRef name) {
+  return llvm::is_contained(pythonMathFunctions(), name);
+}
+
+/// How many arguments `fn` takes at least and at most.
+static std::pair<unsigned, unsigned> pythonMathArity(llvm::StringRef fn) {
   if (fn == "pow")
     return {2, 2};
   if (fn == "log")
@@ -35,7 +41,9 @@ std::pair<unsigned, unsigned> tilec::pythonMathArity(llvm::StringRef fn) {
   return {1, 1};
 }
 
-std::optional<Val> tilec::evalPythonMath(llvm::StringRef fn,
+/// `math.fn(x[, y])` of numbers; nullopt with `error` set on a domain
+/// error.
+static std::optional<Val> evalPythonMath(llvm::StringRef fn,
                                          llvm::ArrayRef<double> args,
                                          std::string &error) {
   double x = args[0], y = args.size() > 1 ? args[1] : 0;
@@ -83,4 +91,36 @@ std::string tilec::pythonMathMissing(llvm::StringRef attr) {
          "' that tilec evaluates (pi, e, tau, inf, nan, and of constexpr "
          "numbers: " +
          llvm::join(pythonMathFunctions(), ", ") + ")";
+}
+
+std::optional<Val> tilec::callPythonMath(llvm::StringRef fn,
+                                         llvm::ArrayRef<Val> args,
+                                         std::string &error,
+                                         std::optional<size_t> &badArg) {
+  if (!isPythonMathFunction(fn)) {
+    error = pythonMathMissing(fn);
+    return std::nullopt;
+  }
+  auto [least, most] = pythonMathArity(fn);
+  if (args.size() < least || args.size() > most) {
+    static const char *const counts[] = {"no", "one", "two"};
+    error = "math." + fn.str() + " takes " + counts[least] +
+            (least == most ? "" : std::string(" or ") + counts[most]) +
+            (most == 1 ? " argument" : " arguments") + ", got " +
+            std::to_string(args.size());
+    return std::nullopt;
+  }
+  llvm::SmallVector<double, 2> numbers;
+  for (auto [i, v] : llvm::enumerate(args)) {
+    if (!v.isNumber()) {
+      badArg = i;
+      error = "math." + fn.str() +
+              " is Python's, evaluated while compiling: it needs a constexpr "
+              "number, got " +
+              v.describe() + " (tl.math has the functions of blocks)";
+      return std::nullopt;
+    }
+    numbers.push_back(v.getFloat());
+  }
+  return evalPythonMath(fn, numbers, error);
 }

@@ -660,6 +660,12 @@ private:
     return std::nullopt;
   }
   std::optional<Val> evalCall(const CallExpr &call);
+  /// Whether `e` names Python's math module (unless a constant is named
+  /// math).
+  bool isPythonMathModule(const Expr &e) const {
+    auto *name = dyn_cast<NameExpr>(&e);
+    return name && name->name == "math" && !env.count("math");
+  }
 
   const llvm::StringMap<Val> &env;
   DiagnosticEngine &diags;
@@ -701,14 +707,13 @@ std::optional<Val> ConstEvaluator::eval(const Expr &e) {
   case Expr::Kind::Attribute: {
     if (auto t = dtypeFromExpr(e))
       return Val::dtype(*t);
-    // Python's math module (`math.pi`), unless a constant is named math.
-    if (auto *a = llvm::dyn_cast<AttributeExpr>(&e))
-      if (auto *base = dyn_cast<NameExpr>(a->base.get());
-          base && base->name == "math" && !env.count("math")) {
-        if (std::optional<double> c = pythonMathConstant(a->attr))
-          return Val::floating(*c);
-        return fail(e, pythonMathMissing(a->attr));
-      }
+    // Python's math module (`math.pi`).
+    if (auto *a = llvm::dyn_cast<AttributeExpr>(&e);
+        a && isPythonMathModule(*a->base)) {
+      if (std::optional<double> c = pythonMathConstant(a->attr))
+        return Val::floating(*c);
+      return fail(e, pythonMathMissing(a->attr));
+    }
     if (dict) {
       // A heuristic may test an argument's dtype as PyTorch spells it:
       // `args['x'].dtype == torch.float16` (a pointer argument's dtype is
@@ -834,9 +839,7 @@ std::optional<Val> ConstEvaluator::evalCall(const CallExpr &call) {
   if (auto *n = dyn_cast<NameExpr>(call.callee.get()))
     name = n->name;
   else if (auto *a = dyn_cast<AttributeExpr>(call.callee.get());
-           a && isa<NameExpr>(a->base.get()) &&
-           llvm::cast<NameExpr>(a->base.get())->name == "math" &&
-           !env.count("math"))
+           a && isPythonMathModule(*a->base))
     name = a->attr, pythonMath = true;
   else if (auto *a = dyn_cast<AttributeExpr>(call.callee.get()))
     if (auto *base = dyn_cast<NameExpr>(a->base.get()))
@@ -860,25 +863,12 @@ std::optional<Val> ConstEvaluator::evalCall(const CallExpr &call) {
     return false;
   };
   if (pythonMath) {
-    if (!llvm::is_contained(pythonMathFunctions(), name))
-      return fail(call, pythonMathMissing(name));
-    auto [least, most] = pythonMathArity(name);
-    if (args.size() < least || args.size() > most)
-      return fail(call,
-                  "math." + name + " takes " + std::to_string(least) +
-                      (least == most ? "" : " or " + std::to_string(most)) +
-                      " argument(s), got " + std::to_string(args.size()));
-    std::vector<double> numbers;
-    for (size_t i = 0; i < args.size(); ++i) {
-      if (!args[i].isNumber())
-        return fail(*call.args[i], "math." + name + " needs a number, got " +
-                                       args[i].describe());
-      numbers.push_back(args[i].getFloat());
-    }
+    std::optional<size_t> badArg;
     std::string message;
-    if (std::optional<Val> r = evalPythonMath(name, numbers, message))
+    if (std::optional<Val> r = callPythonMath(name, args, message, badArg))
       return r;
-    return fail(call, message);
+    return fail(badArg ? *call.args[*badArg] : static_cast<const Expr &>(call),
+                message);
   }
   if (name == "num_sms") {
     // Tutorial 08's host helper (torch's multi_processor_count), which

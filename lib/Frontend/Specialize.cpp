@@ -337,7 +337,7 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
                               "reset them; for a kernel that accumulates "
                               "into its arguments, list one config or bind "
                               "the tuned constexprs with -D");
-    else if (llvm::is_contained({"pre_hook", "post_hook", "do_bench"}, kw.name))
+    else if (isHook(kw.name) || kw.name == "do_bench")
       return fail(kw.loc, "@autotune's " + kw.name +
                               " (a host function) is not supported; remove "
                               "it (the JIT times each config on the "

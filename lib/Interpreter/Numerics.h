@@ -15,6 +15,7 @@
 #include "tile/Support/Float8.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -50,6 +51,15 @@ inline double roundToPrecision(double x, int precision, int minExponent,
   return r;
 }
 
+/// fp16's and bf16's significand bits, least normal exponent and largest
+/// finite value.
+struct HalfFormat {
+  int precision, minExponent;
+  double maxFinite;
+};
+constexpr HalfFormat kF16{11, -14, 65504.0};
+constexpr HalfFormat kBF16{8, -126, 3.3895313892515355e38};
+
 /// `x` rounded to format `f` (fp8 saturates, as the GPU's conversion).
 inline double roundTo(FloatFormat f, double x) {
   switch (f) {
@@ -58,9 +68,11 @@ inline double roundTo(FloatFormat f, double x) {
   case FloatFormat::E5M2:
     return roundToFloat8(x, Float8Kind::E5M2);
   case FloatFormat::F16:
-    return roundToPrecision(x, 11, -14, 65504.0);
+    return roundToPrecision(x, kF16.precision, kF16.minExponent,
+                            kF16.maxFinite);
   case FloatFormat::BF16:
-    return roundToPrecision(x, 8, -126, 3.3895313892515355e38);
+    return roundToPrecision(x, kBF16.precision, kBF16.minExponent,
+                            kBF16.maxFinite);
   case FloatFormat::F32:
     return static_cast<double>(static_cast<float>(x));
   case FloatFormat::F64:
@@ -76,13 +88,11 @@ inline double roundTowardZero(FloatFormat f, double x) {
   if (std::isnan(x) || std::isinf(x) || x == 0 ||
       (f != FloatFormat::F16 && f != FloatFormat::BF16))
     return roundTo(f, x);
-  int precision = f == FloatFormat::F16 ? 11 : 8;
-  int minExponent = f == FloatFormat::F16 ? -14 : -126;
-  double maxFinite = f == FloatFormat::F16 ? 65504.0 : 3.3895313892515355e38;
-  int exponent = std::max(std::ilogb(x), minExponent);
-  double ulp = std::ldexp(1.0, exponent - (precision - 1));
+  const HalfFormat &h = f == FloatFormat::F16 ? kF16 : kBF16;
+  int exponent = std::max(std::ilogb(x), h.minExponent);
+  double ulp = std::ldexp(1.0, exponent - (h.precision - 1));
   double r = std::trunc(x / ulp) * ulp;
-  return std::fabs(r) > maxFinite ? std::copysign(maxFinite, x) : r;
+  return std::fabs(r) > h.maxFinite ? std::copysign(h.maxFinite, x) : r;
 }
 
 /// An fp32 value as tensor cores read it in tf32 precision: 11 significand

@@ -21,18 +21,17 @@ namespace tilec {
 /// math.pi, math.e, math.tau, math.inf, math.nan.
 std::optional<double> pythonMathConstant(llvm::StringRef name);
 
-/// The functions evaluated (sqrt, log, ceil, isnan, ...).
-llvm::ArrayRef<llvm::StringRef> pythonMathFunctions();
-
-/// How many arguments `fn` takes at least and at most.
-std::pair<unsigned, unsigned> pythonMathArity(llvm::StringRef fn);
+/// Whether `name` is one of the functions evaluated (sqrt, log, ceil,
+/// isnan, ...).
+bool isPythonMathFunction(llvm::StringRef name);
 
 /// `math.fn(args...)` as Python computes it (ceil, floor and trunc give
-/// integers, isinf and friends booleans); nullopt with `error` set on a
-/// domain error.
-std::optional<Val> evalPythonMath(llvm::StringRef fn,
-                                  llvm::ArrayRef<double> args,
-                                  std::string &error);
+/// integers, isinf and friends booleans). Nullopt with `error` set when
+/// `fn` is not one of them, the arguments are too few or too many, one is
+/// not a constexpr number (`badArg` then says which), or on a domain error.
+std::optional<Val> callPythonMath(llvm::StringRef fn, llvm::ArrayRef<Val> args,
+                                  std::string &error,
+                                  std::optional<size_t> &badArg);
 
 /// The message for an attribute the module lacks.
 std::string pythonMathMissing(llvm::StringRef attr);

@@ -548,16 +548,16 @@ struct AtomicRMWLowering : public OpConversionPattern<AtomicRMWOp> {
     std::string c(1, rc.constraint);
     // cas compares with $4 and stores $2 where equal.
     bool cas = op.getKind() == AtomicKind::cas;
-    std::string text = "mov.b" +
-                       std::to_string(rc.regType.getIntOrFloatBitWidth()) +
-                       " $0, 0;\n\t@$3 atom.acq_rel.gpu.global." +
-                       atomicSuffix(op.getKind(), elem) + " $0, [ $1 + 0 ], " +
-                       (cas ? "$4, $2;" : "$2;");
     bool floatMinMax =
         isa<FloatType>(elem) &&
         (op.getKind() == AtomicKind::max || op.getKind() == AtomicKind::min);
-    if (floatMinMax)
-      text = floatMinMaxAtomic(op.getKind(), elem);
+    std::string text =
+        floatMinMax
+            ? floatMinMaxAtomic(op.getKind(), elem)
+            : "mov.b" + std::to_string(rc.regType.getIntOrFloatBitWidth()) +
+                  " $0, 0;\n\t@$3 atom.acq_rel.gpu.global." +
+                  atomicSuffix(op.getKind(), elem) + " $0, [ $1 + 0 ], " +
+                  (cas ? "$4, $2;" : "$2;");
     Type resultType = op.getType();
     Value owner = ownerOf(rewriter, loc, resultType);
     ValueRange ptrs = adaptor.getPtr(), vals = adaptor.getVal();
