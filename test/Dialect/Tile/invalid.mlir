@@ -912,3 +912,11 @@ func.func @map_elementwise_pack_zero(%a: tensor<16xf32>) {
   }
   return
 }
+
+// -----
+
+func.func @float_atomic_umax(%p: tensor<16x!tile.ptr<f32>>, %v: tensor<16xf32>) {
+  // expected-error @+1 {{float atomics support add, and xchg, max and min on 32- and 64-bit types}}
+  %0 = tile.atomic_rmw umax, %p, %v : tensor<16x!tile.ptr<f32>>
+  return
+}

@@ -138,11 +138,16 @@ func.func @store(%p: tensor<64x!tile.ptr<f16>>, %v: tensor<64xf16>, %m: tensor<6
 // CHECK: tile.atomic_rmw {{ *}}or, %{{.*}}, %{{.*}}, %{{.*}} : !tile.ptr<i32>
 // CHECK: tile.atomic_rmw {{ *}}xor, %{{.*}}, %{{.*}} : !tile.ptr<i64>
 // CHECK: tile.atomic_rmw {{ *}}add, %{{.*}}, %{{.*}} : !tile.ptr<f16>
+// CHECK: tile.atomic_rmw {{ *}}umax, %{{.*}}, %{{.*}} : tensor<64x!tile.ptr<i32>>
+// CHECK: tile.atomic_rmw {{ *}}umin, %{{.*}}, %{{.*}} : !tile.ptr<i64>
+// CHECK: tile.atomic_rmw {{ *}}max, %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x!tile.ptr<f32>>
+// CHECK: tile.atomic_rmw {{ *}}min, %{{.*}}, %{{.*}} : !tile.ptr<f64>
 func.func @atomics(%pf: tensor<64x!tile.ptr<f32>>, %vf: tensor<64xf32>, %m: tensor<64xi1>,
                    %pi: tensor<64x!tile.ptr<i32>>, %vi: tensor<64xi32>,
                    %pl: tensor<64x!tile.ptr<i64>>, %vl: tensor<64xi64>,
                    %s: !tile.ptr<i32>, %sv: i32, %sm: i1,
-                   %sl: !tile.ptr<i64>, %slv: i64, %sh: !tile.ptr<f16>, %shv: f16) {
+                   %sl: !tile.ptr<i64>, %slv: i64, %sh: !tile.ptr<f16>, %shv: f16,
+                   %sd: !tile.ptr<f64>, %sdv: f64) {
   %0 = tile.atomic_rmw add, %pf, %vf, %m : tensor<64x!tile.ptr<f32>>
   %1 = tile.atomic_rmw max, %pi, %vi : tensor<64x!tile.ptr<i32>>
   %2 = tile.atomic_rmw min, %pi, %vi : tensor<64x!tile.ptr<i32>>
@@ -151,6 +156,10 @@ func.func @atomics(%pf: tensor<64x!tile.ptr<f32>>, %vf: tensor<64xf32>, %m: tens
   %5 = tile.atomic_rmw or, %s, %sv, %sm : !tile.ptr<i32>
   %6 = tile.atomic_rmw xor, %sl, %slv : !tile.ptr<i64>
   %7 = tile.atomic_rmw add, %sh, %shv : !tile.ptr<f16>
+  %8 = tile.atomic_rmw umax, %pi, %vi : tensor<64x!tile.ptr<i32>>
+  %9 = tile.atomic_rmw umin, %sl, %slv : !tile.ptr<i64>
+  %10 = tile.atomic_rmw max, %pf, %vf, %m : tensor<64x!tile.ptr<f32>>
+  %11 = tile.atomic_rmw min, %sd, %sdv : !tile.ptr<f64>
   return
 }
 
