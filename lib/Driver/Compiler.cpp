@@ -256,6 +256,7 @@ bool CompilerSession::lowerToGPU() {
         pm.addPass(mlir::tile::createTileGPUWarpSpecialize(specialization));
         mlir::tile::TileGPUPipelineOptions pipelining;
         pipelining.maxSharedBytes = shared.maxSharedBytes;
+        pipelining.sharedBytesPerSM = shared.sharedBytesPerSM;
         pipelining.mbarriers = options.mbarriers;
         pipelining.cpAsyncMBarriers = options.cpAsyncMBarriers;
         pipelining.tmaSyncDots = options.tmaSyncDots;

@@ -33,6 +33,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/IR/Matchers.h"
@@ -350,8 +351,32 @@ static Operation *predicate(RewriterBase &rewriter, Operation *op,
   return nullptr;
 }
 
+/// Whether a ring of `stages` slots lets a second program share the SM
+/// where one of `stages + 1` does not, by shared memory (the ring beside
+/// the body's scratch) and by registers (the in-flight accumulator beside
+/// an estimate of the rest).
+static bool secondProgramFits(WarpGroupDotOp dot, unsigned warps,
+                              uint64_t bytesPerStage, unsigned stages,
+                              uint64_t scratch, unsigned sharedBytesPerSM) {
+  // The hardware reserves 1 KiB of shared memory per resident program.
+  constexpr uint64_t kReservedPerProgram = 1024;
+  auto programs = [&](unsigned slots) {
+    return sharedBytesPerSM /
+           (slots * bytesPerStage + scratch + kReservedPerProgram);
+  };
+  if (programs(stages + 1) != 1 || programs(stages) < 2)
+    return false;
+  constexpr int64_t kRegistersPerSM = 65536, kRegistersBesideAccumulator = 64;
+  int64_t threads = 32 * int64_t(warps);
+  int64_t registers =
+      cast<RankedTensorType>(dot.getType()).getNumElements() / threads +
+      kRegistersBesideAccumulator;
+  return 2 * registers * threads <= kRegistersPerSM;
+}
+
 static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
-                                  unsigned maxSharedBytes, bool useMBarriers,
+                                  unsigned maxSharedBytes,
+                                  unsigned sharedBytesPerSM, bool useMBarriers,
                                   bool cpAsyncMBarriers, bool tmaSyncDots,
                                   bool deferDots) {
   SmallVector<LocalAllocOp> allocs;
@@ -388,28 +413,26 @@ static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
     stages = std::min<uint64_t>(stages, maxSharedBytes / bytesPerStage);
   if (stages < 2)
     return success();
-  if (asyncDot && (stages + 1) * bytesPerStage > maxSharedBytes)
-    asyncDot = {};
-  unsigned slots = asyncDot ? stages + 1 : stages, distance = stages - 1;
-  SmallVector<unsigned> ringSlots(allocs.size(), slots);
-  if (deferrable) {
-    // The deferred dot's B ring keeps the previous iteration's slot.
-    unsigned ring = deferrable->ring;
-    if (stages * bytesPerStage + allocs[ring].getType().getSizeInBytes() >
-        maxSharedBytes)
-      deferrable.reset();
-    else
-      ringSlots[ring] = stages + 1;
-  }
   // A tensor descriptor's tile is copied by the TMA unit (one thread per
   // tile instead of every thread computing addresses and masks), and its
   // ring then synchronizes through mbarriers, which TMA copies signal.
   unsigned warps = getNumWarps(loop->getParentOfType<func::FuncOp>());
+  auto tmaCandidate = [&](LocalAllocOp alloc) {
+    return useMBarriers &&
+           tmaCopyable(alloc.getSrc().getDefiningOp<tile::LoadOp>(), alloc);
+  };
+  // An mbarrier ring's copies wait for their slot to be empty, which the
+  // in-flight dot's wait of the next iteration announces: it needs the
+  // slot more. A barrier ring without it refills after the dot's wait
+  // (below), given 3 stages or more.
+  bool extraSlotFits = (stages + 1) * bytesPerStage <= maxSharedBytes;
+  if (asyncDot && !extraSlotFits &&
+      (stages < 3 || llvm::any_of(allocs, tmaCandidate) ||
+       (cpAsyncMBarriers && useMBarriers && warps >= 8)))
+    asyncDot = {};
   SmallVector<bool> viaTMA;
   for (LocalAllocOp alloc : allocs)
-    viaTMA.push_back(
-        (asyncDot || tmaSyncDots) && useMBarriers &&
-        tmaCopyable(alloc.getSrc().getDefiningOp<tile::LoadOp>(), alloc));
+    viaTMA.push_back((asyncDot || tmaSyncDots) && tmaCandidate(alloc));
   // Where the dots are synchronous, TMA fills the ring only if it fills
   // every buffer of it: the per-iteration barrier then orders the slots'
   // reuse, and a full mbarrier per slot the copies' arrival.
@@ -424,6 +447,32 @@ static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
   // 8192^3, the 4-warp configs 3-16% slower (bench/NOTES.md).
   bool mbarrierRing =
       asyncDot && (anyTMA || (cpAsyncMBarriers && useMBarriers && warps >= 8));
+  // With a barrier per iteration, the copies may instead refill the slot
+  // of the previous iteration once every warpgroup has waited for its
+  // wgmma (a second barrier after the wait for all but one group), as
+  // Triton orders them: one slot fewer, the copies issued after the dot.
+  // Where the slot more does not fit (the dot then stayed synchronous),
+  // and where that lets a second program share the SM (the 4-warp 128x128
+  // tile: 96 instead of 128 KiB); where the SM holds two anyway, starting
+  // the copies before the dot measured faster. Not with 2 stages: the
+  // copies, issued after the dot, then have one iteration less to land,
+  // and the synchronous dot measured faster (bench/NOTES.md).
+  bool refillAfterDotWait =
+      asyncDot && !mbarrierRing && stages >= 3 &&
+      (!extraSlotFits || secondProgramFits(asyncDot, warps, bytesPerStage,
+                                           stages, scratch, sharedBytesPerSM));
+  unsigned slots = asyncDot && !refillAfterDotWait ? stages + 1 : stages;
+  unsigned distance = stages - 1;
+  SmallVector<unsigned> ringSlots(allocs.size(), slots);
+  if (deferrable) {
+    // The deferred dot's B ring keeps the previous iteration's slot.
+    unsigned ring = deferrable->ring;
+    if (stages * bytesPerStage + allocs[ring].getType().getSizeInBytes() >
+        maxSharedBytes)
+      deferrable.reset();
+    else
+      ringSlots[ring] = stages + 1;
+  }
   FailureOr<llvm::SetVector<Operation *>> addresses =
       addressComputation(loop, allocs, viaTMA);
   if (failed(addresses))
@@ -453,6 +502,8 @@ static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
     asyncWait.setFenceAsyncProxy(false);
   }
   std::optional<unsigned> asyncResult;
+  // The copies of a later iteration follow this op in the body.
+  Operation *refillAfter = wait;
   if (asyncDot) {
     // In flight until the next iteration's wait: at most this group.
     asyncDot.setIsAsync(true);
@@ -471,6 +522,10 @@ static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
         b, asyncDot.getLoc(), TypeRange{asyncDot.getType()},
         ValueRange{asyncDot.getD()}, 1);
     yielded->set(inFlight.getResult(0));
+    if (refillAfterDotWait) {
+      b.setInsertionPointAfter(inFlight);
+      refillAfter = gpu::BarrierOp::create(b, asyncDot.getLoc());
+    }
     for (OpOperand *read : branchReads) {
       b.setInsertionPoint(read->getOwner());
       read->set(WarpGroupDotWaitOp::create(b, asyncDot.getLoc(),
@@ -478,9 +533,11 @@ static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
                                            ValueRange{asyncDot.getD()}, 0)
                     .getResult(0));
     }
-    if (mbarrierRing)
+    if (mbarrierRing) {
       synchronizeThroughMBarriers(loop, stage0, wait, slots, inFlight, full,
                                   empty);
+      refillAfter = wait;
+    }
   }
 
   IRRewriter rewriter(loop.getContext());
@@ -495,7 +552,8 @@ static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
         // one (their slot's last reader finished before the wait's
         // barrier), then the compute: the copies start before the tensor
         // cores are fed (1.07-1.11x for the 128x128 and 64x128 matmul
-        // tiles, within 1.5% for 128x256).
+        // tiles, within 1.5% for 128x256). With one slot fewer, the copies
+        // follow the barrier after the wgmma wait instead.
         Block *body = forOp.getBody();
         SmallVector<Operation *> computeAfterWait;
         bool waited = false;
@@ -506,7 +564,7 @@ static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
             computeAfterWait.push_back(&op);
           else
             schedule.push_back({&op, distance});
-          waited |= &op == wait;
+          waited |= &op == refillAfter;
         }
         for (Operation &op : body->without_terminator())
           if (stage0.contains(&op))
@@ -554,8 +612,9 @@ struct TileGPUPipelinePass
             stages = attr.getInt();
         if (stages < 2)
           continue;
-        if (failed(pipelineLoop(loop, stages, maxSharedBytes, mbarriers,
-                                cpAsyncMBarriers, tmaSyncDots, deferDots)))
+        if (failed(pipelineLoop(loop, stages, maxSharedBytes, sharedBytesPerSM,
+                                mbarriers, cpAsyncMBarriers, tmaSyncDots,
+                                deferDots)))
           return signalPassFailure();
       }
       // Loads left to the threads drop their tensor maps, which then go.

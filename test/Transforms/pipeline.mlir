@@ -5,10 +5,12 @@
 // in 10000.
 // RUN: tile-opt %s --split-input-file --tilegpu-pipeline=max-shared-bytes=20000 | FileCheck %s --check-prefix=FIT2
 // RUN: tile-opt %s --split-input-file --tilegpu-pipeline=max-shared-bytes=10000 | FileCheck %s --check-prefix=FIT1
-// RUN: tile-opt %s --split-input-file --tilegpu-pipeline=max-shared-bytes=60000 | FileCheck %s --check-prefix=SYNC
+// RUN: tile-opt %s --split-input-file --tilegpu-pipeline=max-shared-bytes=60000 | FileCheck %s --check-prefix=NOEXTRA
+// RUN: tile-opt %s --split-input-file --tilegpu-pipeline=max-shared-bytes=40000 | FileCheck %s --check-prefix=SYNC2
 // RUN: tile-opt %s --split-input-file --tilegpu-pipeline=defer-dots=true | FileCheck %s --check-prefix=DEFER
 // RUN: tile-opt %s --split-input-file --tilegpu-pipeline=cp-async-mbarriers=true | FileCheck %s --check-prefix=MBAR
 // RUN: tile-opt %s --split-input-file --tilegpu-pipeline=tma-sync-dots=true | FileCheck %s --check-prefix=TMASYNC
+// RUN: tile-opt %s --split-input-file --tilegpu-pipeline=shared-bytes-per-sm=110000 | FileCheck %s --check-prefix=SHARE
 // Loads that only feed shared memory for dot become cp.async copies into a
 // ring of num_stages buffers; the prologue starts the first num_stages - 1
 // iterations' copies, each iteration waits for its own (num_stages - 2
@@ -168,7 +170,8 @@ func.func @loop_stages(%p: tensor<64x32x!tile.ptr<f16>, #bA>, %n: i32) attribute
 // the ring gets one buffer more than the stages. The copies are fenced for
 // the async proxy, and after the loop a wait for every group ends the last
 // dot. Where the extra buffer does not fit (60000 bytes: 3 stages of 16
-// KiB, not 4), the dot stays synchronous.
+// KiB, not 4), the dot stays in flight and the copies refill the slot of
+// the previous iteration after its wait (as SHARE below).
 #bA = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
 #mma3 = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]>
 #sW = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>
@@ -192,16 +195,47 @@ func.func @loop_stages(%p: tensor<64x32x!tile.ptr<f16>, #bA>, %n: i32) attribute
 // CHECK-NEXT: tilegpu.async_wait 0
 // CHECK-NEXT: %[[DONE:.*]] = tilegpu.warpgroup_dot_wait %{{.*}}#0 {pendings = 0 : i32}
 // CHECK-NEXT: return %[[DONE]]
-// SYNC-LABEL: func.func @wgmma_loop
-// SYNC:       tilegpu.local_alloc : () -> !tilegpu.memdesc<3x64x64xf16
-// SYNC:       scf.for
-// SYNC:         tilegpu.async_wait 1 fence_async_proxy
-// SYNC:         arith.remui %{{.*}}, %c3_i32
-// SYNC-NOT:     isAsync
-// SYNC-NOT:     tilegpu.warpgroup_dot_wait
-// SYNC:         tilegpu.warpgroup_dot
-// SYNC-NOT:     tilegpu.warpgroup_dot_wait
-// SYNC:       return
+// Where 3 slots of 16 KiB let two programs share an SM of 110000 bytes
+// and 4 would not, the ring keeps 3 slots: the copies follow the dot, the
+// wait for all but one wgmma group and a barrier, and refill the slot the
+// previous iteration's (now finished) dot read.
+// SHARE-LABEL: func.func @wgmma_loop
+// SHARE:       tilegpu.local_alloc : () -> !tilegpu.memdesc<3x64x64xf16
+// SHARE:       tilegpu.local_alloc : () -> !tilegpu.memdesc<3x64x64xf16
+// SHARE:       scf.for
+// SHARE:         tilegpu.async_wait 1 fence_async_proxy
+// SHARE-NOT:     tilegpu.async_copy
+// SHARE:         tilegpu.warpgroup_dot {{.*}} {isAsync}
+// SHARE-NEXT:    tilegpu.warpgroup_dot_wait {{.*}} {pendings = 1 : i32}
+// SHARE-NEXT:    gpu.barrier
+// SHARE:         arith.remui %{{.*}}, %c3_i32
+// SHARE:         tilegpu.async_copy
+// SHARE:         tilegpu.async_copy
+// SHARE:         tilegpu.async_commit_group
+// SHARE:         scf.yield
+// SHARE:       tilegpu.async_wait 0
+// SHARE-NEXT:  tilegpu.warpgroup_dot_wait %{{.*}}#0 {pendings = 0 : i32}
+// NOEXTRA-LABEL: func.func @wgmma_loop
+// NOEXTRA:       tilegpu.local_alloc : () -> !tilegpu.memdesc<3x64x64xf16
+// NOEXTRA:       scf.for
+// NOEXTRA:         tilegpu.async_wait 1 fence_async_proxy
+// NOEXTRA-NOT:     tilegpu.async_copy
+// NOEXTRA:         tilegpu.warpgroup_dot {{.*}} {isAsync}
+// NOEXTRA-NEXT:    tilegpu.warpgroup_dot_wait {{.*}} {pendings = 1 : i32}
+// NOEXTRA-NEXT:    gpu.barrier
+// NOEXTRA:         arith.remui %{{.*}}, %c3_i32
+// NOEXTRA:         tilegpu.async_copy
+// NOEXTRA:       return
+// With room for 2 stages only (40000 bytes), the dot stays synchronous:
+// copies issued after it would have one iteration less to land.
+// SYNC2-LABEL: func.func @wgmma_loop
+// SYNC2:       tilegpu.local_alloc : () -> !tilegpu.memdesc<2x64x64xf16
+// SYNC2:       scf.for
+// SYNC2:         tilegpu.async_wait 0 fence_async_proxy
+// SYNC2:         tilegpu.async_copy
+// SYNC2-NOT:     isAsync
+// SYNC2-NOT:     gpu.barrier
+// SYNC2:       return
 // Where neither fits, the loop is not pipelined and the dot stays
 // synchronous.
 // FIT2-LABEL: func.func @wgmma_loop
@@ -478,6 +512,13 @@ func.func @run_length_loop(%pa: tensor<64x64x!tile.ptr<f16>, #bR>, %rows: tensor
 // CHECK:       tilegpu.mbarrier_inval %[[FULL]]
 // CHECK-NEXT:  tilegpu.mbarrier_inval %[[EMPTY]]
 // CHECK:       tile.load %arg0 {tilegpu.vec = 8 : i32} : tensor<128x64x!tile.ptr<f16>, #{{.*}}>
+// A ring TMA fills waits on empty mbarriers, which the next iteration's
+// wgmma wait releases: without room for the slot more (60000 bytes: 2
+// stages of 24 KiB), its dot stays synchronous.
+// NOEXTRA-LABEL: func.func @tma_loop
+// NOEXTRA-NOT:   isAsync
+// NOEXTRA-NOT:   gpu.barrier
+// NOEXTRA:       return
 func.func @tma_loop(%pa: tensor<128x64x!tile.ptr<f16>, #bT>, %pb: tensor<64x64x!tile.ptr<f16>, #bT>,
                     %ma: !tile.tensormap, %mb: !tile.tensormap, %n: i32)
     -> (tensor<128x64xf32, #mmaT4>, tensor<128x64xf16, #bT>) attributes {tile.num_stages = 3 : i32, tilegpu.num_warps = 4 : i32} {

@@ -188,6 +188,16 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "ModuleOp"> {
     unpipelined), so a config chosen for 16-bit operands still compiles
     with 32-bit ones.
 
+    A wgmma dot accumulating across iterations stays in flight until the
+    next iteration, and its ring gets one slot more (the copies start
+    before the dot, into the slot the dot of two iterations before read).
+    With 3 stages or more, where the slot more does not fit, or where the
+    ring of `num_stages` slots would let a second program share the SM
+    (`shared-bytes-per-sm`) and that of one more would not, the copies
+    instead follow the dot, a wait for all but one wgmma group and a
+    barrier, and refill the slot of the previous iteration; with 2 stages
+    and no room for the slot more, the dot stays synchronous.
+
     With `defer-dots`, a loop of two wgmma dots where the second reads a
     pipelined tile and A in registers computed from the first's result
     (attention: `p = softmax(q @ k)`, `acc = p @ v + acc * alpha`) issues
@@ -202,6 +212,10 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "ModuleOp"> {
     Option<"maxSharedBytes", "max-shared-bytes", "unsigned",
            /*default=*/"232448",
            "Shared memory one program may use (bytes)">,
+    Option<"sharedBytesPerSM", "shared-bytes-per-sm", "unsigned",
+           /*default=*/"233472",
+           "Shared memory of one SM (bytes): an in-flight wgmma's ring "
+           "takes one slot fewer where that fits a second program">,
     Option<"mbarriers", "mbarriers", "bool", /*default=*/"true",
            "Let the TMA unit fill the ring of an in-flight wgmma with a "
            "tensor descriptor's tiles, synchronized through per-slot "
@@ -220,7 +234,8 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "ModuleOp"> {
            "next iteration's softmax">
   ];
   let dependentDialects = ["tile::TileDialect", "tilegpu::TileGPUDialect",
-                           "arith::ArithDialect", "scf::SCFDialect"];
+                           "arith::ArithDialect", "scf::SCFDialect",
+                           "gpu::GPUDialect"];
 }
 
 def TileGPUPrefetchLoads : Pass<"tilegpu-prefetch-loads", "ModuleOp"> {
