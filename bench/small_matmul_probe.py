@@ -7,8 +7,12 @@ float64 first, graph-replayed launches (no host launch cost), medians of
 K = 64 is about the fixed cost (launch, prologue, epilogue) and the slope
 the main loop's.
 
+With --pad P, A, B and C are views of matrices whose rows are padded to
+a multiple of P elements (rows then start at the same offset in every
+cache line; cuBLAS gets the same views).
+
 usage: python3 bench/small_matmul_probe.py DIR [--kernel matmul_div8]
-           [--sizes 1000x1000x64,...]
+           [--sizes 1000x1000x64,...] [--pad 64]
 """
 import argparse
 import json
@@ -23,15 +27,26 @@ parser.add_argument("dir")
 parser.add_argument("--kernel", default="matmul_div8")
 parser.add_argument("--sizes", default=",".join(
     f"1000x1000x{k}" for k in (64, 256, 1000, 2000, 4000)))
+parser.add_argument("--pad", type=int, default=0)
+parser.add_argument("--pad-which", default="abc",
+                    help="which of A, B and C get padded rows")
 args = parser.parse_args()
+
+
+def matrix(rows, cols, which):
+    """rows x cols fp16, its rows padded to a multiple of --pad."""
+    pad = args.pad if which in args.pad_which else 0
+    ld = -(-cols // pad) * pad if pad else cols
+    return torch.randn(rows, ld, device="cuda", dtype=torch.float16)[:, :cols]
+
+
 configs = json.load(open(f"{args.dir}/{args.kernel}.json"))
 torch.manual_seed(0)
 for size in args.sizes.split(","):
     M, N, K = (int(x) for x in size.split("x"))
-    a = torch.randn(M, K, device="cuda", dtype=torch.float16)
-    b = torch.randn(K, N, device="cuda", dtype=torch.float16)
+    a, b = matrix(M, K, "a"), matrix(K, N, "b")
     ref = a.double() @ b.double()
-    c = torch.empty(M, N, device="cuda", dtype=torch.float16)
+    c = matrix(M, N, "c")
     fns, names = [], []
     for i, md in enumerate(configs):
         k = Kernel(args.dir, args.kernel, i)
@@ -45,9 +60,11 @@ for size in args.sizes.split(","):
         names.append(f"{cx['BLOCK_M']}x{cx['BLOCK_N']}x{cx['BLOCK_K']} "
                      f"w{md['num_warps']} s{md['num_stages']}")
         fns.append(k.bind(*call))
-    c2 = torch.empty_like(c)
+    c2 = matrix(M, N, "c")
     names.append("cuBLAS")
-    fns.append(lambda: torch.matmul(a, b, out=c2))
+    # A padded C is no contiguous out= tensor: cuBLAS then writes its own.
+    fns.append((lambda: torch.matmul(a, b, out=c2)) if c2.is_contiguous()
+               else (lambda: torch.matmul(a, b)))
     rounds = [[graph_ms(f) * 1000 for f in fns] for _ in range(5)]
     for i, name in enumerate(names):
         us = statistics.median(r[i] for r in rounds)
