@@ -152,6 +152,13 @@ done
 # Tutorial 08's pointer kernel (addresses loaded and cast), every config.
 "$TILEC" bench/kernels/grouped_matmul_tutorial08.tile --all-configs \
   -o "$OUT/grouped_matmul_tutorial08.ptx"
+# The same without its in-place hints (tl.multiple_of(a_ptrs, [16, 16])):
+# loaded addresses and leading dimensions then choose between a fast copy
+# and the general path at run time (tile-version-loaded-values).
+sed '/tl.multiple_of(/d' bench/kernels/grouped_matmul_tutorial08.tile \
+  > "$OUT/grouped_matmul_tutorial08_nohints.tile"
+"$TILEC" "$OUT/grouped_matmul_tutorial08_nohints.tile" --all-configs \
+  -o "$OUT/grouped_matmul_tutorial08_nohints.ptx"
 # Its fp8 run (FP8: e4m3 A, B and C), at the first config's blocks.
 "$TILEC" examples/grouped_matmul_tma.tile -D NUM_SM=132 -D FP8=True \
   -D BLOCK_SIZE_M=128 -D BLOCK_SIZE_N=128 -D BLOCK_SIZE_K=64 --num-warps 8 \

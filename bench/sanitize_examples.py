@@ -213,6 +213,25 @@ for i in range(2):
         *(torch.tensor([t.data_ptr() for t in ts], device="cuda") for ts in (A, B, C)),
         torch.tensor(sizes, device="cuda", dtype=torch.int32),
         torch.tensor(lds, device="cuda", dtype=torch.int32), len(sizes))
+# Tutorial 08's pointer kernel without its hints: per problem the fast
+# copy (aligned, leading dimensions multiples of 8) or the general path
+# (odd leading dimensions; an A 2-byte aligned), every config.
+sizes = [(256, 128, 128), (128, 256, 64), (128, 128, 128)]
+lds = [(136, 136, 136), (65, 257, 257), (136, 136, 128)]
+A = [torch.randn(m, l[0], device="cuda", dtype=torch.float16) for (m, n, k), l in zip(sizes, lds)]
+A[2] = A[2][:, 1:]
+B = [torch.randn(k, l[1], device="cuda", dtype=torch.float16) for (m, n, k), l in zip(sizes, lds)]
+for i in range(6):
+    C = [torch.empty(m, l[2], device="cuda", dtype=torch.float16) for (m, n, k), l in zip(sizes, lds)]
+    Kernel(CDIR, "grouped_matmul_tutorial08_nohints", i)(
+        *(torch.tensor([t.data_ptr() for t in ts], device="cuda") for ts in (A, B, C)),
+        torch.tensor(sizes, device="cuda", dtype=torch.int32),
+        torch.tensor(lds, device="cuda", dtype=torch.int32), len(sizes))
+    torch.cuda.synchronize()
+    for (m, n, k), a, b, c in zip(sizes, A, B, C):
+        ref = a[:, :k].double() @ b[:, :n].double()
+        err = ((c[:, :n].double() - ref).norm() / ref.norm()).item()
+        assert err < 2e-3, ("grouped_matmul_tutorial08_nohints", i, err)
 q, k, v = (torch.randn(1, 2, 256, 64, device="cuda", dtype=torch.float16) for _ in range(3))
 Kernel(CDIR, "attention_tutorial06")(
     0.125, torch.empty(2, 256, device="cuda"), 1, 2, q, k, v, torch.empty_like(q), 256)

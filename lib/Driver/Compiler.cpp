@@ -238,10 +238,12 @@ bool CompilerSession::lowerToGPU() {
           pm.addPass(mlir::tile::createTileFuseNestedLoops());
         pm.addPass(mlir::tile::createTileLoopPointerOffsets());
         pm.addPass(mlir::createCSEPass());
-        if (options.versionArguments) {
+        if (options.versionArguments)
           pm.addPass(mlir::tile::createTileVersionArguments());
+        if (options.versionLoadedValues)
+          pm.addPass(mlir::tile::createTileVersionLoadedValues());
+        if (options.versionArguments || options.versionLoadedValues)
           pm.addPass(mlir::createCanonicalizerPass());
-        }
         pm.addPass(mlir::tile::createTileSinkPastLoops());
         mlir::tile::ConvertTileToTileGPUOptions layouts;
         layouts.useWgmma = options.wgmma && options.target.arch == "sm_90a";

@@ -800,7 +800,29 @@ StmtPtr Parser::parseSimpleStatement() {
                                            std::move(annotation),
                                            std::move(value));
   }
+  // Triton's hints act in place (an attribute on the op that made their
+  // argument): `tl.multiple_of(ptrs, [16, 16])` as a statement, as
+  // tutorial 08 writes it, gives `ptrs` the facts from then on.
+  if (const NameExpr *hinted = inPlaceHintTarget(*first)) {
+    std::vector<ExprPtr> targets;
+    targets.push_back(
+        std::make_unique<NameExpr>(hinted->getLoc(), hinted->name));
+    return std::make_unique<AssignStmt>(loc, std::move(targets),
+                                        std::move(first));
+  }
   return std::make_unique<ExprStmt>(loc, std::move(first));
+}
+
+const NameExpr *Parser::inPlaceHintTarget(const Expr &expr) {
+  auto *call = llvm::dyn_cast<CallExpr>(&expr);
+  if (!call || call->args.empty())
+    return nullptr;
+  auto *callee = llvm::dyn_cast<AttributeExpr>(call->callee.get());
+  if (!callee ||
+      (callee->attr != "multiple_of" && callee->attr != "max_contiguous" &&
+       callee->attr != "max_constancy"))
+    return nullptr;
+  return llvm::dyn_cast<NameExpr>(call->args.front().get());
 }
 
 StmtPtr Parser::parseIf() {

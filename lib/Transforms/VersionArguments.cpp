@@ -22,6 +22,8 @@
 
 #include "tile/Transforms/Passes.h"
 
+#include "Versioning.h"
+
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -52,42 +54,6 @@ struct Candidate {
   /// still takes the fast path.
   unsigned divisor = 16;
 };
-
-/// The memory accesses whose address `v` flows into, through address
-/// arithmetic, shape changes and loop-carried values.
-DenseSet<Operation *> accessesReached(Value v) {
-  DenseSet<Operation *> accesses;
-  SmallVector<Value> work{v};
-  DenseSet<Value> seen;
-  while (!work.empty()) {
-    Value cur = work.pop_back_val();
-    if (!seen.insert(cur).second)
-      continue;
-    for (OpOperand &use : cur.getUses()) {
-      Operation *user = use.getOwner();
-      if (getMemoryAccess(user).ptr == cur) {
-        accesses.insert(user);
-      } else if (isa<AddPtrOp, SplatOp, BroadcastOp, ExpandDimsOp, HintOp,
-                     arith::AddIOp, arith::SubIOp, arith::MulIOp,
-                     arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp>(user)) {
-        work.push_back(user->getResult(0));
-      } else if (auto forOp = dyn_cast<scf::ForOp>(user)) {
-        unsigned first = forOp.getNumControlOperands();
-        if (use.getOperandNumber() >= first) {
-          unsigned i = use.getOperandNumber() - first;
-          work.push_back(forOp.getRegionIterArgs()[i]);
-          work.push_back(forOp.getResult(i));
-        }
-      } else if (auto yield = dyn_cast<scf::YieldOp>(user)) {
-        if (auto forOp = dyn_cast<scf::ForOp>(yield->getParentOp())) {
-          work.push_back(forOp.getRegionIterArgs()[use.getOperandNumber()]);
-          work.push_back(forOp.getResult(use.getOperandNumber()));
-        }
-      }
-    }
-  }
-  return accesses;
-}
 
 /// The accesses in which `arg` (an integer, reached through splats,
 /// broadcasts and integer casts) multiplies a block of indices that is
@@ -230,16 +196,7 @@ Value emitGuard(OpBuilder &b, Location loc, func::FuncOp func,
           b, loc, b.getIntegerAttr(arg.getType(), 1));
       holds = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, arg, one);
     } else {
-      Value bits = c.kind == Assumption::Aligned16
-                       ? (Value)PtrToIntOp::create(b, loc, b.getI64Type(), arg)
-                       : arg;
-      Value low = arith::AndIOp::create(
-          b, loc, bits,
-          arith::ConstantOp::create(
-              b, loc, b.getIntegerAttr(bits.getType(), c.divisor - 1)));
-      holds = arith::CmpIOp::create(
-          b, loc, arith::CmpIPredicate::eq, low,
-          arith::ConstantOp::create(b, loc, b.getIntegerAttr(bits.getType(), 0)));
+      holds = emitMultipleTest(b, loc, arg, c.divisor);
     }
     guard = guard ? arith::AndIOp::create(b, loc, guard, holds) : holds;
   }
@@ -268,10 +225,7 @@ scf::IfOp versionOps(OpBuilder &b, func::FuncOp func,
       assumed = arith::ConstantOp::create(
           tb, loc, tb.getIntegerAttr(arg.getType(), 1));
     else
-      assumed = HintOp::create(
-          tb, loc, arg.getType(), arg,
-          tb.getDenseI32ArrayAttr({static_cast<int32_t>(c.divisor)}),
-          /*maxContiguous=*/nullptr, /*maxConstancy=*/nullptr);
+      assumed = hintMultiple(tb, loc, arg, c.divisor);
     mapping.map(arg, assumed);
   }
   for (Operation &op : elseBlock->without_terminator())
@@ -321,24 +275,6 @@ void versionUnitStrides(func::FuncOp func, scf::IfOp ifOp,
     moved.push_back(&op);
   OpBuilder b(general->getTerminator());
   versionOps(b, func, moved, units);
-}
-
-/// The widest access (elements) of each load, store and atomic in
-/// `region`, in program order.
-SmallVector<unsigned> accessWidths(Region &region,
-                                   const AxisInfoAnalysis &axis) {
-  SmallVector<unsigned> widths;
-  region.walk([&](Operation *op) {
-    auto [ptr, mask] = getMemoryAccess(op);
-    if (!ptr)
-      return;
-    unsigned best = 1;
-    if (auto t = dyn_cast<RankedTensorType>(ptr.getType()))
-      for (unsigned d = 0; d < t.getRank(); ++d)
-        best = std::max(best, axis.getVectorWidth(ptr, mask, d));
-    widths.push_back(best);
-  });
-  return widths;
 }
 
 /// The access widths of the fast path under `assumptions`, measured on a

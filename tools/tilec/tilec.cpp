@@ -89,6 +89,13 @@ cl::opt<bool> versionArguments(
              "allows it, for parameters without divisibility facts (aligned "
              "pointers, unit strides, multiples of 16); =false turns it off"),
     cl::init(true), cl::cat(category));
+cl::opt<bool> versionLoadedValues(
+    "version-loaded-values",
+    cl::desc("Add a fast path, taken when a run-time test of the values "
+             "allows it, after loads of addresses and sizes that tile "
+             "accesses use (aligned pointers, multiples of 16); =false turns "
+             "it off"),
+    cl::init(true), cl::cat(category));
 cl::opt<bool> fpFusion(
     "enable-fp-fusion",
     cl::desc("Contract multiplies and adds into fma, as Triton does by "
@@ -234,6 +241,7 @@ static int run() {
   options.timePasses = llvm::TimePassesIsEnabled;
   options.groupM = groupM;
   options.versionArguments = versionArguments;
+  options.versionLoadedValues = versionLoadedValues;
   options.wgmma = wgmma;
   options.mbarriers = mbarriers;
   options.cpAsyncMBarriers = cpAsyncMBarriers;

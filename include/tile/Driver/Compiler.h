@@ -80,6 +80,10 @@ struct CompileOptions {
   /// (tile-version-arguments). A caller that specializes on the arguments'
   /// values (the JIT) has nothing to guess and turns it off.
   bool versionArguments = true;
+  /// Add a guarded fast path after loads of addresses and sizes that reach
+  /// tile accesses (tile-version-loaded-values): no caller knows those
+  /// values, so the JIT keeps it.
+  bool versionLoadedValues = true;
   /// Use Hopper's wgmma for the dots it can take (on sm_90a only; off:
   /// mma.sync everywhere, as on sm_80).
   bool wgmma = true;

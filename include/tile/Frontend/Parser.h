@@ -46,6 +46,9 @@ private:
   bool parseStatement(StmtList &out);
   bool parseSimpleStatements(StmtList &out);
   StmtPtr parseSimpleStatement();
+  /// The variable a statement `tl.multiple_of(x, ...)` (or
+  /// `max_contiguous`, `max_constancy`) hints in place, as Triton's do.
+  static const NameExpr *inPlaceHintTarget(const Expr &expr);
   StmtPtr parseIf();
   StmtPtr parseFor();
   StmtPtr parseWhile();

@@ -120,6 +120,28 @@ def TileVersionArguments : Pass<"tile-version-arguments", "ModuleOp"> {
                            "scf::SCFDialect"];
 }
 
+def TileVersionLoadedValues : Pass<"tile-version-loaded-values", "ModuleOp"> {
+  let summary = "A guarded fast copy of code after loads of addresses and sizes";
+  let description = [{
+    Kernels that load their operands' addresses and leading dimensions
+    from memory (tutorial 08's grouped GEMM: `tl.load(group_a_ptrs +
+    g).to(tl.pointer_type(tl.float16))`, `lda = tl.load(g_lds + g * 3)`)
+    give the axis analysis no facts about them. For scalars loaded (and
+    pointers made from loaded integers, `tile.int_to_ptr`) that reach the
+    address of a tensor load, store or atomic, the ops after the last such
+    value in its block become the general path of an `scf.if` whose then
+    branch is a copy assuming pointers aligned to 16 bytes and integers
+    multiples of the smallest power of two, at most 16, that keeps every
+    access as wide (`tile.hint`); the guard tests the loaded values where
+    they are. Assumptions that widen no access are dropped, and a block
+    none of them helps is left alone. One block per kernel (the first, in
+    program order), not one nested in a versioned one; the `scf.if` is
+    marked `tile.versioned` like `tile-version-arguments`' general path.
+  }];
+  let dependentDialects = ["tile::TileDialect", "arith::ArithDialect",
+                           "scf::SCFDialect"];
+}
+
 def TileGPUInterleaveGeneralPath
     : Pass<"tilegpu-interleave-general-path", "ModuleOp"> {
   let summary = "Interleave the per-element code of a versioned kernel's general path";

@@ -1,0 +1,38 @@
+//===- Versioning.h - Shared pieces of the versioning passes ----*- C++ -*-===//
+//
+// tile-version-arguments (a fast path for likely kernel arguments) and
+// tile-version-loaded-values (one for likely values the kernel loads) both
+// guard a copy of code that assumes divisibility facts, and keep it only
+// where the facts widen some memory access.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_TRANSFORMS_VERSIONING_H
+#define TILE_TRANSFORMS_VERSIONING_H
+
+#include "tile/Analysis/AxisInfo.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace mlir::tile {
+
+/// The memory accesses whose address `v` flows into, through address
+/// arithmetic, shape changes and loop-carried values.
+llvm::DenseSet<Operation *> accessesReached(Value v);
+
+/// The widest access (elements) of each load, store and atomic in
+/// `region`, in program order.
+SmallVector<unsigned> accessWidths(Region &region,
+                                   const AxisInfoAnalysis &axis);
+
+/// Whether `v`, an integer or a pointer (its address), is a multiple of
+/// `divisor`, a power of two: an i1 computed at `b`.
+Value emitMultipleTest(OpBuilder &b, Location loc, Value v, unsigned divisor);
+
+/// `v` with the fact that it is a multiple of `divisor` (a `tile.hint`).
+Value hintMultiple(OpBuilder &b, Location loc, Value v, unsigned divisor);
+
+} // namespace mlir::tile
+
+#endif // TILE_TRANSFORMS_VERSIONING_H
