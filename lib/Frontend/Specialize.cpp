@@ -242,13 +242,24 @@ static bool bindConfigFunction(const FunctionDef &kernel, const CallExpr &call,
   const FunctionDef *fn = callee && kernel.module
                               ? kernel.module->findFunction(callee->name)
                               : nullptr;
-  if (!fn || fn->isKernel)
-    return true;
   auto bad = [&](llvm::SMLoc at, const llvm::Twine &msg) {
     diags.error(at, msg);
     failed = true;
     return false;
   };
+  if (callee && kernel.module && !fn) {
+    auto foreign = kernel.module->foreignImports.find(callee->name);
+    if (foreign != kernel.module->foreignImports.end())
+      return bad(call.getLoc(),
+                 "configs=" + callee->name + "(...) calls '" + foreign->second +
+                     "', a host function from a module tilec does not have; "
+                     "pass the list of configs, or define '" +
+                     callee->name +
+                     "' in the file (a function returning its argument, "
+                     "or returning a list of configs)");
+  }
+  if (!fn || fn->isKernel)
+    return true;
   // The body: a docstring at most, then `return [config(...), ...]`.
   const ReturnStmt *ret = nullptr;
   for (const StmtPtr &stmt : fn->body) {
@@ -260,6 +271,23 @@ static bool bindConfigFunction(const FunctionDef &kernel, const CallExpr &call,
       ret = nullptr;
     break;
   }
+  // A function that returns one of its parameters unchanged (mamba's
+  // `autotune_configs(configs)`, defined as the identity): the configs are
+  // the call's argument for it.
+  if (ret && ret->value)
+    if (auto *name = dyn_cast<NameExpr>(ret->value.get()))
+      for (size_t i = 0; i < fn->params.size(); ++i) {
+        if (fn->params[i].name != name->name)
+          continue;
+        const Expr *arg = i < call.args.size() ? call.args[i].get() : nullptr;
+        for (const KeywordArg &kw : call.keywords)
+          if (kw.name == name->name)
+            arg = kw.value.get();
+        if (arg && isConfigList(*arg)) {
+          returned = arg;
+          return true;
+        }
+      }
   if (!ret || !ret->value || !isConfigList(*ret->value))
     return bad(
         call.getLoc(),
