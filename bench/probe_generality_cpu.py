@@ -331,11 +331,13 @@ def ssu_reference(state, x, dt, dt_bias, A, B, C, D, z, softplus, ratio):
     return new, out
 
 
-@guarded
-def mamba_selective_state_update():
-    # Mamba-1: per-channel dt and A; (dstate, BLOCK_SIZE_M) as the launcher
-    # picks them: dstate <= 16 -> 32 rows per program
-    for dstate, full in ((16, True), (13, False)):
+def selective_state_update_cases(tile, mamba1, mamba2):
+    """Mamba's _selective_scan_update_kernel in `tile` (also run by
+    bench/probe_mamba_cpu.py): Mamba-1 cases (dstate, dt_bias/softplus/D/z,
+    BLOCK_SIZE_M as the launcher picks it) and Mamba-2 ones (dstate,
+    num_warps, with z)."""
+    # Mamba-1: per-channel dt and A
+    for dstate, full, bm in mamba1:
         batch, nheads, ngroups, dim = 3, 2, 1, 37
         state = randn(batch, nheads, dim, dstate, dtype=np.float32)
         x, dt = randn(batch, nheads, dim), randn(batch, nheads, dim)
@@ -380,72 +382,86 @@ def mamba_selective_state_update():
                     stride_z_dim=1 if full else 0,
                     stride_out_batch=nheads * dim, stride_out_head=dim,
                     stride_out_dim=1)
-        defs = dict(DT_SOFTPLUS=full, TIE_HDIM=False, BLOCK_SIZE_M=32)
-        res = run(TILE, "_selective_scan_update_kernel", defs,
-                  (-(-dim // 32), batch, nheads), args,
+        defs = dict(DT_SOFTPLUS=full, TIE_HDIM=False, BLOCK_SIZE_M=bm)
+        res = run(tile, "_selective_scan_update_kernel", defs,
+                  (-(-dim // bm), batch, nheads), args,
                   ["state_ptr", "out_ptr"], 4, 1)
         label = (f"mamba selective_state_update (Mamba-1) dim={dim} "
-                 f"dstate={dstate} dt_bias/softplus/D/z={full}")
+                 f"dstate={dstate} BLOCK_SIZE_M={bm} "
+                 f"dt_bias/softplus/D/z={full}")
         check(label + " state", res["state_ptr"], ref_state, FP32_TOL)
         check(label + " out", res["out_ptr"], ref_out, FP16_TOL)
 
     # Mamba-2: one A, dt, dt_bias and D per head (TIE_HDIM: stride-0
-    # expansions over the head dimension), ngroups < nheads, no z (rmsnorm),
-    # vLLM's state_batch_indices with a padding token (-1)
-    batch, nheads, ngroups, dim, dstate, slots = 4, 6, 2, 37, 100, 5
-    state = randn(slots, nheads, dim, dstate, dtype=np.float32)
-    x = randn(batch, nheads, dim)
-    dt_h = randn(batch, nheads)  # dt repeated over dim: stride 0
-    dt_bias_h = randn(nheads, dtype=np.float32, scale=0.5)
-    A_h = -np.exp(randn(nheads, dtype=np.float32, scale=0.5))
-    D_h = randn(nheads, dtype=np.float32)
-    Bm, Cm = randn(batch, ngroups, dstate), randn(batch, ngroups, dstate)
-    sbi = np.array([2, -1, 0, 4], np.int32)
-    exp_dt = np.broadcast_to(dt_h[:, :, None], (batch, nheads, dim))
-    ref_state = f64(state).copy()
-    ref_out = np.zeros((batch, nheads, dim))
-    for bi in range(batch):
-        if sbi[bi] < 0:
-            continue
-        st, o = ssu_reference(
-            state[sbi[bi]][None], x[bi][None], exp_dt[bi][None],
-            np.broadcast_to(dt_bias_h[:, None], (nheads, dim)),
-            np.broadcast_to(A_h[:, None, None], (nheads, dim, dstate)),
-            Bm[bi][None], Cm[bi][None],
-            np.broadcast_to(D_h[:, None], (nheads, dim)), None, True,
-            nheads // ngroups)
-        ref_state[sbi[bi]] = st[0]
-        ref_out[bi] = o[0]
-    args = dict(state_ptr=state, x_ptr=x, dt_ptr=dt_h, dt_bias_ptr=dt_bias_h,
-                A_ptr=A_h, B_ptr=Bm, C_ptr=Cm, D_ptr=D_h, z_ptr=None,
-                out_ptr=nan(batch, nheads, dim, dtype=np.float16),
-                state_batch_indices_ptr=sbi,
-                batch=batch, nheads=nheads, dim=dim, dstate=dstate,
-                nheads_ngroups_ratio=nheads // ngroups,
-                stride_state_batch=nheads * dim * dstate,
-                stride_state_head=dim * dstate, stride_state_dim=dstate,
-                stride_state_dstate=1,
-                stride_x_batch=nheads * dim, stride_x_head=dim, stride_x_dim=1,
-                stride_dt_batch=nheads, stride_dt_head=1, stride_dt_dim=0,
-                stride_dt_bias_head=1, stride_dt_bias_dim=0,
-                stride_A_head=1, stride_A_dim=0, stride_A_dstate=0,
-                stride_B_batch=ngroups * dstate, stride_B_group=dstate,
-                stride_B_dstate=1,
-                stride_C_batch=ngroups * dstate, stride_C_group=dstate,
-                stride_C_dstate=1,
-                stride_D_head=1, stride_D_dim=0,
-                stride_z_batch=0, stride_z_head=0, stride_z_dim=0,
-                stride_out_batch=nheads * dim, stride_out_head=dim,
-                stride_out_dim=1)
-    defs = dict(DT_SOFTPLUS=True, TIE_HDIM=True, BLOCK_SIZE_M=4)
-    res = run(TILE, "_selective_scan_update_kernel", defs,
-              (-(-dim // 4), batch, nheads), args, ["state_ptr", "out_ptr"],
-              4, 1)
-    label = (f"mamba selective_state_update (Mamba-2 TIE_HDIM) dim={dim} "
-             f"dstate={dstate} ngroups={ngroups} state_batch_indices")
-    check(label + " state", res["state_ptr"], ref_state, FP32_TOL)
-    check(label + " out (padding token -> 0)", res["out_ptr"], ref_out,
-          FP16_TOL)
+    # expansions over the head dimension), ngroups < nheads, z or none
+    # (rmsnorm), vLLM's state_batch_indices with a padding token (-1)
+    for dstate, warps, with_z in mamba2:
+        batch, nheads, ngroups, dim, slots = 4, 6, 2, 37, 5
+        state = randn(slots, nheads, dim, dstate, dtype=np.float32)
+        x = randn(batch, nheads, dim)
+        dt_h = randn(batch, nheads)  # dt repeated over dim: stride 0
+        dt_bias_h = randn(nheads, dtype=np.float32, scale=0.5)
+        A_h = -np.exp(randn(nheads, dtype=np.float32, scale=0.5))
+        D_h = randn(nheads, dtype=np.float32)
+        Bm, Cm = randn(batch, ngroups, dstate), randn(batch, ngroups, dstate)
+        z = randn(batch, nheads, dim) if with_z else None
+        sbi = np.array([2, -1, 0, 4], np.int32)
+        exp_dt = np.broadcast_to(dt_h[:, :, None], (batch, nheads, dim))
+        ref_state = f64(state).copy()
+        ref_out = np.zeros((batch, nheads, dim))
+        for bi in range(batch):
+            if sbi[bi] < 0:
+                continue
+            st, o = ssu_reference(
+                state[sbi[bi]][None], x[bi][None], exp_dt[bi][None],
+                np.broadcast_to(dt_bias_h[:, None], (nheads, dim)),
+                np.broadcast_to(A_h[:, None, None], (nheads, dim, dstate)),
+                Bm[bi][None], Cm[bi][None],
+                np.broadcast_to(D_h[:, None], (nheads, dim)),
+                z[bi][None] if with_z else None, True, nheads // ngroups)
+            ref_state[sbi[bi]] = st[0]
+            ref_out[bi] = o[0]
+        args = dict(state_ptr=state, x_ptr=x, dt_ptr=dt_h, dt_bias_ptr=dt_bias_h,
+                    A_ptr=A_h, B_ptr=Bm, C_ptr=Cm, D_ptr=D_h, z_ptr=z,
+                    out_ptr=nan(batch, nheads, dim, dtype=np.float16),
+                    state_batch_indices_ptr=sbi,
+                    batch=batch, nheads=nheads, dim=dim, dstate=dstate,
+                    nheads_ngroups_ratio=nheads // ngroups,
+                    stride_state_batch=nheads * dim * dstate,
+                    stride_state_head=dim * dstate, stride_state_dim=dstate,
+                    stride_state_dstate=1,
+                    stride_x_batch=nheads * dim, stride_x_head=dim, stride_x_dim=1,
+                    stride_dt_batch=nheads, stride_dt_head=1, stride_dt_dim=0,
+                    stride_dt_bias_head=1, stride_dt_bias_dim=0,
+                    stride_A_head=1, stride_A_dim=0, stride_A_dstate=0,
+                    stride_B_batch=ngroups * dstate, stride_B_group=dstate,
+                    stride_B_dstate=1,
+                    stride_C_batch=ngroups * dstate, stride_C_group=dstate,
+                    stride_C_dstate=1,
+                    stride_D_head=1, stride_D_dim=0,
+                    stride_z_batch=nheads * dim if with_z else 0,
+                    stride_z_head=dim if with_z else 0,
+                    stride_z_dim=1 if with_z else 0,
+                    stride_out_batch=nheads * dim, stride_out_head=dim,
+                    stride_out_dim=1)
+        defs = dict(DT_SOFTPLUS=True, TIE_HDIM=True, BLOCK_SIZE_M=4)
+        res = run(tile, "_selective_scan_update_kernel", defs,
+                  (-(-dim // 4), batch, nheads), args, ["state_ptr", "out_ptr"],
+                  warps, 1)
+        label = (f"mamba selective_state_update (Mamba-2 TIE_HDIM) dim={dim} "
+                 f"dstate={dstate} ngroups={ngroups} z={with_z} "
+                 f"state_batch_indices")
+        check(label + " state", res["state_ptr"], ref_state, FP32_TOL)
+        check(label + " out (padding token -> 0)", res["out_ptr"], ref_out,
+              FP16_TOL)
+
+
+@guarded
+def mamba_selective_state_update():
+    # (dstate, BLOCK_SIZE_M) as the launcher picks them: dstate <= 16 -> 32
+    # rows per program
+    selective_state_update_cases(TILE, ((16, True, 32), (13, False, 32)),
+                                 ((100, 4, False),))
 
 
 # ========================================= 4. Mamba-2 chunk state (tl.dot)

@@ -135,6 +135,29 @@ def guarded(fn):
     return wrapper
 
 
+def seeded_randn(seed):
+    """A randn(*shape, dtype=fp16, scale=1) drawing from its own generator
+    (each probe its own seed, so adding cases to one changes no other's)."""
+    generator = np.random.default_rng(seed)
+
+    def randn(*shape, dtype=np.float16, scale=1.0):
+        return (generator.standard_normal(shape) * scale).astype(dtype)
+    return randn
+
+
+def nan(*shape, dtype=np.float32):
+    """An output buffer of NaN: what a kernel leaves unwritten shows."""
+    return np.full(shape, np.nan, dtype)
+
+
+def f64(x):
+    return np.asarray(x, dtype=np.float64)
+
+
+def cdiv(a, b):
+    return -(-a // b)
+
+
 rng = np.random.default_rng(2026)
 
 
