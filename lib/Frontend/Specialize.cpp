@@ -341,11 +341,18 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
     failed = true;
     return std::nullopt;
   };
-  if (!deco->isCall || !deco->args.empty())
-    return fail(deco->loc, "@autotune takes keyword arguments configs=[...] "
-                           "and key=[...]");
-  const Expr *configs = nullptr, *key = nullptr;
+  // Triton's signature is autotune(configs, key, ...): both may also be
+  // passed by position (AutoGPTQ's `autotune(DEFAULT_DEQUANT_CONFIGS,
+  // key=["numels"])`).
+  if (!deco->isCall || deco->args.size() > 2)
+    return fail(deco->loc, "@autotune takes configs=[...] and key=[...] "
+                           "(by position or by name) and keyword options");
+  const Expr *configs = deco->args.size() > 0 ? deco->args[0].get() : nullptr;
+  const Expr *key = deco->args.size() > 1 ? deco->args[1].get() : nullptr;
   for (const KeywordArg &kw : deco->keywords) {
+    if ((kw.name == "configs" && configs) || (kw.name == "key" && key))
+      return fail(kw.loc,
+                  "@autotune got multiple values for '" + kw.name + "'");
     if (kw.name == "configs")
       configs = kw.value.get();
     else if (kw.name == "key")
