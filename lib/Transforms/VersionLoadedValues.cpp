@@ -215,6 +215,11 @@ bool BlockVersioner::run() {
     guard =
         guard ? arith::AndIOp::create(b, ifOp.getLoc(), guard, holds) : holds;
   }
+  if (!guard) {
+    // No fact is needed after all (the copy is as wide as the original).
+    undo(placeholder);
+    return false;
+  }
   ifOp.getConditionMutable().assign(guard);
   placeholder.getDefiningOp()->erase();
   ifOp->setAttr(tilegpu::kVersionedAttrName, b.getUnitAttr());
