@@ -53,6 +53,7 @@ public:
       if (auto alloc = dyn_cast<LocalAllocOp>(op)) {
         buffers.push_back({op, alloc.getType().getSizeInBytes(), number[op],
                            lastUse(alloc.getResult(), op)});
+        extendForAsyncReaders(alloc, buffers.back());
         // wgmma's swizzle follows address bits up to 1024.
         if (alloc.getType().getEncoding().getLineElems())
           buffers.back().alignment = 1024;
@@ -124,6 +125,36 @@ private:
       }
     }
     return last;
+  }
+
+  /// An asynchronous wgmma keeps reading its operands after it is issued,
+  /// until a later wait: in a loop (its group waited for in the next
+  /// iteration), a tile made in the body and read by one is live through
+  /// the whole body, so that nothing made before it in the next iteration
+  /// (a conversion's scratch) takes its bytes; elsewhere until the waits
+  /// on the dot's result.
+  void extendForAsyncReaders(LocalAllocOp alloc, Buffer &buffer) {
+    SmallVector<Value> worklist{alloc.getResult()};
+    while (!worklist.empty()) {
+      Value cur = worklist.pop_back_val();
+      for (Operation *user : cur.getUsers()) {
+        if (isa<MemDescIndexOp, MemDescTransOp>(user))
+          worklist.push_back(user->getResult(0));
+        auto dot = dyn_cast<WarpGroupDotOp>(user);
+        if (!dot || !dot.getIsAsync())
+          continue;
+        for (Operation *waiter : dot.getD().getUsers())
+          if (isa<WarpGroupDotWaitOp>(waiter))
+            buffer.end = std::max(buffer.end, number[waiter]);
+        Operation *loop = dot->getParentOp();
+        while (loop && !isa<LoopLikeOpInterface>(loop))
+          loop = loop->getParentOp();
+        if (loop && loop->isAncestor(alloc)) {
+          buffer.start = std::min(buffer.start, number[loop]);
+          buffer.end = std::max(buffer.end, lastInside[loop]);
+        }
+      }
+    }
   }
 
   llvm::DenseMap<Operation *, unsigned> number, lastInside;

@@ -374,6 +374,30 @@ static bool secondProgramFits(WarpGroupDotOp dot, unsigned warps,
   return 2 * registers * threads <= kRegistersPerSM;
 }
 
+/// A buffer the in-flight dot reads that the body fills anew each iteration
+/// (an operand computed in registers and stored, not a ring slot) must not
+/// be overwritten while the previous iteration's dot may still read it:
+/// before that store, every wgmma group is waited for (the store's own
+/// barrier then orders every warpgroup's wait before any thread writes).
+/// The allocation pass keeps other buffers off its bytes meanwhile.
+static void waitBeforeOperandStores(scf::ForOp loop, WarpGroupDotOp dot) {
+  Operation *firstStore = nullptr;
+  for (Value operand : SmallVector<Value, 2>{dot.getA(), dot.getB()}) {
+    auto alloc =
+        mlir::tile::viewedBuffer(operand).getDefiningOp<LocalAllocOp>();
+    if (!alloc || !alloc.getSrc() || alloc->getBlock() != loop.getBody())
+      continue;
+    if (!firstStore || alloc->isBeforeInBlock(firstStore))
+      firstStore = alloc;
+  }
+  if (!firstStore)
+    return;
+  OpBuilder b(firstStore);
+  auto done = WarpGroupDotWaitOp::create(
+      b, dot.getLoc(), TypeRange{dot.getType()}, ValueRange{dot.getC()}, 0);
+  dot.getCMutable().assign(done.getResult(0));
+}
+
 static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
                                   unsigned maxSharedBytes,
                                   unsigned sharedBytesPerSM, bool useMBarriers,
@@ -505,6 +529,7 @@ static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
   // The copies of a later iteration follow this op in the body.
   Operation *refillAfter = wait;
   if (asyncDot) {
+    waitBeforeOperandStores(loop, asyncDot);
     // In flight until the next iteration's wait: at most this group.
     asyncDot.setIsAsync(true);
     OpOperand *yielded = nullptr;

@@ -77,3 +77,37 @@ func.func @wgmma_alignment() attributes {tilegpu.num_warps = 4 : i32} {
   %lw = tilegpu.local_load %w : !tilegpu.memdesc<16x64xf16, #wg> -> tensor<16x64xf16, #b>
   return
 }
+
+// -----
+
+// An asynchronous wgmma in a loop reads its operands until its group is
+// waited for in the next iteration: a tile made in the body for it stays
+// live through the whole body, so the conversion made before it in the
+// next iteration (its scratch) does not take its bytes. Without the async
+// reader the two would share offset 0 (their lives do not overlap within
+// one iteration).
+#bA = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#bV = #tilegpu.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
+#mmaA = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]>
+#sW = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>
+// CHECK-LABEL: func.func @async_reader
+// CHECK:         scf.for
+// CHECK:           tilegpu.convert_layout %{{.*}} {tilegpu.scratch_offset = 8192 : i32}
+// CHECK:           tilegpu.local_alloc %{{.*}} {offset = 0 : i32}
+// CHECK:           tilegpu.warpgroup_dot {{.*}} {isAsync}
+func.func @async_reader(%a: tensor<64x64xf16, #bA>, %b: !tilegpu.memdesc<64x64xf16, #sW>,
+                        %v: tensor<128xf32, #bV>, %n: i32) -> tensor<64x64xf32, #mmaA>
+    attributes {tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mmaA>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32, #mmaA>) : i32 {
+    %s = tilegpu.convert_layout %v : tensor<128xf32, #bV> -> tensor<128xf32, #tilegpu.slice<dim = 1, parent = #bA>>
+    %t = tilegpu.local_alloc %a : (tensor<64x64xf16, #bA>) -> !tilegpu.memdesc<64x64xf16, #sW>
+    %d = tilegpu.warpgroup_dot %t, %b, %acc {isAsync} : !tilegpu.memdesc<64x64xf16, #sW>, !tilegpu.memdesc<64x64xf16, #sW>, tensor<64x64xf32, #mmaA> -> tensor<64x64xf32, #mmaA>
+    %w = tilegpu.warpgroup_dot_wait %d {pendings = 1 : i32} : tensor<64x64xf32, #mmaA> -> tensor<64x64xf32, #mmaA>
+    scf.yield %w : tensor<64x64xf32, #mmaA>
+  }
+  %done = tilegpu.warpgroup_dot_wait %r {pendings = 0 : i32} : tensor<64x64xf32, #mmaA> -> tensor<64x64xf32, #mmaA>
+  return %done : tensor<64x64xf32, #mmaA>
+}

@@ -695,3 +695,37 @@ func.func @tma_sync_dot(%pa: tensor<128x64x!tile.ptr<f16>, #bS>, %pb: tensor<64x
   }
   return %r : tensor<128x64xf32, #mmaS4>
 }
+
+// -----
+
+// A dot left in flight whose A is made in the body (stored from registers
+// each iteration, not a ring slot) would have it overwritten while the
+// previous iteration's wgmma still reads it: before that store, every
+// wgmma group is waited for, and the dot accumulates the waited value.
+#bO = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#mmaO = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]>
+#sO = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>
+// CHECK-LABEL: func.func @operand_from_registers
+// CHECK:       scf.for {{.*}} iter_args(%[[ACC:[^ ]*]] = %{{.*}},
+// CHECK:         %[[DONE:.*]] = tilegpu.warpgroup_dot_wait %[[ACC]] {pendings = 0 : i32}
+// CHECK-NEXT:    %[[A:.*]] = tilegpu.local_alloc %{{.*}} : (tensor<64x64xf16
+// CHECK:         tilegpu.warpgroup_dot %[[A]], %{{.*}}, %[[DONE]] {isAsync}
+// CHECK:         tilegpu.warpgroup_dot_wait %{{.*}} {pendings = 1 : i32}
+func.func @operand_from_registers(%x: tensor<64x64xf16, #bO>, %pb: tensor<64x64x!tile.ptr<f16>, #bO>,
+                                  %db: tensor<64x64xi32, #bO>, %n: i32)
+    -> tensor<64x64xf32, #mmaO> attributes {tile.num_stages = 3 : i32, tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mmaO>
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %b_ptrs = %pb)
+      -> (tensor<64x64xf32, #mmaO>, tensor<64x64x!tile.ptr<f16>, #bO>) : i32 {
+    %a = arith.addf %x, %x : tensor<64x64xf16, #bO>
+    %b = tile.load %b_ptrs {tilegpu.vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #bO>
+    %ma = tilegpu.local_alloc %a : (tensor<64x64xf16, #bO>) -> !tilegpu.memdesc<64x64xf16, #sO>
+    %mb = tilegpu.local_alloc %b : (tensor<64x64xf16, #bO>) -> !tilegpu.memdesc<64x64xf16, #sO>
+    %d = tilegpu.warpgroup_dot %ma, %mb, %acc : !tilegpu.memdesc<64x64xf16, #sO>, !tilegpu.memdesc<64x64xf16, #sO>, tensor<64x64xf32, #mmaO> -> tensor<64x64xf32, #mmaO>
+    %nb = tile.addptr %b_ptrs, %db : tensor<64x64x!tile.ptr<f16>, #bO>, tensor<64x64xi32, #bO>
+    scf.yield %d, %nb : tensor<64x64xf32, #mmaO>, tensor<64x64x!tile.ptr<f16>, #bO>
+  }
+  return %r#0 : tensor<64x64xf32, #mmaO>
+}
