@@ -3,6 +3,7 @@ metadata JSON beside it (bench/gpu_cpu_compare.py, probe_serving_gpu.py)."""
 import json
 
 import cupy as cp
+import numpy as np
 
 
 def load(ptx_path, json_path):
@@ -21,3 +22,26 @@ def launch(fn, md, grid, args):
     fn(grid, (md["threads_per_block"], 1, 1), tuple(args),
        shared_mem=md["shared_bytes"])
     cp.cuda.Device().synchronize()
+
+
+def case_args(directory, case, md):
+    """A probe case's launch arguments in the kernel's parameter order
+    (bench/probe_serving_cpu.py's PROBE_EXPORT manifest entry `case`):
+    buffers as device arrays (also returned by name), None as a null
+    pointer, scalars at their parameter's width."""
+    given = {a["name"]: a for a in case["args"]}
+    args, arrays = [], {}
+    for p in md["params"]:
+        a = given[p["name"]]
+        if "npy" in a:
+            arrays[a["name"]] = cp.asarray(np.load(f"{directory}/{a['npy']}"))
+            args.append(arrays[a["name"]])
+        elif a["value"] is None:  # Triton's None: a null pointer
+            args.append(np.uint64(0))
+        elif p["type"] == "fp32":
+            args.append(np.float32(a["value"]))
+        elif p["type"] == "i64":
+            args.append(np.int64(a["value"]))
+        else:
+            args.append(np.int32(a["value"]))
+    return args, arrays

@@ -12,27 +12,13 @@ import sys
 import cupy as cp
 import numpy as np
 
-from cupy_case import launch, load
+from cupy_case import case_args, launch, load
 
 for directory in sys.argv[1:]:
     for case in json.load(open(f"{directory}/manifest.json")):
         name = case["name"]
         fn, md = load(f"{directory}/{name}.ptx", f"{directory}/{name}.json")
-        given = {a["name"]: a for a in case["args"]}
-        args, arrays = [], {}
-        for p in md["params"]:
-            a = given[p["name"]]
-            if "npy" in a:
-                arrays[a["name"]] = cp.asarray(np.load(f"{directory}/{a['npy']}"))
-                args.append(arrays[a["name"]])
-            elif a["value"] is None:
-                args.append(np.uint64(0))
-            elif p["type"] == "fp32":
-                args.append(np.float32(a["value"]))
-            elif p["type"] == "i64":
-                args.append(np.int64(a["value"]))
-            else:
-                args.append(np.int32(a["value"]))
+        args, arrays = case_args(directory, case, md)
         launch(fn, md, case["grid"], args)
         for out in case["outputs"]:
             gpu = cp.asnumpy(arrays[out]).astype(np.float64)

@@ -14,7 +14,7 @@ import sys
 import cupy as cp
 import numpy as np
 
-from cupy_case import launch, load
+from cupy_case import case_args, launch, load
 
 DIR = sys.argv[1]
 
@@ -27,21 +27,7 @@ def bf16_values(bits):
 failed = 0
 for case in json.load(open(f"{DIR}/manifest.json")):
     fn, md = load(f"{DIR}/{case['name']}.ptx", f"{DIR}/{case['name']}.json")
-    given = {a["name"]: a for a in case["args"]}
-    args, arrays = [], {}
-    for p in md["params"]:
-        a = given[p["name"]]
-        if "npy" in a:
-            arrays[a["name"]] = cp.asarray(np.load(f"{DIR}/{a['npy']}"))
-            args.append(arrays[a["name"]])
-        elif a["value"] is None:  # Triton's None: a null pointer
-            args.append(np.uint64(0))
-        elif p["type"] == "fp32":
-            args.append(np.float32(a["value"]))
-        elif p["type"] == "i64":
-            args.append(np.int64(a["value"]))
-        else:
-            args.append(np.int32(a["value"]))
+    args, arrays = case_args(DIR, case, md)
     launch(fn, md, case["grid"], args)
     types = {p["name"]: p["type"] for p in md["params"]}
     for out in case["outputs"]:
