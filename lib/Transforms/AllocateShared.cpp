@@ -51,9 +51,8 @@ public:
     });
     func.walk([&](Operation *op) {
       if (auto alloc = dyn_cast<LocalAllocOp>(op)) {
-        buffers.push_back({op, alloc.getType().getSizeInBytes(), number[op],
-                           lastUse(alloc.getResult(), op)});
-        extendForAsyncReaders(alloc, buffers.back());
+        auto [start, end] = liveRange(alloc);
+        buffers.push_back({op, alloc.getType().getSizeInBytes(), start, end});
         // wgmma's swizzle follows address bits up to 1024.
         if (alloc.getType().getEncoding().getLineElems())
           buffers.back().alignment = 1024;
@@ -104,11 +103,18 @@ public:
   MutableArrayRef<Buffer> getBuffers() { return buffers; }
 
 private:
-  /// The last op number at which `v` (or a view of it) is used, extended
-  /// to the end of every loop that uses it without defining it.
-  unsigned lastUse(Value v, Operation *def) {
-    unsigned last = number[def];
-    SmallVector<Value> worklist{v};
+  /// The op numbers from `alloc` to the last use of its tile (or a view of
+  /// it), extended to the end of every loop that uses it without defining
+  /// it. An asynchronous wgmma keeps reading its operands after it is
+  /// issued, until a later wait: the tile lives until the waits on the
+  /// dot's result and, when a loop holds both (the group is waited for in
+  /// the next iteration), through the whole body, so that nothing made
+  /// before it in the next iteration (a conversion's scratch) takes its
+  /// bytes.
+  std::pair<unsigned, unsigned> liveRange(LocalAllocOp alloc) {
+    Operation *def = alloc;
+    unsigned first = number[def], last = number[def];
+    SmallVector<Value> worklist{alloc.getResult()};
     while (!worklist.empty()) {
       Value cur = worklist.pop_back_val();
       for (Operation *user : cur.getUsers()) {
@@ -122,39 +128,20 @@ private:
         }
         if (isa<MemDescIndexOp, MemDescTransOp>(user))
           worklist.push_back(user->getResult(0));
-      }
-    }
-    return last;
-  }
-
-  /// An asynchronous wgmma keeps reading its operands after it is issued,
-  /// until a later wait: in a loop (its group waited for in the next
-  /// iteration), a tile made in the body and read by one is live through
-  /// the whole body, so that nothing made before it in the next iteration
-  /// (a conversion's scratch) takes its bytes; elsewhere until the waits
-  /// on the dot's result.
-  void extendForAsyncReaders(LocalAllocOp alloc, Buffer &buffer) {
-    SmallVector<Value> worklist{alloc.getResult()};
-    while (!worklist.empty()) {
-      Value cur = worklist.pop_back_val();
-      for (Operation *user : cur.getUsers()) {
-        if (isa<MemDescIndexOp, MemDescTransOp>(user))
-          worklist.push_back(user->getResult(0));
         auto dot = dyn_cast<WarpGroupDotOp>(user);
         if (!dot || !dot.getIsAsync())
           continue;
         for (Operation *waiter : dot.getD().getUsers())
           if (isa<WarpGroupDotWaitOp>(waiter))
-            buffer.end = std::max(buffer.end, number[waiter]);
-        Operation *loop = dot->getParentOp();
-        while (loop && !isa<LoopLikeOpInterface>(loop))
-          loop = loop->getParentOp();
-        if (loop && loop->isAncestor(alloc)) {
-          buffer.start = std::min(buffer.start, number[loop]);
-          buffer.end = std::max(buffer.end, lastInside[loop]);
-        }
+            last = std::max(last, number[waiter]);
+        if (auto loop = dot->getParentOfType<LoopLikeOpInterface>())
+          if (loop->isAncestor(def)) {
+            first = std::min(first, number[loop]);
+            last = std::max(last, lastInside[loop]);
+          }
       }
     }
+    return {first, last};
   }
 
   llvm::DenseMap<Operation *, unsigned> number, lastInside;
