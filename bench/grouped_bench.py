@@ -6,11 +6,15 @@ tilec config checked against float64 first; the fastest config, Triton
 (autotuned over the same configs) and cuBLAS timed in 5 interleaved rounds
 (CUDA graphs), medians of per-round ratios.
 
+With --baseline DIR2 (another build of the example), its fastest config
+is checked and timed in the same rounds, and the ratio of the builds
+reported.
+
 usage: bash bench/build_correctness.sh (here; it compiles the example), then
-       python3 bench/grouped_bench.py .carry/correctness [LOG]
+       python3 bench/grouped_bench.py .carry/correctness [LOG] [--baseline DIR2]
 """
+import argparse
 import statistics
-import sys
 
 import torch
 import triton
@@ -130,10 +134,36 @@ triton.set_allocator(lambda size, alignment, stream:
                      torch.empty(size, device="cuda", dtype=torch.int8))
 
 
+def checked_builds(directories, args, A, B, C, label, log):
+    """The fastest config of each build, every config checked first."""
+    best = []
+    for d in directories:
+        kernels = [Kernel(d, "grouped_matmul_tma", i) for i in range(2)]
+        for i, kern in enumerate(kernels):
+            for c in C:
+                c.fill_(float("nan"))
+            kern(*args)
+            torch.cuda.synchronize()
+            err = max(rel_error(c, a.double() @ b.double().T)
+                      for a, b, c in zip(A, B, C))
+            log(f"  check {label} {d} cfg{i}: rel_err={err:.2e}")
+            assert err <= 2e-3, "wrong result"
+        times = [graph_ms(kern.bind(*args)) for kern in kernels]
+        log(f"  tune {label} {d}: " + ", ".join(
+            f"cfg{i} {t * 1e3:.1f} us" for i, t in enumerate(times)))
+        best.append(kernels[times.index(min(times))])
+    return best
+
+
 def main():
     rows = []
-    DIR = sys.argv[1]
-    log = logger(sys.argv[2] if len(sys.argv) > 2 else None)
+    parser = argparse.ArgumentParser()
+    parser.add_argument("dir")
+    parser.add_argument("log", nargs="?")
+    parser.add_argument("--baseline")
+    cli = parser.parse_args()
+    log = logger(cli.log)
+    directories = [cli.dir] + ([cli.baseline] if cli.baseline else [])
     for label, shapes in [("4 x 1024^3", [(1024, 1024, 1024)] * 4),
                           ("4 x 2048^3", [(2048, 2048, 2048)] * 4),
                           ("4 x 1024x8192x8192", [(1024, 8192, 8192)] * 4),
@@ -149,23 +179,15 @@ def main():
         ptrs = [torch.tensor([t.data_ptr() for t in ts], device="cuda")
                 for ts in (A, B, C)]
         args = (*ptrs, sizes, lds, len(shapes))
-        kernels = [Kernel(DIR, "grouped_matmul_tma", i) for i in range(2)]
-        for i, kern in enumerate(kernels):
-            for c in C:
-                c.fill_(float("nan"))
-            kern(*args)
-            torch.cuda.synchronize()
-            err = max(rel_error(c, a.double() @ b.double().T)
-                      for a, b, c in zip(A, B, C))
-            log(f"  check {label} cfg{i}: rel_err={err:.2e}")
-            assert err <= 2e-3, "wrong result"
-        best = min(kernels, key=lambda kk: graph_ms(kk.bind(*args)))
+        best = checked_builds(directories, args, A, B, C, label, log)
         flops = sum(2 * m * n * k for m, n, k in shapes)
-        fns = {"tilec": best.bind(*args),
+        fns = {"tilec": best[0].bind(*args),
                "triton": lambda: grouped_matmul_tma_kernel[(NUM_SM,)](
                    *args, NUM_SM=NUM_SM, FP8=False),
                "cublas": lambda: [torch.matmul(a, b.T, out=c)
                                   for a, b, c in zip(A, B, C)]}
+        if cli.baseline:
+            fns["baseline"] = best[1].bind(*args)
         fns["triton"]()
         torch.cuda.synchronize()
         times = {n: [] for n in fns}
@@ -178,6 +200,11 @@ def main():
         log(f"{label}: tilec {flops / med['tilec'] / 1e9:.0f} TFLOP/s, triton "
             f"{flops / med['triton'] / 1e9:.0f}, cublas {flops / med['cublas'] / 1e9:.0f}; "
             f"{vs_c:.2f}x cuBLAS, {vs_t:.2f}x Triton")
+        if cli.baseline:
+            vs_b = statistics.median(
+                b / t for t, b in zip(times["tilec"], times["baseline"]))
+            log(f"{label}: {vs_b:.3f}x the baseline build "
+                f"({flops / med['baseline'] / 1e9:.0f} TFLOP/s)")
 
 
 if __name__ == "__main__":

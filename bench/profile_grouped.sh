@@ -2,7 +2,8 @@
 # On the device machine: Nsight Compute metrics of tutorial 08's grouped
 # GEMM (4 GEMMs of SIZE^3, fp16), tilec's config CONFIG against the same
 # source under Triton, to see where the per-tile time goes
-# (bench/NOTES.md). Needs .carry/correctness (bench/build_correctness.sh).
+# (bench/NOTES.md). Needs .carry/correctness (bench/build_correctness.sh),
+# or DIR=... a folder with grouped_matmul_tma.{ptx,json} of another build.
 # usage: bash bench/profile_grouped.sh [SIZE] [CONFIG]   (default 1024 0)
 set -uo pipefail
 cd "$(dirname "$0")"
@@ -10,8 +11,9 @@ SIZE=${1:-1024}
 CONFIG=${2:-0}
 NCU=${NCU:-$(command -v ncu || echo /usr/local/cuda/bin/ncu)}
 source ./ncu_metrics.sh
-"$NCU" --metrics "$METRICS" --nvtx --nvtx-include "tilec/" \
-  --nvtx-include "triton/" python3 - "$SIZE" "$CONFIG" <<'PY'
+DIR=${DIR:-../.carry/correctness}
+"$NCU" --metrics "$METRICS,smsp__inst_executed.sum,launch__registers_per_thread,launch__block_size" --nvtx --nvtx-include "tilec/" \
+  --nvtx-include "triton/" python3 - "$SIZE" "$CONFIG" "$DIR" <<'PY'
 import sys
 import torch
 from tilelaunch import Kernel
@@ -25,7 +27,7 @@ addrs = [torch.tensor([t.data_ptr() for t in ts], device="cuda")
          for ts in (A, B, C)]
 dims = torch.tensor(sizes, device="cuda", dtype=torch.int32)
 lds = torch.tensor([(n, n, n)] * 4, device="cuda", dtype=torch.int32)
-k = Kernel("../.carry/correctness", "grouped_matmul_tma", cfg)
+k = Kernel(sys.argv[3], "grouped_matmul_tma", cfg)
 run = {"tilec": lambda: k(*addrs, dims, lds, len(sizes)),
        "triton": lambda: gb.grouped_matmul_tma_kernel[(gb.NUM_SM,)](
            *addrs, dims, lds, len(sizes), NUM_SM=gb.NUM_SM, FP8=False)}

@@ -210,11 +210,14 @@ introduceAsyncCopies(scf::ForOp loop, ArrayRef<LocalAllocOp> allocs,
   // The readers wait for this iteration's copies, then read its slot.
   b.setInsertionPoint(firstRead);
   wait = AsyncWaitOp::create(b, firstRead->getLoc(), distance - 1);
-  // wgmma reads its buffers through the async proxy.
-  if (llvm::any_of(allocs, [](LocalAllocOp alloc) {
-        return alloc.getType().getEncoding().getLineElems() != 0;
-      }))
-    wait.setFenceAsyncProxy(true);
+  // wgmma reads its buffers through the async proxy: the threads' copies
+  // (generic proxy) into such a buffer need a fence; TMA's, made by the
+  // async proxy itself, do not.
+  for (unsigned i = 0; i < allocs.size(); ++i) {
+    LocalAllocOp alloc = allocs[i];
+    if (!viaTMA[i] && alloc.getType().getEncoding().getLineElems() != 0)
+      wait.setFenceAsyncProxy(true);
+  }
   llvm::SmallDenseMap<unsigned, Value> slotOf;
   for (auto [alloc, ring, ringSlots] : rings) {
     Value &slot = slotOf[ringSlots];
