@@ -10,7 +10,11 @@
 // scalar: tutorial 08's grouped GEMM). Stores the threads make in whole
 // 16-byte vectors stay. As the TMA unit writes rows in 16-byte units, the
 // TMA store runs only where the tensor's rows end on one (a run-time
-// check); otherwise the threads' store does.
+// check); otherwise the threads' store does. A value converted to another
+// layout only for the threads' store (an accumulator made coalesced) is
+// staged from the layout it had, where that writes shared memory in as
+// wide pieces: the conversion, itself a round trip through shared memory,
+// then runs only in the threads' branch.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +22,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILEGPUTMASTORES
@@ -28,6 +33,43 @@ using namespace mlir;
 using namespace mlir::tilegpu;
 
 namespace {
+
+/// Bytes one thread writes to shared memory per access when it stores a
+/// tile of `type` into a buffer of `enc` (contiguous registers along the
+/// buffer's fastest dimension, at most the swizzle's vector).
+static unsigned stagedBytes(RankedTensorType type, SharedEncodingAttr enc) {
+  unsigned bits = type.getElementTypeBitWidth();
+  unsigned width = getLinearLayout(type).getContiguousRegisters(
+      enc.getOrder()[0], std::min<unsigned>(enc.getVec(), 128 / bits));
+  return width * bits / 8;
+}
+
+/// The tile to stage, at `b`'s insertion point, for the TMA store of
+/// `value`: the source of a layout conversion whose only user is the
+/// store, where it is staged in pieces of 4 bytes or more (the wgmma
+/// accumulator's pairs of columns). The conversion follows the store into
+/// the threads' branch, and an element-wise op that only it used (the
+/// accumulator's `.to(fp16)`) goes into both branches, so that each
+/// branch converts and packs its words in one block (cvt.rn.f16x2).
+static Value stagedValue(OpBuilder &b, Value value, tile::StoreOp store,
+                         SharedEncodingAttr enc) {
+  auto convert = value.getDefiningOp<ConvertLayoutOp>();
+  if (!convert || !convert->hasOneUse())
+    return value;
+  Value source = convert.getSrc();
+  auto sourceType = cast<RankedTensorType>(source.getType());
+  if (!getLayout(sourceType) || stagedBytes(sourceType, enc) < 4)
+    return value;
+  convert->moveBefore(store);
+  Operation *def = source.getDefiningOp();
+  if (!def || !def->hasOneUse() || def->getNumResults() != 1 ||
+      def->getNumRegions() || !isMemoryEffectFree(def) ||
+      !def->hasTrait<OpTrait::Elementwise>())
+    return source;
+  Value staged = b.clone(*def)->getResult(0);
+  def->moveBefore(convert);
+  return staged;
+}
 
 /// Stores of 16 bytes per thread and access are as fast as the TMA unit's
 /// (the tile would also wait in shared memory for it to be read).
@@ -81,10 +123,11 @@ struct TileGPUTMAStoresPass
       auto branch = scf::IfOp::create(b, loc, whole, /*withElseRegion=*/true);
       store->moveBefore(branch.elseBlock()->getTerminator());
       b.setInsertionPoint(branch.thenBlock()->getTerminator());
+      Value staged = stagedValue(b, store.getValue(), store, enc);
       auto tile = LocalAllocOp::create(
           b, loc,
           MemDescType::get(type.getContext(), type.getShape(), elem, enc),
-          store.getValue(), IntegerAttr());
+          staged, IntegerAttr());
       AsyncTMAStoreOp::create(b, loc, map, coords, tile);
     }
   }

@@ -43,3 +43,46 @@ func.func @vector_store(%base: !tile.ptr<f16>, %m: i64, %n: i64, %s: i64, %r: i3
   tile.store %p, %v, %mask tma(%map[%r, %c]) {tilegpu.vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #b8>
   return
 }
+
+// An accumulator converted to a blocked layout only for the threads' store
+// is staged for the TMA store from its wgmma layout (pairs of columns: 4
+// bytes per access): the conversion moves into the threads' branch, and
+// the `.to(fp16)` that only it used goes into both branches.
+#acc = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]>
+// CHECK-LABEL: func.func @converted_accumulator
+// CHECK: scf.if %{{.*}} {
+// CHECK-NEXT:   %[[HALF:.*]] = arith.truncf %{{.*}} : tensor<64x64xf32, #{{.*}}> to tensor<64x64xf16, #tilegpu.mma
+// CHECK-NEXT:   %[[TILE:.*]] = tilegpu.local_alloc %[[HALF]] : (tensor<64x64xf16, #tilegpu.mma
+// CHECK-NEXT:   tilegpu.async_tma_store %{{.*}}[%{{.*}}, %{{.*}}], %[[TILE]]
+// CHECK: } else {
+// CHECK-NEXT:   %[[HALF2:.*]] = arith.truncf
+// CHECK-NEXT:   %[[BLOCKED:.*]] = tilegpu.convert_layout %[[HALF2]]
+// CHECK-NEXT:   tile.store %{{.*}}, %[[BLOCKED]], %{{.*}} {tilegpu.vec = 2 : i32}
+// CHECK: }
+func.func @converted_accumulator(%base: !tile.ptr<f16>, %m: i64, %n: i64, %s: i64, %r: i32, %c: i32,
+                                 %p: tensor<64x64x!tile.ptr<f16>, #b>, %acc: tensor<64x64xf32, #acc>,
+                                 %mask: tensor<64x64xi1, #b>) attributes {tilegpu.num_warps = 4 : i32} {
+  %one = arith.constant 1 : i64
+  %map = tile.make_tensor_map %base, [%m, %n], [%s, %one] block [64, 64] : !tile.ptr<f16>
+  %half = arith.truncf %acc : tensor<64x64xf32, #acc> to tensor<64x64xf16, #acc>
+  %v = tilegpu.convert_layout %half : tensor<64x64xf16, #acc> -> tensor<64x64xf16, #b>
+  tile.store %p, %v, %mask tma(%map[%r, %c]) {tilegpu.vec = 2 : i32} : tensor<64x64x!tile.ptr<f16>, #b>
+  return
+}
+
+// A source that would write shared memory one 2-byte element at a time
+// (one column per thread) stays converted before the branch.
+#cols = #tilegpu.blocked<sizePerThread = [2, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]>
+// CHECK-LABEL: func.func @narrow_source
+// CHECK: %[[CONVERTED:.*]] = tilegpu.convert_layout
+// CHECK: scf.if %{{.*}} {
+// CHECK-NEXT:   tilegpu.local_alloc %[[CONVERTED]]
+func.func @narrow_source(%base: !tile.ptr<f16>, %m: i64, %n: i64, %s: i64, %r: i32, %c: i32,
+                         %p: tensor<64x64x!tile.ptr<f16>, #b>, %x: tensor<64x64xf16, #cols>,
+                         %mask: tensor<64x64xi1, #b>) attributes {tilegpu.num_warps = 4 : i32} {
+  %one = arith.constant 1 : i64
+  %map = tile.make_tensor_map %base, [%m, %n], [%s, %one] block [64, 64] : !tile.ptr<f16>
+  %v = tilegpu.convert_layout %x : tensor<64x64xf16, #cols> -> tensor<64x64xf16, #b>
+  tile.store %p, %v, %mask tma(%map[%r, %c]) {tilegpu.vec = 2 : i32} : tensor<64x64x!tile.ptr<f16>, #b>
+  return
+}
