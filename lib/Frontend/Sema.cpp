@@ -812,6 +812,22 @@ std::optional<Val> ConstEvaluator::eval(const Expr &e) {
     }
     return Val::tuple(std::move(values));
   }
+  case Expr::Kind::ListComp: {
+    // A module-level list such as [2**n for n in range(3, 7)].
+    llvm::StringMap<Val> scope = env;
+    std::vector<Val> values;
+    bool ok = expandComprehension(
+        llvm::cast<ListCompExpr>(e), 0, scope, diags,
+        [&](const ExprPtr &element, const llvm::StringMap<Val> &bound) {
+          std::optional<Val> v = evalConstexpr(*element, bound, diags, dict);
+          if (v)
+            values.push_back(*v);
+          return v.has_value();
+        });
+    if (!ok)
+      return std::nullopt;
+    return Val::tuple(std::move(values));
+  }
   case Expr::Kind::Call:
     return evalCall(llvm::cast<CallExpr>(e));
   case Expr::Kind::Subscript: {
@@ -842,9 +858,12 @@ std::optional<Val> ConstEvaluator::evalCall(const CallExpr &call) {
            a && isPythonMathModule(*a->base))
     name = a->attr, pythonMath = true;
   else if (auto *a = dyn_cast<AttributeExpr>(call.callee.get()))
-    if (auto *base = dyn_cast<NameExpr>(a->base.get()))
+    if (auto *base = dyn_cast<NameExpr>(a->base.get())) {
       if (base->name == "tl" || base->name == "triton")
         name = a->attr;
+      else if (base->name == "itertools" && !env.count("itertools"))
+        name = "itertools." + a->attr;
+    }
   if (!call.keywords.empty())
     return fail(call, "keyword arguments are not allowed here");
   std::vector<Val> args;
@@ -906,6 +925,29 @@ std::optional<Val> ConstEvaluator::evalCall(const CallExpr &call) {
         return fail(call, "range() of more than 4096 values in a constant "
                           "expression");
       items.push_back(Val::integer(i));
+    }
+    return Val::tuple(std::move(items));
+  }
+  if (name == "itertools.product") {
+    // The cartesian product of constant lists, the last varying fastest
+    // (configs built over several lists of block sizes).
+    std::vector<Val> items{Val::tuple({})};
+    for (auto [i, arg] : llvm::enumerate(args)) {
+      if (!arg.isTuple())
+        return fail(*call.args[i], "itertools.product() takes constant "
+                                   "lists, tuples or range()s, got " +
+                                       arg.describe());
+      std::vector<Val> next;
+      for (const Val &prefix : items)
+        for (const Val &x : arg.getElements()) {
+          if (next.size() == 4096)
+            return fail(call, "itertools.product() of more than 4096 "
+                              "items in a constant expression");
+          std::vector<Val> item = prefix.getElements();
+          item.push_back(x);
+          next.push_back(Val::tuple(std::move(item)));
+        }
+      items = std::move(next);
     }
     return Val::tuple(std::move(items));
   }
@@ -1016,6 +1058,56 @@ std::optional<Val> tilec::evalConstexpr(const Expr &expr,
                                         DiagnosticEngine &diags,
                                         const ConstDict *dict) {
   return ConstEvaluator(env, diags, dict).eval(expr);
+}
+
+/// Calls `each` on the comprehension's element once per iteration of its
+/// clauses from `clause` on (the first clause outermost, as in Python),
+/// with the clauses' variables bound in `env`, skipping the iterations a
+/// condition rejects. False after a diagnostic, or when `each` fails.
+bool tilec::expandComprehension(
+    const ListCompExpr &comp, size_t clause, llvm::StringMap<Val> &env,
+    DiagnosticEngine &diags,
+    llvm::function_ref<bool(const ExprPtr &, const llvm::StringMap<Val> &)>
+        each) {
+  if (clause == comp.clauses.size())
+    return each(comp.element, env);
+  const ListCompExpr::Clause &c = comp.clauses[clause];
+  std::optional<Val> items = evalConstexpr(*c.iter, env, diags);
+  if (!items)
+    return false;
+  if (!items->isTuple()) {
+    diags.error(c.iter->getLoc(), "a comprehension iterates over a constant "
+                                  "list, tuple, range() or "
+                                  "itertools.product(), not " +
+                                      items->describe());
+    return false;
+  }
+  for (const Val &item : items->getElements()) {
+    // Bind the target: a name, or names unpacking a tuple item.
+    if (auto *name = dyn_cast<NameExpr>(c.target.get())) {
+      env[name->name] = item;
+    } else {
+      const auto &names = llvm::cast<TupleExpr>(*c.target).elements;
+      if (!item.isTuple() || item.getElements().size() != names.size()) {
+        diags.error(c.target->getLoc(),
+                    "cannot unpack " + item.repr() + " into " +
+                        std::to_string(names.size()) + " names");
+        return false;
+      }
+      for (auto [n, v] : llvm::zip(names, item.getElements()))
+        env[llvm::cast<NameExpr>(*n).name] = v;
+    }
+    bool keep = true;
+    for (const ExprPtr &cond : c.conditions) {
+      std::optional<Val> v = evalConstexpr(*cond, env, diags);
+      if (!v)
+        return false;
+      keep &= v->truthy();
+    }
+    if (keep && !expandComprehension(comp, clause + 1, env, diags, each))
+      return false;
+  }
+  return true;
 }
 
 bool tilec::isAlias(const Expr &e, const llvm::StringMap<Val> &constants) {

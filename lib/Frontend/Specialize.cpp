@@ -168,56 +168,6 @@ JitOptions tilec::readJitOptions(const FunctionDef &fn, DiagnosticEngine &diags,
   return options;
 }
 
-/// Calls `each` on the comprehension's element once per iteration of its
-/// clauses from `clause` on (the first clause outermost, as in Python),
-/// with the clauses' variables bound in `env`, skipping the iterations a
-/// condition rejects. False after a diagnostic, or when `each` fails.
-static bool expandComprehension(
-    const ListCompExpr &comp, size_t clause, llvm::StringMap<Val> &env,
-    DiagnosticEngine &diags,
-    llvm::function_ref<bool(const ExprPtr &, const llvm::StringMap<Val> &)>
-        each) {
-  if (clause == comp.clauses.size())
-    return each(comp.element, env);
-  const ListCompExpr::Clause &c = comp.clauses[clause];
-  std::optional<Val> items = evalConstexpr(*c.iter, env, diags);
-  if (!items)
-    return false;
-  if (!items->isTuple()) {
-    diags.error(c.iter->getLoc(), "a comprehension in the configs iterates "
-                                  "over a constant list, tuple or range(), "
-                                  "not " +
-                                      items->describe());
-    return false;
-  }
-  for (const Val &item : items->getElements()) {
-    // Bind the target: a name, or names unpacking a tuple item.
-    if (auto *name = dyn_cast<NameExpr>(c.target.get())) {
-      env[name->name] = item;
-    } else {
-      const auto &names = llvm::cast<TupleExpr>(*c.target).elements;
-      if (!item.isTuple() || item.getElements().size() != names.size()) {
-        diags.error(c.target->getLoc(),
-                    "cannot unpack " + item.repr() + " into " +
-                        std::to_string(names.size()) + " names");
-        return false;
-      }
-      for (auto [n, v] : llvm::zip(names, item.getElements()))
-        env[llvm::cast<NameExpr>(*n).name] = v;
-    }
-    bool keep = true;
-    for (const ExprPtr &cond : c.conditions) {
-      std::optional<Val> v = evalConstexpr(*cond, env, diags);
-      if (!v)
-        return false;
-      keep &= v->truthy();
-    }
-    if (keep && !expandComprehension(comp, clause + 1, env, diags, each))
-      return false;
-  }
-  return true;
-}
-
 /// A config's host callback (triton.Config's pre_hook and post_hook).
 static bool isHook(llvm::StringRef name) {
   return name == "pre_hook" || name == "post_hook";

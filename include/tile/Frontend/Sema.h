@@ -88,14 +88,25 @@ inline constexpr llvm::StringLiteral kNumSMsOutsideConfigs =
     "pass it to the kernel as an argument";
 
 /// Evaluate a constant expression (literals, dtype names, names bound in
-/// `env`, operators, tuples/lists, `float('inf')`, `cdiv`, `min`, `max`,
-/// `abs`, `bool`, `next_power_of_2`, `num_sms()` where `env` binds it, and
+/// `env`, operators, tuples/lists and list comprehensions, `range`,
+/// `itertools.product`, `float('inf')`, `cdiv`, `min`, `max`, `abs`,
+/// `bool`, `next_power_of_2`, `num_sms()` where `env` binds it, and
 /// `dict['key']` when `dict` is given). Reports an error and returns
 /// nullopt when the expression is not constant.
 std::optional<Val> evalConstexpr(const Expr &expr,
                                  const llvm::StringMap<Val> &env,
                                  class DiagnosticEngine &diags,
                                  const ConstDict *dict = nullptr);
+
+/// Calls `each` on the comprehension's element once per iteration of its
+/// clauses from `clause` on (the first clause outermost, as in Python),
+/// with the clauses' variables bound in `env`, skipping the iterations a
+/// condition rejects. False after a diagnostic, or when `each` fails.
+bool expandComprehension(
+    const ListCompExpr &comp, size_t clause, llvm::StringMap<Val> &env,
+    class DiagnosticEngine &diags,
+    llvm::function_ref<bool(const ExprPtr &, const llvm::StringMap<Val> &)>
+        each);
 
 /// Whether `e` is a call of `config(...)` or (`triton.`)`Config(...)`.
 bool isConfigCall(const Expr &e);
