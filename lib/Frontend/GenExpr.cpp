@@ -715,11 +715,15 @@ FailureOr<Val> Generator::genSubscript(const SubscriptExpr &expr) {
                                std::to_string(n));
     return base->getElements()[i];
   }
-  if (!base->isRuntime() || !base->getType().isBlock())
+  // A run-time scalar is a rank-0 block, as in Triton: each None inserts a
+  // dimension and a ':' passes (pid[None, None, :] is a [1, 1] block).
+  bool scalar = base->isRuntime() && base->getType().isScalar() &&
+                !base->getType().isBlockPointer;
+  if (!base->isRuntime() || !(base->getType().isBlock() || scalar))
     return error(expr.getLoc(),
-                         "cannot index " + base->describe() +
-                             "; only blocks (with ':' and None) and tuples "
-                             "can be indexed");
+                 "cannot index " + base->describe() +
+                     "; only blocks and run-time scalars (with ':' "
+                     "and None) and tuples can be indexed");
   // x[:, None] and friends: every ':' keeps a dimension, every None inserts
   // one.
   size_t rank = base->getType().shape.size();
@@ -737,7 +741,7 @@ FailureOr<Val> Generator::genSubscript(const SubscriptExpr &expr) {
                            "None are allowed (e.g. x[:, None])");
     }
   }
-  if (slices != rank)
+  if (slices != rank && !scalar)
     return error(expr.getLoc(),
                          "a rank-" + std::to_string(rank) +
                              " block needs " + std::to_string(rank) +
