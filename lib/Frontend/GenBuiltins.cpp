@@ -343,12 +343,10 @@ FailureOr<Val> Generator::callBuiltin(llvm::StringRef name,
                                   : BinaryOp::Mul;
     return binary(op, *(*b)[0], *(*b)[1], at);
   }
-  if (name == "is_cuda" || name == "is_hip" || name == "is_hip_cdna3" ||
-      name == "is_hip_cdna4") {
-    // tl.target_info's predicates: this compiler targets CUDA only.
+  if (std::optional<bool> holds = targetInfoPredicate(name)) {
     if (failed(bind(name, {}, 0, args, at)))
       return failure();
-    return Val::boolean(name == "is_cuda");
+    return Val::boolean(*holds);
   }
   if (name == "cuda_capability_geq") {
     FailureOr<BoundArgs> b = bind(name, {"major", "minor"}, 1, args, at);

@@ -857,13 +857,24 @@ std::optional<Val> ConstEvaluator::evalCall(const CallExpr &call) {
   else if (auto *a = dyn_cast<AttributeExpr>(call.callee.get());
            a && isPythonMathModule(*a->base))
     name = a->attr, pythonMath = true;
-  else if (auto *a = dyn_cast<AttributeExpr>(call.callee.get()))
+  else if (auto *a = dyn_cast<AttributeExpr>(call.callee.get())) {
     if (auto *base = dyn_cast<NameExpr>(a->base.get())) {
       if (base->name == "tl" || base->name == "triton")
         name = a->attr;
       else if (base->name == "itertools" && !env.count("itertools"))
         name = "itertools." + a->attr;
     }
+    // tl.target_info.is_cuda(), triton.language.target_info.is_hip().
+    auto *module = dyn_cast<AttributeExpr>(a->base.get());
+    if (module && module->attr == "target_info")
+      name = a->attr;
+  }
+  if (std::optional<bool> holds = targetInfoPredicate(name)) {
+    // A module-level IS_CUDA = tl.constexpr(is_cuda()).
+    if (!call.args.empty() || !call.keywords.empty())
+      return fail(call, "'" + name + "' takes no arguments");
+    return Val::boolean(*holds);
+  }
   if (!call.keywords.empty())
     return fail(call, "keyword arguments are not allowed here");
   std::vector<Val> args;
@@ -1064,6 +1075,14 @@ std::optional<Val> tilec::evalConstexpr(const Expr &expr,
 /// clauses from `clause` on (the first clause outermost, as in Python),
 /// with the clauses' variables bound in `env`, skipping the iterations a
 /// condition rejects. False after a diagnostic, or when `each` fails.
+std::optional<bool> tilec::targetInfoPredicate(llvm::StringRef name) {
+  if (name == "is_cuda")
+    return true;
+  if (name == "is_hip" || name == "is_hip_cdna3" || name == "is_hip_cdna4")
+    return false;
+  return std::nullopt;
+}
+
 bool tilec::expandComprehension(
     const ListCompExpr &comp, size_t clause, llvm::StringMap<Val> &env,
     DiagnosticEngine &diags,

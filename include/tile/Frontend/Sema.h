@@ -98,6 +98,11 @@ std::optional<Val> evalConstexpr(const Expr &expr,
                                  class DiagnosticEngine &diags,
                                  const ConstDict *dict = nullptr);
 
+/// tl.target_info's predicate `name` for the target: this compiler targets
+/// CUDA only, so is_cuda() holds and is_hip() and its variants do not;
+/// nullopt for other names.
+std::optional<bool> targetInfoPredicate(llvm::StringRef name);
+
 /// Calls `each` on the comprehension's element once per iteration of its
 /// clauses from `clause` on (the first clause outermost, as in Python),
 /// with the clauses' variables bound in `env`, skipping the iterations a
