@@ -64,6 +64,21 @@ def cuobjdump():
     return found[0] if found else "cuobjdump"
 
 
+def build_inputs(module, kernel, defs, sig):
+    """The JITFunction of `kernel` in `module` (under any @autotune), the
+    --signature facts as a dict and the -D bindings as constexprs."""
+    jit = getattr(module, kernel)
+    while not isinstance(jit, JITFunction):  # under @autotune
+        jit = jit.fn
+    facts = dict(kv.split("=", 1) for kv in sig.split(","))
+    consts = {}
+    for d in defs.split():
+        k, v = d.split("=", 1)
+        consts[k] = {"True": True, "False": False}.get(
+            v, int(v) if v.lstrip("-").isdigit() else v)
+    return jit, facts, consts
+
+
 def main():
     tmp = tempfile.mkdtemp()
     mods = {pg.TILE: as_python(pg.TILE, tmp),
@@ -71,15 +86,7 @@ def main():
     print(f"Triton {triton.__version__}, {torch.cuda.get_device_name()}: "
           "the GPU_BUILDS with the JIT facts")
     for label, tile, kernel, defs, warps, stages, sig in pg.GPU_BUILDS:
-        jit = getattr(mods[tile], kernel)
-        while not isinstance(jit, JITFunction):  # under @autotune
-            jit = jit.fn
-        facts = dict(kv.split("=", 1) for kv in sig.split(","))
-        consts = {}
-        for d in defs.split():
-            k, v = d.split("=", 1)
-            consts[k] = {"True": True, "False": False}.get(
-                v, int(v) if v.lstrip("-").isdigit() else v)
+        jit, facts, consts = build_inputs(mods[tile], kernel, defs, sig)
         args = []
         for name in jit.arg_names:
             if name in consts:

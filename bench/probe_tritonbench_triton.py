@@ -16,7 +16,6 @@ import types
 
 import torch
 import triton
-from triton.runtime.jit import JITFunction
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -58,15 +57,7 @@ def main():
         if (only and not any(o in label for o in only)) or \
                 any(s in label for s in skip):
             continue
-        jit = getattr(mod, kernel)
-        while not isinstance(jit, JITFunction):  # under @autotune
-            jit = jit.fn
-        facts = dict(kv.split("=", 1) for kv in sig.split(","))
-        consts = {}
-        for d in defs.split():
-            k, v = d.split("=", 1)
-            consts[k] = {"True": True, "False": False}.get(
-                v, int(v) if v.lstrip("-").isdigit() else v)
+        jit, facts, consts = pgt.build_inputs(mod, kernel, defs, sig)
         args = {name: arg_for(facts.get(name, "i32"))
                 for name in jit.arg_names if name not in consts}
         try:
