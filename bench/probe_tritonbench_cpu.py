@@ -26,11 +26,10 @@ split-K GEMM, template attention's hard-coded 4096 x 64 heads, int4's B
 tile) run at sizes their launchers allow.
 
 Result (this tilec build): every kernel compiles after the PORT EDITs in
-the .tile header; 83/84 CPU checks pass. The one failure: jagged_sum's
-variable-length kernel launched with profile_mem=None (the parameter's
-published default) stores to the null buffer: `if profile_mem is not
-None:` on a `*i64` parameter folds to True, where Triton makes a None
-argument a constexpr None. GPU builds: tilec rejects the sum operator's
+the .tile header; 84/84 CPU checks pass (jagged_sum's variable-length
+kernel launched with profile_mem=None, the parameter's published default,
+failed until `if profile_mem is not None:` got a version of the kernel
+where the pointer is None, as Triton's constexpr None). GPU builds: tilec rejects the sum operator's
 BLOCK_SIZE_M = 2^20 on 4 warps ("needs 8192 registers per thread") and
 int4_gemm's 128x256x128 config (shared memory; Triton 3.6 rejects that
 config too); spills with the JIT facts where Triton 3.6 has none

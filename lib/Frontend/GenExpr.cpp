@@ -1120,10 +1120,12 @@ FailureOr<Val> Generator::compare(CompareOp op, const Val &lhs, const Val &rhs,
   llvm::StringRef spelling = getCompareOpSpelling(op);
   if (op == CompareOp::Is || op == CompareOp::IsNot) {
     if (lhs.isRuntime() || rhs.isRuntime()) {
-      // A run-time value is never None.
+      // A run-time value is never None (a pointer argument that may be
+      // gets a version of the kernel where it is: emitKernel).
       bool otherIsNone = (lhs.isRuntime() ? rhs : lhs).isNone();
       if (!otherIsNone)
         return error(at, "'is' compares only with None");
+      noteNoneTest(lhs.isRuntime() ? lhs : rhs);
       return Val::boolean(op == CompareOp::IsNot);
     }
   }

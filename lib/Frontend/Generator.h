@@ -10,10 +10,12 @@
 #ifndef TILE_LIB_FRONTEND_GENERATOR_H
 #define TILE_LIB_FRONTEND_GENERATOR_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "tile/Dialect/Tile/TileDialect.h"
 #include "tile/Frontend/MLIRGen.h"
 #include "tile/Frontend/Sema.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include <deque>
@@ -67,6 +69,9 @@ public:
   Generator(mlir::ModuleOp module, const Module &ast, DiagnosticEngine &diags);
 
   mlir::LogicalResult emitKernel(const KernelInstance &instance);
+  /// Records a test `x is None` of the kernel's argument `x` (a scalar
+  /// pointer, which a launch may pass as None).
+  void noteNoneTest(const Val &value);
 
   /// Told of every variable use and assignment (may be empty).
   NameObserver observer;
@@ -101,6 +106,13 @@ public:
   mlir::FailureOr<Val> genExpr(const Expr &expr);
   /// Record the kernel's @grid as a tile.launch_grid op.
   mlir::LogicalResult emitLaunchGrid(const FunctionDef &fn);
+  /// The kernel's function, with its body generated once per combination of
+  /// the pointer arguments in `nullable` being None (a null pointer) or not.
+  mlir::FailureOr<mlir::func::FuncOp>
+  emitKernelVersions(const KernelInstance &inst,
+                     llvm::ArrayRef<unsigned> nullable);
+  mlir::FailureOr<Flow> genVersions(const StmtList &body,
+                                    llvm::ArrayRef<unsigned> nullable);
   mlir::FailureOr<Val> genName(const NameExpr &expr);
   mlir::FailureOr<Val> genAttribute(const AttributeExpr &expr);
   mlir::FailureOr<Val> genSubscript(const SubscriptExpr &expr);
@@ -366,6 +378,12 @@ public:
   /// inlined at every call, so a chain of helpers that each call the next
   /// twice grows exponentially; the budget stops it with an error.
   uint64_t inlinedCalls = 0;
+  /// Argument numbers of pointer parameters the body tests against None
+  /// (while `recordNoneTests`).
+  llvm::SmallSetVector<unsigned, 4> noneTested;
+  bool recordNoneTests = false;
+  /// Argument number -> the parameter's name, for the kernel being emitted.
+  llvm::SmallVector<std::string> argumentNames;
   std::unique_ptr<Module> library;
   static constexpr uint64_t kMaxInlinedCalls = 100000;
 };

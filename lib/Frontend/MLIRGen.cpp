@@ -64,6 +64,33 @@ static TileType paramTileType(const ParamType &type) {
 }
 
 LogicalResult Generator::emitKernel(const KernelInstance &inst) {
+  noneTested.clear();
+  recordNoneTests = true;
+  FailureOr<func::FuncOp> plain = emitKernelVersions(inst, {});
+  recordNoneTests = false;
+  if (failed(plain))
+    return failure();
+  // Triton makes a None argument a constexpr None, so that `if p is not
+  // None:` folds either way. A pointer argument the body tests against
+  // None gets a version of the body where it is None, chosen at run time
+  // by a null pointer; where that version does not compile (the body also
+  // uses the pointer unguarded), the pointer is taken as not None.
+  if (noneTested.empty() || noneTested.size() > 2)
+    return success();
+  SmallVector<unsigned> nullable(noneTested.begin(), noneTested.end());
+  DiagnosticEngine::Held held = diags.hold();
+  FailureOr<func::FuncOp> versioned = emitKernelVersions(inst, nullable);
+  diags.release(std::move(held));
+  if (succeeded(versioned)) {
+    (*versioned)->moveAfter(*plain);
+    plain->erase();
+  }
+  return success();
+}
+
+FailureOr<func::FuncOp>
+Generator::emitKernelVersions(const KernelInstance &inst,
+                              ArrayRef<unsigned> nullable) {
   instance = &inst;
   const FunctionDef &fn = *inst.kernel;
   MLIRContext *ctx = builder.getContext();
@@ -92,19 +119,29 @@ LogicalResult Generator::emitKernel(const KernelInstance &inst) {
   frames.emplace_back();
   frame().fn = &fn;
   frame().isKernel = true;
+  argumentNames.clear();
+  auto fail = [&]() -> FailureOr<func::FuncOp> {
+    func.erase();
+    frames.clear();
+    return failure();
+  };
 
   unsigned argIndex = 0;
   for (const Param &param : fn.params) {
-    if (param.name == "tl" || param.name == "triton")
-      return error(param.loc, "parameter '" + param.name +
-                                  "' shadows the module; choose another name");
+    if (param.name == "tl" || param.name == "triton") {
+      (void)error(param.loc, "parameter '" + param.name +
+                                 "' shadows the module; choose another name");
+      return fail();
+    }
     if (param.isConstexpr()) {
       auto it = llvm::find_if(inst.constexprs, [&](auto &entry) {
         return entry.first == param.name;
       });
-      if (it == inst.constexprs.end())
-        return error(param.loc, "constexpr parameter '" + param.name +
-                                    "' has no value");
+      if (it == inst.constexprs.end()) {
+        (void)error(param.loc,
+                    "constexpr parameter '" + param.name + "' has no value");
+        return fail();
+      }
       frame().vars[param.name] = it->second;
       continue;
     }
@@ -116,22 +153,59 @@ LogicalResult Generator::emitKernel(const KernelInstance &inst) {
           builder, loc(param.loc), IntegerAttr::get(arg.getType(), 1));
     }
     frame().vars[param.name] = Val::runtime(arg, paramTileType(type));
+    argumentNames.push_back(param.name);
     ++argIndex;
   }
 
-  if (failed(emitLaunchGrid(fn))) {
-    func.erase();
-    return failure();
-  }
-  FailureOr<Flow> flow = genBlock(fn.body);
-  if (failed(flow)) {
-    func.erase();
-    return failure();
-  }
+  if (failed(emitLaunchGrid(fn)) || failed(genVersions(fn.body, nullable)))
+    return fail();
   builder.setInsertionPointToEnd(body);
   func::ReturnOp::create(builder, loc(fn.loc));
   frames.clear();
-  return success();
+  return func;
+}
+
+FailureOr<Generator::Flow> Generator::genVersions(const StmtList &body,
+                                                  ArrayRef<unsigned> nullable) {
+  if (nullable.empty())
+    return genBlock(body);
+  // if p == null: the body with p None, else: the body with p.
+  unsigned argIndex = nullable.front();
+  auto kernelFn =
+      builder.getBlock()->getParent()->getParentOfType<func::FuncOp>();
+  mlir::Value arg = kernelFn.getArgument(argIndex);
+  mlir::Location l = arg.getLoc();
+  mlir::Value address =
+      tile::PtrToIntOp::create(builder, l, builder.getI64Type(), arg);
+  mlir::Value null = arith::CmpIOp::create(
+      builder, l, arith::CmpIPredicate::eq, address,
+      arith::ConstantOp::create(builder, l, builder.getI64IntegerAttr(0)));
+  auto ifOp = scf::IfOp::create(builder, l, TypeRange{}, null,
+                                /*withElseRegion=*/true);
+  llvm::StringMap<Val> vars = frame().vars;
+  auto unavailable = frame().unavailable;
+  const std::string &name = argumentNames[argIndex];
+  for (bool isNone : {true, false}) {
+    mlir::Region &region = isNone ? ifOp.getThenRegion() : ifOp.getElseRegion();
+    builder.setInsertionPoint(region.front().getTerminator());
+    frame().vars = vars;
+    frame().unavailable = unavailable;
+    if (isNone)
+      frame().vars[name] = Val::none();
+    if (failed(genVersions(body, nullable.drop_front())))
+      return failure();
+  }
+  builder.setInsertionPointAfter(ifOp);
+  return Flow::Returned;
+}
+
+void Generator::noteNoneTest(const Val &value) {
+  if (!recordNoneTests || !value.isRuntime() || !value.getType().isPointer ||
+      !value.getType().isScalar() || value.getType().isBlockPointer)
+    return;
+  auto arg = dyn_cast<mlir::BlockArgument>(value.getValue());
+  if (arg && isa<func::FuncOp>(arg.getOwner()->getParentOp()))
+    noneTested.insert(arg.getArgNumber());
 }
 
 LogicalResult Generator::emitLaunchGrid(const FunctionDef &fn) {

@@ -396,11 +396,17 @@ LogicalResult Machine::executeTile(Operation *op, bool &handled) {
   } else if (auto toInt = dyn_cast<tile::PtrToIntOp>(op)) {
     // A pointer is (buffer, byte offset) here; as an integer it is the
     // offset from a fake base per buffer, (buffer + 1) * 2^40, which
-    // int_to_ptr decodes again (offsets within +-2^39 bytes).
+    // int_to_ptr decodes again (offsets within +-2^39 bytes). A None
+    // argument's buffer is at address 0, as the GPU's null pointer.
     const Tensor &p = *get(toInt.getPtr());
     TensorRef r = makeForType(toInt.getResult().getType());
-    for (int64_t i = 0, e = r->numel(); i < e; ++i)
-      r->ints[i] = ((int64_t(p.buffers[i]) + 1) << kBufferAddressBits) + p.ints[i];
+    for (int64_t i = 0, e = r->numel(); i < e; ++i) {
+      int32_t buffer = p.buffers[i];
+      bool null = buffer >= 0 && buffer < int32_t(buffers.size()) &&
+                  buffers[buffer].isNull;
+      r->ints[i] =
+          (null ? 0 : (int64_t(buffer) + 1) << kBufferAddressBits) + p.ints[i];
+    }
     set(toInt.getResult(), r);
   } else if (auto toPtr = dyn_cast<tile::IntToPtrOp>(op)) {
     const Tensor &a = *get(toPtr.getAddr());

@@ -38,6 +38,24 @@ public:
                                      const std::string &)>;
   void setHandler(Handler h) { handler = std::move(h); }
 
+  /// An attempt that may be abandoned (a kernel version that need not
+  /// compile): from hold() to release(), diagnostics are dropped, and
+  /// release() restores the error count as it was.
+  struct Held {
+    Handler handler;
+    unsigned errorCount;
+  };
+  Held hold() {
+    Held held{std::move(handler), errorCount};
+    handler = [](llvm::SMLoc, llvm::SourceMgr::DiagKind, const std::string &) {
+    };
+    return held;
+  }
+  void release(Held held) {
+    handler = std::move(held.handler);
+    errorCount = held.errorCount;
+  }
+
   bool hadError() const { return errorCount != 0; }
   unsigned getErrorCount() const { return errorCount; }
   llvm::SourceMgr &getSourceMgr() { return sourceMgr; }
