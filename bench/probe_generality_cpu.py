@@ -740,10 +740,11 @@ CPU_TESTS = (inductor_softmax, inductor_layernorm, inductor_rmsnorm_embedding,
              inductor_t5_softmax, inductor_rope, flash_attn_fwd,
              mamba_selective_state_update, mamba_chunk_state)
 
-def main(cpu_tests, gpu_builds):
+def main(cpu_tests, gpu_builds, more_gpu_builds=None):
     """Run `cpu_tests` (all, or `--only NAME`), write the export manifest
-    under PROBE_EXPORT, then the GPU-compile table of `gpu_builds` (unless
-    --no-gpu-compile); exits non-zero when a CPU check failed."""
+    under PROBE_EXPORT, then the GPU-compile table of `gpu_builds` and
+    whatever `more_gpu_builds()` compiles (unless --no-gpu-compile); exits
+    non-zero when a CPU check failed."""
     only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv \
         else None
     for fn in cpu_tests:
@@ -757,6 +758,8 @@ def main(cpu_tests, gpu_builds):
                                                only == "gpu_compile"):
         GPU_BUILDS[:] = gpu_builds
         gpu_compile()
+        if more_gpu_builds:
+            more_gpu_builds()
     bad = [r for r in ps.RESULTS if not r[1]]
     print(f"\n{len(ps.RESULTS) - len(bad)}/{len(ps.RESULTS)} CPU checks "
           "passed")

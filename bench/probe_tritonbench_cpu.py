@@ -640,27 +640,13 @@ CPU_TESTS = (jagged_sum, jagged_mean, jagged_softmax, sum_scalar, sum_1d,
              bf16xint16_gemm, partition_k, template_attention, int2_quantize)
 
 
-def main():
-    """pg.main's order (CPU checks, the GPU table, the summary), with the
-    bf16xint16 builds compiled through typed(...)."""
-    only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv \
-        else None
-    for fn in CPU_TESTS:
-        if only is None or only == fn.__name__:
-            fn()
-    if "--no-gpu-compile" not in sys.argv and (only is None or
-                                               only == "gpu_compile"):
-        pg.GPU_BUILDS[:] = GPU_BUILDS
-        pg.gpu_compile()
-        for sig, build in GPU_BUILDS_TYPED:
-            with typed(sig):
-                pg.GPU_BUILDS[:] = [build]
-                pg.gpu_compile()
-    bad = [r for r in ps.RESULTS if not r[1]]
-    print(f"\n{len(ps.RESULTS) - len(bad)}/{len(ps.RESULTS)} CPU checks "
-          "passed")
-    sys.exit(1 if bad else 0)
+def typed_gpu_builds():
+    """The bf16xint16 builds, compiled through typed(...)."""
+    for sig, build in GPU_BUILDS_TYPED:
+        with typed(sig):
+            pg.GPU_BUILDS[:] = [build]
+            pg.gpu_compile()
 
 
 if __name__ == "__main__":
-    main()
+    pg.main(CPU_TESTS, GPU_BUILDS, typed_gpu_builds)
