@@ -141,7 +141,7 @@ TEST(Specialization, Errors) {
   ASSERT_FALSE(bool(null));
   EXPECT_EQ(null.error(), "argument 1 ('a') is a null pointer (None is "
                           "allowed only where the kernel's @heuristics read "
-                          "the pointer)");
+                          "the pointer or its body tests it against None)");
   std::vector<DeclaredParam> aligned = {{"x", DType::fp32, true, 16}};
   auto promise = specialize(aligned, {ptr(reinterpret_cast<float *>(buffer + 4))});
   ASSERT_FALSE(bool(promise));
@@ -434,6 +434,29 @@ TEST(JIT, Heuristics) {
   EXPECT_NE(failed.error().find("reads 'm', which is not a parameter of 'k'"),
             std::string::npos)
       << failed.error();
+}
+
+/// A pointer the body tests against None may be passed as None (a null
+/// pointer): the kernel's None version runs, without loading it.
+TEST(JIT, PointerTestedAgainstNone) {
+  std::string dir = tempDir("tile-jit-none-pointer");
+  JIT jit(JITOptions{dir, true});
+  const char *source = "kernel k(x: *fp32, b: *fp32, n: i32):\n"
+                       "    o = arange(0, 64)\n"
+                       "    v = load(x + o, mask=o < n)\n"
+                       "    if b is not None:\n"
+                       "        v += load(b + o, mask=o < n)\n"
+                       "    store(x + o, v, mask=o < n)\n";
+  auto k = jit.loadSource(source, "k", {}, "none.tile");
+  ASSERT_TRUE(bool(k)) << k.error();
+  alignas(16) static float x[64], b[64];
+  auto withB = k->ptxFor({ptr(x), ptr(b), int32_t(64)});
+  ASSERT_TRUE(bool(withB)) << withB.error();
+  auto noB =
+      k->ptxFor({ptr(x), ptr(static_cast<float *>(nullptr)), int32_t(64)});
+  ASSERT_TRUE(bool(noB)) << noB.error();
+  // One kernel holds both versions, chosen at run time by the null test.
+  EXPECT_EQ(*noB, *withB);
 }
 
 /// Several threads asking for the same and different specializations at

@@ -13,6 +13,7 @@
 #include "tile/Driver/Compiler.h"
 #include "tile/Frontend/Heuristics.h"
 #include "tile/Frontend/Parser.h"
+#include "tile/Frontend/Sema.h"
 #include "tile/Frontend/Specialize.h"
 #include "tile/Runtime/CUDADriver.h"
 #include "tile/Runtime/DiskCache.h"
@@ -1011,6 +1012,11 @@ Expected<Kernel> JIT::loadSource(const std::string &source,
         state->heuristicInputs.push_back(int(i));
         state->params[i].mayBeNull = true;
       }
+  // A pointer the body tests against None gets a version where it is None
+  // (tilec::Generator::emitKernel): a null pointer is its None.
+  for (DeclaredParam &d : state->params)
+    if (d.isPointer && tilec::comparesWithNone(*fn, d.name))
+      d.mayBeNull = true;
   if (std::optional<tilec::AutotuneSpec> tune = tilec::readAutotune(
           *fn, session.getDiagnostics(), failed, state->numSMs)) {
     // -D bindings of every tuned constexpr replace the tuning (as in tilec).

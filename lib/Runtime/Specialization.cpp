@@ -113,7 +113,8 @@ tile::specialize(const std::vector<DeclaredParam> &params,
       if (ptrArg->address == 0 && !p.mayBeNull)
         return Status::error(where() + " is a null pointer (None is allowed "
                                        "only where the kernel's @heuristics "
-                                       "read the pointer)");
+                                       "read the pointer or its body tests "
+                                       "it against None)");
       s.isPointer = true;
       s.type = ptrArg->elementType;
       s.divisibility = p.specializeValue && p.specializeAlignment &&

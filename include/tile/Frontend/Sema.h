@@ -98,6 +98,11 @@ std::optional<Val> evalConstexpr(const Expr &expr,
                                  class DiagnosticEngine &diags,
                                  const ConstDict *dict = nullptr);
 
+/// Whether `fn`'s body compares the name `name` with None (`name is None`,
+/// `None is not name`), in a statement's expressions at any depth (not in
+/// the helpers it calls): a pointer parameter a launch may pass as None.
+bool comparesWithNone(const FunctionDef &fn, llvm::StringRef name);
+
 /// tl.target_info's predicate `name` for the target: this compiler targets
 /// CUDA only, so is_cuda() holds and is_hip() and its variants do not;
 /// nullopt for other names.
