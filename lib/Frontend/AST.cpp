@@ -462,3 +462,118 @@ void tilec::printAST(const Module &module, llvm::raw_ostream &os) {
     printBlock(fn->body, 2, os);
   }
 }
+
+void tilec::forEachSubexpression(const Expr &e,
+                                 llvm::function_ref<void(const Expr &)> each) {
+  each(e);
+  auto visit = [&](const Expr *x) {
+    if (x)
+      forEachSubexpression(*x, each);
+  };
+  switch (e.getKind()) {
+  case Expr::Kind::Subscript: {
+    auto &s = cast<SubscriptExpr>(e);
+    visit(s.base.get());
+    for (const ExprPtr &i : s.indices)
+      visit(i.get());
+    return;
+  }
+  case Expr::Kind::Attribute:
+    return visit(cast<AttributeExpr>(e).base.get());
+  case Expr::Kind::Call: {
+    auto &c = cast<CallExpr>(e);
+    visit(c.callee.get());
+    for (const ExprPtr &a : c.args)
+      visit(a.get());
+    for (const KeywordArg &k : c.keywords)
+      visit(k.value.get());
+    return;
+  }
+  case Expr::Kind::Binary: {
+    auto &b = cast<BinaryExpr>(e);
+    visit(b.lhs.get());
+    return visit(b.rhs.get());
+  }
+  case Expr::Kind::Unary:
+    return visit(cast<UnaryExpr>(e).operand.get());
+  case Expr::Kind::BoolOp:
+    for (const ExprPtr &v : cast<BoolOpExpr>(e).values)
+      visit(v.get());
+    return;
+  case Expr::Kind::Compare: {
+    auto &c = cast<CompareExpr>(e);
+    visit(c.first.get());
+    for (const auto &[op, rhs] : c.rest)
+      visit(rhs.get());
+    return;
+  }
+  case Expr::Kind::IfExp: {
+    auto &i = cast<IfExpExpr>(e);
+    visit(i.cond.get());
+    visit(i.thenExpr.get());
+    return visit(i.elseExpr.get());
+  }
+  case Expr::Kind::Tuple:
+    for (const ExprPtr &x : cast<TupleExpr>(e).elements)
+      visit(x.get());
+    return;
+  case Expr::Kind::List:
+    for (const ExprPtr &x : cast<ListExpr>(e).elements)
+      visit(x.get());
+    return;
+  default:
+    return;
+  }
+}
+
+void tilec::forEachReadExpression(const StmtList &body,
+                                  llvm::function_ref<void(const Expr &)> each) {
+  auto visit = [&](const Expr *x) {
+    if (x)
+      forEachSubexpression(*x, each);
+  };
+  for (const StmtPtr &stmt : body) {
+    const Stmt &s = *stmt;
+    switch (s.getKind()) {
+    case Stmt::Kind::Expr:
+      visit(cast<ExprStmt>(s).expr.get());
+      break;
+    case Stmt::Kind::Assign:
+      visit(cast<AssignStmt>(s).value.get());
+      break;
+    case Stmt::Kind::AugAssign:
+      visit(cast<AugAssignStmt>(s).value.get());
+      break;
+    case Stmt::Kind::AnnAssign:
+      visit(cast<AnnAssignStmt>(s).value.get());
+      break;
+    case Stmt::Kind::For: {
+      auto &f = cast<ForStmt>(s);
+      visit(f.iter.get());
+      forEachReadExpression(f.body, each);
+      break;
+    }
+    case Stmt::Kind::While: {
+      auto &w = cast<WhileStmt>(s);
+      visit(w.cond.get());
+      forEachReadExpression(w.body, each);
+      break;
+    }
+    case Stmt::Kind::If: {
+      auto &i = cast<IfStmt>(s);
+      visit(i.cond.get());
+      forEachReadExpression(i.thenBody, each);
+      forEachReadExpression(i.elseBody, each);
+      break;
+    }
+    case Stmt::Kind::Return:
+      visit(cast<ReturnStmt>(s).value.get());
+      break;
+    case Stmt::Kind::Assert:
+      visit(cast<AssertStmt>(s).cond.get());
+      break;
+    default:
+      break;
+    }
+  }
+}

@@ -78,68 +78,15 @@ std::vector<Heuristic> tilec::readHeuristics(const FunctionDef &kernel,
 /// Calls `each` on every `dict['key']` in `e`.
 static void forEachDictRead(const Expr &e, llvm::StringRef dict,
                             llvm::function_ref<void(llvm::StringRef)> each) {
-  auto visit = [&](const Expr *x) {
-    if (x)
-      forEachDictRead(*x, dict, each);
-  };
-  switch (e.getKind()) {
-  case Expr::Kind::Subscript: {
-    auto &s = llvm::cast<SubscriptExpr>(e);
-    auto *base = dyn_cast<NameExpr>(s.base.get());
-    if (base && base->name == dict && s.indices.size() == 1)
-      if (auto *key = dyn_cast<StrExpr>(s.indices[0].get()))
+  forEachSubexpression(e, [&](const Expr &x) {
+    auto *s = dyn_cast<SubscriptExpr>(&x);
+    if (!s || s->indices.size() != 1)
+      return;
+    auto *base = dyn_cast<NameExpr>(s->base.get());
+    if (base && base->name == dict)
+      if (auto *key = dyn_cast<StrExpr>(s->indices[0].get()))
         each(key->value);
-    visit(s.base.get());
-    for (const ExprPtr &i : s.indices)
-      visit(i.get());
-    return;
-  }
-  case Expr::Kind::Attribute:
-    return visit(llvm::cast<AttributeExpr>(e).base.get());
-  case Expr::Kind::Call: {
-    auto &c = llvm::cast<CallExpr>(e);
-    visit(c.callee.get());
-    for (const ExprPtr &a : c.args)
-      visit(a.get());
-    for (const KeywordArg &k : c.keywords)
-      visit(k.value.get());
-    return;
-  }
-  case Expr::Kind::Binary: {
-    auto &b = llvm::cast<BinaryExpr>(e);
-    visit(b.lhs.get());
-    return visit(b.rhs.get());
-  }
-  case Expr::Kind::Unary:
-    return visit(llvm::cast<UnaryExpr>(e).operand.get());
-  case Expr::Kind::BoolOp:
-    for (const ExprPtr &v : llvm::cast<BoolOpExpr>(e).values)
-      visit(v.get());
-    return;
-  case Expr::Kind::Compare: {
-    auto &c = llvm::cast<CompareExpr>(e);
-    visit(c.first.get());
-    for (const auto &[op, rhs] : c.rest)
-      visit(rhs.get());
-    return;
-  }
-  case Expr::Kind::IfExp: {
-    auto &i = llvm::cast<IfExpExpr>(e);
-    visit(i.cond.get());
-    visit(i.thenExpr.get());
-    return visit(i.elseExpr.get());
-  }
-  case Expr::Kind::Tuple:
-    for (const ExprPtr &x : llvm::cast<TupleExpr>(e).elements)
-      visit(x.get());
-    return;
-  case Expr::Kind::List:
-    for (const ExprPtr &x : llvm::cast<ListExpr>(e).elements)
-      visit(x.get());
-    return;
-  default:
-    return;
-  }
+  });
 }
 
 std::vector<std::string>

@@ -1071,116 +1071,25 @@ std::optional<Val> tilec::evalConstexpr(const Expr &expr,
   return ConstEvaluator(env, diags, dict).eval(expr);
 }
 
-/// Calls `each` on the comprehension's element once per iteration of its
-/// clauses from `clause` on (the first clause outermost, as in Python),
-/// with the clauses' variables bound in `env`, skipping the iterations a
-/// condition rejects. False after a diagnostic, or when `each` fails.
-/// Whether `e` holds `name is None` or `name is not None` (either order).
-static bool exprComparesWithNone(const Expr *e, llvm::StringRef name) {
-  if (!e)
-    return false;
-  auto any = [&](llvm::ArrayRef<ExprPtr> exprs) {
-    return llvm::any_of(exprs, [&](const ExprPtr &x) {
-      return exprComparesWithNone(x.get(), name);
-    });
+bool tilec::comparesWithNone(const FunctionDef &fn, llvm::StringRef name) {
+  auto isName = [&](const Expr *x) {
+    auto *n = dyn_cast<NameExpr>(x);
+    return n && n->name == name;
   };
-  switch (e->getKind()) {
-  case Expr::Kind::Compare: {
-    auto &c = llvm::cast<CompareExpr>(*e);
-    const Expr *lhs = c.first.get();
-    for (const auto &[op, rhs] : c.rest) {
-      auto isName = [&](const Expr *x) {
-        auto *n = dyn_cast<NameExpr>(x);
-        return n && n->name == name;
-      };
-      if ((op == CompareOp::Is || op == CompareOp::IsNot) &&
-          ((isName(lhs) && isa<NoneExpr>(rhs.get())) ||
-           (isa<NoneExpr>(lhs) && isName(rhs.get()))))
-        return true;
-      if (exprComparesWithNone(rhs.get(), name))
-        return true;
+  bool found = false;
+  forEachReadExpression(fn.body, [&](const Expr &e) {
+    auto *c = dyn_cast<CompareExpr>(&e);
+    if (!c)
+      return;
+    const Expr *lhs = c->first.get();
+    for (const auto &[op, rhs] : c->rest) {
+      found |= (op == CompareOp::Is || op == CompareOp::IsNot) &&
+               ((isName(lhs) && isa<NoneExpr>(rhs.get())) ||
+                (isa<NoneExpr>(lhs) && isName(rhs.get())));
       lhs = rhs.get();
     }
-    return exprComparesWithNone(c.first.get(), name);
-  }
-  case Expr::Kind::BoolOp:
-    return any(llvm::cast<BoolOpExpr>(*e).values);
-  case Expr::Kind::Unary:
-    return exprComparesWithNone(llvm::cast<UnaryExpr>(*e).operand.get(), name);
-  case Expr::Kind::Binary: {
-    auto &b = llvm::cast<BinaryExpr>(*e);
-    return exprComparesWithNone(b.lhs.get(), name) ||
-           exprComparesWithNone(b.rhs.get(), name);
-  }
-  case Expr::Kind::IfExp: {
-    auto &i = llvm::cast<IfExpExpr>(*e);
-    return exprComparesWithNone(i.cond.get(), name) ||
-           exprComparesWithNone(i.thenExpr.get(), name) ||
-           exprComparesWithNone(i.elseExpr.get(), name);
-  }
-  case Expr::Kind::Call: {
-    auto &c = llvm::cast<CallExpr>(*e);
-    return any(c.args) || llvm::any_of(c.keywords, [&](const KeywordArg &k) {
-             return exprComparesWithNone(k.value.get(), name);
-           });
-  }
-  default:
-    return false;
-  }
-}
-
-static bool stmtsCompareWithNone(const StmtList &body, llvm::StringRef name) {
-  for (const StmtPtr &stmt : body) {
-    const Stmt &s = *stmt;
-    bool found = false;
-    switch (s.getKind()) {
-    case Stmt::Kind::Expr:
-      found = exprComparesWithNone(llvm::cast<ExprStmt>(s).expr.get(), name);
-      break;
-    case Stmt::Kind::Assign:
-      found = exprComparesWithNone(llvm::cast<AssignStmt>(s).value.get(), name);
-      break;
-    case Stmt::Kind::AugAssign:
-      found =
-          exprComparesWithNone(llvm::cast<AugAssignStmt>(s).value.get(), name);
-      break;
-    case Stmt::Kind::AnnAssign:
-      found =
-          exprComparesWithNone(llvm::cast<AnnAssignStmt>(s).value.get(), name);
-      break;
-    case Stmt::Kind::For:
-      found = stmtsCompareWithNone(llvm::cast<ForStmt>(s).body, name);
-      break;
-    case Stmt::Kind::While: {
-      auto &w = llvm::cast<WhileStmt>(s);
-      found = exprComparesWithNone(w.cond.get(), name) ||
-              stmtsCompareWithNone(w.body, name);
-      break;
-    }
-    case Stmt::Kind::If: {
-      auto &i = llvm::cast<IfStmt>(s);
-      found = exprComparesWithNone(i.cond.get(), name) ||
-              stmtsCompareWithNone(i.thenBody, name) ||
-              stmtsCompareWithNone(i.elseBody, name);
-      break;
-    }
-    case Stmt::Kind::Return:
-      found = exprComparesWithNone(llvm::cast<ReturnStmt>(s).value.get(), name);
-      break;
-    case Stmt::Kind::Assert:
-      found = exprComparesWithNone(llvm::cast<AssertStmt>(s).cond.get(), name);
-      break;
-    default:
-      break;
-    }
-    if (found)
-      return true;
-  }
-  return false;
-}
-
-bool tilec::comparesWithNone(const FunctionDef &fn, llvm::StringRef name) {
-  return stmtsCompareWithNone(fn.body, name);
+  });
+  return found;
 }
 
 std::optional<bool> tilec::targetInfoPredicate(llvm::StringRef name) {

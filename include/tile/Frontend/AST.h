@@ -11,6 +11,7 @@
 #define TILE_FRONTEND_AST_H
 
 #include "tile/Frontend/DType.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Casting.h"
@@ -467,6 +468,17 @@ struct Module {
 /// Print the AST as an indented tree (for `tilec --emit=ast`).
 void printAST(const Module &module, llvm::raw_ostream &os);
 void printExpr(const Expr &expr, llvm::raw_ostream &os);
+
+/// Calls `each` on `e` and on every expression inside it, outer first
+/// (operands, call arguments, subscripts, tuple and list elements; not
+/// into comprehensions, lambdas, slices or dicts).
+void forEachSubexpression(const Expr &e,
+                          llvm::function_ref<void(const Expr &)> each);
+/// forEachSubexpression on every expression `body`'s statements read, in
+/// nested statements too (conditions, assigned values, loop ranges,
+/// returned values, asserted conditions).
+void forEachReadExpression(const StmtList &body,
+                           llvm::function_ref<void(const Expr &)> each);
 
 } // namespace tilec
 
