@@ -34,16 +34,6 @@ using namespace mlir::tilegpu;
 
 namespace {
 
-/// Bytes one thread writes to shared memory per access when it stores a
-/// tile of `type` into a buffer of `enc` (contiguous registers along the
-/// buffer's fastest dimension, at most the swizzle's vector).
-static unsigned stagedBytes(RankedTensorType type, SharedEncodingAttr enc) {
-  unsigned bits = type.getElementTypeBitWidth();
-  unsigned width = getLinearLayout(type).getContiguousRegisters(
-      enc.getOrder()[0], std::min<unsigned>(enc.getVec(), 128 / bits));
-  return width * bits / 8;
-}
-
 /// The tile to stage, at `b`'s insertion point, for the TMA store of
 /// `value`: the source of a layout conversion whose only user is the
 /// store, where it is staged in pieces of 4 bytes or more (the wgmma
@@ -58,7 +48,9 @@ static Value stagedValue(OpBuilder &b, Value value, tile::StoreOp store,
     return value;
   Value source = convert.getSrc();
   auto sourceType = cast<RankedTensorType>(source.getType());
-  if (!getLayout(sourceType) || stagedBytes(sourceType, enc) < 4)
+  if (!getLayout(sourceType) || getSharedStoreWidth(sourceType, enc) *
+                                        sourceType.getElementTypeBitWidth() <
+                                    32)
     return value;
   convert->moveBefore(store);
   Operation *def = source.getDefiningOp();

@@ -78,10 +78,7 @@ static void storeTile(OpBuilder &b, Location loc, ValueRange values,
                       bool inLoop) {
   LinearLayout layout = layoutOf(srcType);
   Type elem = srcType.getElementType();
-  SharedEncodingAttr enc = type.getEncoding();
-  unsigned width = layout.getContiguousRegisters(
-      enc.getOrder()[0],
-      std::min<unsigned>(enc.getVec(), 16 / elementBytes(elem)));
+  unsigned width = tilegpu::getSharedStoreWidth(srcType, type.getEncoding());
   // In a loop, few per-thread bases plus immediates, as
   // LocalLoadLowering's reads: a tile staged in every iteration would
   // otherwise keep one loop-invariant address per store in a register of

@@ -539,6 +539,13 @@ LinearLayout mlir::tilegpu::getLinearLayout(RankedTensorType type) {
   return getLayout(type).toLinearLayout(type.getShape());
 }
 
+unsigned mlir::tilegpu::getSharedStoreWidth(RankedTensorType type,
+                                            SharedEncodingAttr enc) {
+  unsigned bytes = std::max(1u, type.getElementTypeBitWidth() / 8);
+  return getLinearLayout(type).getContiguousRegisters(
+      enc.getOrder()[0], std::min<unsigned>(enc.getVec(), 16 / bytes));
+}
+
 RankedTensorType mlir::tilegpu::withLayout(RankedTensorType type,
                                            Attribute layout) {
   return RankedTensorType::get(type.getShape(), type.getElementType(), layout);

@@ -39,6 +39,12 @@ DistributedLayoutAttr getLayout(Type type);
 /// The linear layout of a tensor type with a distributed encoding.
 LinearLayout getLinearLayout(RankedTensorType type);
 
+/// Elements one thread moves per shared-memory access when it stores a
+/// tensor of `type` (distributed) into a buffer of `enc`: its contiguous
+/// registers along the buffer's fastest dimension, at most the swizzle's
+/// vector and 16 bytes.
+unsigned getSharedStoreWidth(RankedTensorType type, SharedEncodingAttr enc);
+
 /// `type` with its encoding replaced by `layout`.
 RankedTensorType withLayout(RankedTensorType type, Attribute layout);
 
