@@ -382,8 +382,6 @@ public:
   /// (while `recordNoneTests`).
   llvm::SmallSetVector<unsigned, 4> noneTested;
   bool recordNoneTests = false;
-  /// Argument number -> the parameter's name, for the kernel being emitted.
-  llvm::SmallVector<std::string> argumentNames;
   std::unique_ptr<Module> library;
   static constexpr uint64_t kMaxInlinedCalls = 100000;
 };

@@ -119,7 +119,6 @@ Generator::emitKernelVersions(const KernelInstance &inst,
   frames.emplace_back();
   frame().fn = &fn;
   frame().isKernel = true;
-  argumentNames.clear();
   auto fail = [&]() -> FailureOr<func::FuncOp> {
     func.erase();
     frames.clear();
@@ -153,7 +152,6 @@ Generator::emitKernelVersions(const KernelInstance &inst,
           builder, loc(param.loc), IntegerAttr::get(arg.getType(), 1));
     }
     frame().vars[param.name] = Val::runtime(arg, paramTileType(type));
-    argumentNames.push_back(param.name);
     ++argIndex;
   }
 
@@ -184,7 +182,7 @@ FailureOr<Generator::Flow> Generator::genVersions(const StmtList &body,
                                 /*withElseRegion=*/true);
   llvm::StringMap<Val> vars = frame().vars;
   auto unavailable = frame().unavailable;
-  const std::string &name = argumentNames[argIndex];
+  const std::string &name = instance->params[argIndex].first;
   for (bool isNone : {true, false}) {
     mlir::Region &region = isNone ? ifOp.getThenRegion() : ifOp.getElseRegion();
     builder.setInsertionPoint(region.front().getTerminator());
