@@ -349,8 +349,12 @@ def TileGPUTMAStores : Pass<"tilegpu-tma-stores", "ModuleOp"> {
     only where the threads' store is not made of 16-byte vectors, and, as
     TMA writes rows in 16-byte units, only where the tensor's rows are a
     whole number of them (checked at run time; the threads' store
-    otherwise). With `enabled=false` (targets without TMA), and for other
-    stores, the map is dropped.
+    otherwise). A value converted to another layout only for that store
+    (an accumulator made coalesced) is staged from the layout it had where
+    that writes shared memory in 4-byte pieces or wider: the conversion
+    moves into the threads' branch, and an element-wise op only it used
+    goes into both. With `enabled=false` (targets without TMA), and for
+    other stores, the map is dropped.
   }];
   let options = [
     Option<"enabled", "enabled", "bool", /*default=*/"true",
