@@ -2,6 +2,8 @@
 
 #include "Generator.h"
 
+#include "tile/Frontend/PythonFormat.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/MathExtras.h"
@@ -187,8 +189,8 @@ FailureOr<Val> Generator::requireRuntime(const Val &v, llvm::SMLoc at,
 
 FailureOr<Val> Generator::callBuiltin(llvm::StringRef name,
                                       const CallArgs &args, llvm::SMLoc at) {
-  if (name.consume_front("python.math."))
-    return callPythonMath(name, args, at);
+  if (name.consume_front("python.math.") || isPythonStringBuiltin(name))
+    return callPythonFunction(name, args, at);
   if (name == "program_id" || name == "num_programs")
     return builtinProgramId(name, args, at);
   if (name == "arange")
@@ -1015,10 +1017,12 @@ FailureOr<Val> Generator::builtinPython(llvm::StringRef name,
   if (name == "len") {
     if (v.isTuple())
       return Val::integer(v.getElements().size());
+    if (v.getKind() == Val::Kind::Str)
+      return Val::integer(v.getString().size());
     if (v.isRuntime() && v.getType().isBlock())
       return Val::integer(v.getType().shape[0]);
-    return error(at, "len() needs a tuple or a block, got " +
-                                 v.describe());
+    return error(at, "len() needs a tuple, a string or a block, got " +
+                         v.describe());
   }
   if (v.isConstexpr()) {
     // Reuse the constexpr evaluator's conversions (float('inf'), int(2.5)).

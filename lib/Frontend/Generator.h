@@ -203,11 +203,12 @@ public:
   // Memory (GenBuiltinsMemory.cpp).
   mlir::FailureOr<Val> builtinLoad(const CallArgs &args, llvm::SMLoc loc);
   mlir::FailureOr<Val> builtinStore(const CallArgs &args, llvm::SMLoc loc);
-  // Python's math module on constexpr numbers (GenPythonMath.cpp).
+  // Python's math module, str(), repr() and format() on constexprs
+  // (GenPythonMath.cpp).
   mlir::FailureOr<Val> pythonMathAttribute(llvm::StringRef attr,
                                            llvm::SMLoc at);
-  mlir::FailureOr<Val> callPythonMath(llvm::StringRef fn, const CallArgs &args,
-                                      llvm::SMLoc at);
+  mlir::FailureOr<Val> callPythonFunction(llvm::StringRef fn,
+                                          const CallArgs &args, llvm::SMLoc at);
   mlir::FailureOr<Val> builtinAtomic(llvm::StringRef name,
                                      const CallArgs &args, llvm::SMLoc loc);
   mlir::FailureOr<Val> builtinMakeBlockPtr(const CallArgs &args,

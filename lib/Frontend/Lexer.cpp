@@ -51,6 +51,21 @@ bool tilec::isKeyword(llvm::StringRef word) {
       .Default(false);
 }
 
+/// The prefix letters of a string literal (r, f, u, b and the pairs of r
+/// with f or b, any case) when `at` starts one.
+static size_t stringPrefixLength(const char *at, const char *end) {
+  for (size_t n = 1; n <= 2 && at + n < end; ++n) {
+    llvm::StringRef prefix(at, n);
+    if (at[n] != '"' && at[n] != '\'')
+      continue;
+    std::string lower = prefix.lower();
+    if (llvm::is_contained({"r", "f", "u", "b", "rf", "fr", "rb", "br"}, lower))
+      return n;
+    return 0;
+  }
+  return 0;
+}
+
 Lexer::Lexer(llvm::StringRef buffer, DiagnosticEngine &diags)
     : buffer(buffer), cur(buffer.begin()), diags(diags) {}
 
@@ -200,7 +215,7 @@ Token Lexer::next() {
       (c == '.' && cur + 1 < buffer.end() &&
        isdigit(static_cast<unsigned char>(cur[1]))))
     return lexNumber();
-  if (c == '"' || c == '\'')
+  if (c == '"' || c == '\'' || stringPrefixLength(cur, buffer.end()))
     return lexString();
   if (isalpha(static_cast<unsigned char>(c)) || c == '_')
     return lexNameOrKeyword();
@@ -327,12 +342,53 @@ Token Lexer::lexNumber() {
   return tok;
 }
 
+std::string tilec::decodeStringEscapes(llvm::StringRef body) {
+  std::string value;
+  for (size_t i = 0; i < body.size(); ++i) {
+    char c = body[i];
+    if (c != '\\' || i + 1 == body.size()) {
+      value.push_back(c);
+      continue;
+    }
+    char e = body[++i];
+    switch (e) {
+    case 'n':
+      value.push_back('\n');
+      break;
+    case 't':
+      value.push_back('\t');
+      break;
+    case 'r':
+      value.push_back('\r');
+      break;
+    case '0':
+      value.push_back('\0');
+      break;
+    case '\n':
+      break;
+    default:
+      // Unknown escapes keep the backslash, as Python does.
+      if (e != '\\' && e != '\'' && e != '"')
+        value.push_back('\\');
+      value.push_back(e);
+    }
+  }
+  return value;
+}
+
 Token Lexer::lexString() {
   const char *start = cur;
+  bool raw = false, format = false;
+  while (*cur != '"' && *cur != '\'') {
+    raw |= *cur == 'r' || *cur == 'R';
+    format |= *cur == 'f' || *cur == 'F';
+    ++cur;
+  }
   char quote = *cur;
   bool triple = cur + 2 < buffer.end() && cur[1] == quote && cur[2] == quote;
   cur += triple ? 3 : 1;
-  std::string value;
+  const char *bodyStart = cur;
+  const char *bodyEnd;
   while (true) {
     if (cur >= buffer.end() || (!triple && (*cur == '\n' || *cur == '\r'))) {
       error(start, "unterminated string literal");
@@ -341,45 +397,26 @@ Token Lexer::lexString() {
     char c = *cur;
     if (c == quote) {
       if (!triple) {
-        ++cur;
+        bodyEnd = cur++;
         break;
       }
       if (cur + 2 < buffer.end() && cur[1] == quote && cur[2] == quote) {
+        bodyEnd = cur;
         cur += 3;
         break;
       }
     }
-    if (c == '\\' && cur + 1 < buffer.end()) {
-      char e = cur[1];
-      cur += 2;
-      switch (e) {
-      case 'n':
-        value.push_back('\n');
-        break;
-      case 't':
-        value.push_back('\t');
-        break;
-      case 'r':
-        value.push_back('\r');
-        break;
-      case '0':
-        value.push_back('\0');
-        break;
-      case '\n':
-        break;
-      default:
-        // Unknown escapes keep the backslash, as Python does.
-        if (e != '\\' && e != '\'' && e != '"')
-          value.push_back('\\');
-        value.push_back(e);
-      }
-      continue;
-    }
-    value.push_back(c);
-    ++cur;
+    // A backslash always takes the next character with it, raw or not.
+    cur += c == '\\' && cur + 1 < buffer.end() ? 2 : 1;
   }
   Token tok = make(TokenKind::String, start);
-  tok.stringValue = std::move(value);
+  llvm::StringRef body(bodyStart, bodyEnd - bodyStart);
+  if (format) {
+    tok.formatBody = body;
+    tok.rawString = raw;
+  } else {
+    tok.stringValue = raw ? body.str() : decodeStringEscapes(body);
+  }
   return tok;
 }
 

@@ -1302,6 +1302,163 @@ ExprPtr Parser::parseListComprehension(llvm::SMLoc loc, ExprPtr element) {
                                         std::move(clauses));
 }
 
+/// Adjacent string literals, concatenated as in Python. An f-string's
+/// `{expr!c:spec}` fields become `format(expr, "spec")` (with `str()` or
+/// `repr()` for `!s` / `!r`) joined by `+`, which is what Python computes;
+/// Triton evaluates them while tracing, so they need compile-time values.
+ExprPtr Parser::parseStrings() {
+  llvm::SMLoc loc = peek().loc;
+  std::vector<ExprPtr> parts;
+  std::string literal;
+  auto flushLiteral = [&](llvm::SMLoc at) {
+    if (!literal.empty())
+      parts.push_back(std::make_unique<StrExpr>(at, std::move(literal)));
+    literal.clear();
+  };
+  while (peek().is(TokenKind::String)) {
+    const Token &tok = consume();
+    if (!tok.isFormatString()) {
+      literal += tok.stringValue;
+      continue;
+    }
+    llvm::StringRef body = tok.formatBody;
+    auto failAt = [&](const char *at, const llvm::Twine &message) {
+      Token where = tok;
+      where.loc = llvm::SMLoc::getFromPointer(at);
+      fail(where, message);
+      return nullptr;
+    };
+    size_t textStart = 0;
+    auto addText = [&](size_t end) {
+      llvm::StringRef text = body.slice(textStart, end);
+      literal += tok.rawString ? text.str() : decodeStringEscapes(text);
+    };
+    for (size_t i = 0; i < body.size(); ++i) {
+      char c = body[i];
+      if (c == '\\' && !tok.rawString) {
+        ++i;
+        continue;
+      }
+      if (c == '}') {
+        if (i + 1 < body.size() && body[i + 1] == '}') {
+          addText(i + 1);
+          textStart = ++i + 1;
+          continue;
+        }
+        return failAt(body.data() + i, "f-string: single '}' is not allowed");
+      }
+      if (c != '{')
+        continue;
+      if (i + 1 < body.size() && body[i + 1] == '{') {
+        addText(i + 1);
+        textStart = ++i + 1;
+        continue;
+      }
+      addText(i);
+      // The field: an expression up to a top-level '!', ':' or '}'.
+      size_t exprStart = i + 1, exprEnd = llvm::StringRef::npos;
+      size_t fieldEnd = llvm::StringRef::npos;
+      char conversion = 0;
+      llvm::StringRef spec;
+      int nesting = 0;
+      char quote = 0;
+      for (size_t j = exprStart; j < body.size(); ++j) {
+        char d = body[j];
+        if (quote) {
+          quote = d == quote ? 0 : quote;
+          continue;
+        }
+        if (d == '\'' || d == '"') {
+          quote = d;
+        } else if (d == '(' || d == '[' || d == '{') {
+          ++nesting;
+        } else if ((d == ')' || d == ']' || d == '}') && nesting > 0) {
+          --nesting;
+        } else if (nesting == 0 &&
+                   (d == '}' || d == ':' ||
+                    (d == '!' && j + 1 < body.size() && body[j + 1] != '='))) {
+          exprEnd = j;
+          if (d == '!') {
+            conversion = j + 1 < body.size() ? body[j + 1] : 0;
+            if (conversion != 's' && conversion != 'r' && conversion != 'a')
+              return failAt(body.data() + j,
+                            "f-string: expected 's', 'r' or 'a' after '!'");
+            j += 2;
+            d = j < body.size() ? body[j] : 0;
+            if (d != ':' && d != '}')
+              return failAt(body.data() + j,
+                            "f-string: expected ':' or '}' after the "
+                            "conversion");
+          }
+          if (d == ':') {
+            size_t close = body.find('}', j + 1);
+            if (close == llvm::StringRef::npos)
+              break;
+            spec = body.slice(j + 1, close);
+            if (spec.contains('{'))
+              return failAt(spec.data(), "f-string: nested fields in a format "
+                                         "specifier are not supported");
+            j = close;
+          }
+          fieldEnd = j;
+          break;
+        }
+      }
+      if (fieldEnd == llvm::StringRef::npos)
+        return failAt(body.data() + i, "f-string: expecting '}'");
+      llvm::StringRef exprText =
+          body.slice(exprStart, exprEnd).rtrim(" \t\n\r");
+      // `{x=}` shows the expression's text, then its repr.
+      if (exprText.ends_with("=") && !exprText.ends_with("==") &&
+          !exprText.ends_with("!=") && !exprText.ends_with("<=") &&
+          !exprText.ends_with(">=")) {
+        literal += body.slice(exprStart, exprEnd).str();
+        exprText = exprText.drop_back().rtrim(" \t\n\r");
+        if (!conversion && spec.empty())
+          conversion = 'r';
+      }
+      exprText = exprText.ltrim(" \t\n\r");
+      if (exprText.empty())
+        return failAt(body.data() + i,
+                      "f-string: empty expression not allowed");
+      llvm::SMLoc exprLoc = llvm::SMLoc::getFromPointer(exprText.data());
+      flushLiteral(loc);
+      Parser sub(Lexer(exprText, diags).lexAll(), diags);
+      ExprPtr value = sub.parseStandaloneExpr();
+      if (!value) {
+        failed = true;
+        return nullptr;
+      }
+      if (conversion) {
+        std::vector<ExprPtr> args;
+        args.push_back(std::move(value));
+        value = std::make_unique<CallExpr>(
+            exprLoc,
+            std::make_unique<NameExpr>(exprLoc,
+                                       conversion == 's' ? "str" : "repr"),
+            std::move(args), std::vector<KeywordArg>());
+      }
+      std::vector<ExprPtr> args;
+      args.push_back(std::move(value));
+      args.push_back(std::make_unique<StrExpr>(exprLoc, spec.str()));
+      parts.push_back(std::make_unique<CallExpr>(
+          exprLoc, std::make_unique<NameExpr>(exprLoc, "format"),
+          std::move(args), std::vector<KeywordArg>()));
+      i = fieldEnd;
+      textStart = fieldEnd + 1;
+    }
+    addText(body.size());
+  }
+  flushLiteral(loc);
+  if (parts.empty())
+    return std::make_unique<StrExpr>(loc, "");
+  ExprPtr joined = std::move(parts.front());
+  for (size_t i = 1; i < parts.size(); ++i)
+    joined = std::make_unique<BinaryExpr>(loc, BinaryOp::Add, std::move(joined),
+                                          std::move(parts[i]));
+  return joined;
+}
+
 ExprPtr Parser::parseAtom() {
   const Token &t = peek();
   llvm::SMLoc loc = t.loc;
@@ -1315,12 +1472,8 @@ ExprPtr Parser::parseAtom() {
   case TokenKind::Float:
     consume();
     return std::make_unique<FloatExpr>(loc, t.floatValue);
-  case TokenKind::String: {
-    std::string value;
-    while (peek().is(TokenKind::String))
-      value += consume().stringValue;
-    return std::make_unique<StrExpr>(loc, std::move(value));
-  }
+  case TokenKind::String:
+    return parseStrings();
   case TokenKind::Keyword:
     if (t.text == "True" || t.text == "False") {
       consume();

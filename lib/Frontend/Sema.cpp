@@ -2,6 +2,7 @@
 
 #include "tile/Frontend/Sema.h"
 #include "tile/Frontend/Diagnostics.h"
+#include "tile/Frontend/PythonFormat.h"
 #include "tile/Frontend/PythonMath.h"
 #include "tile/Support/IntegerDivision.h"
 
@@ -497,6 +498,9 @@ static const char *const kBuiltinNames[] = {
     "int",
     "bool",
     "len",
+    "str",
+    "repr",
+    "format",
     "constexpr",
     "cast",
     "print",
@@ -892,10 +896,12 @@ std::optional<Val> ConstEvaluator::evalCall(const CallExpr &call) {
                                    std::to_string(args.size()));
     return false;
   };
-  if (pythonMath) {
+  if (pythonMath || isPythonStringBuiltin(name)) {
     std::optional<size_t> badArg;
     std::string message;
-    if (std::optional<Val> r = callPythonMath(name, args, message, badArg))
+    if (std::optional<Val> r =
+            pythonMath ? callPythonMath(name, args, message, badArg)
+                       : callPythonStringBuiltin(name, args, message, badArg))
       return r;
     return fail(badArg ? *call.args[*badArg] : static_cast<const Expr &>(call),
                 message);

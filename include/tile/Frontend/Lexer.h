@@ -45,6 +45,11 @@ private:
 
 bool isKeyword(llvm::StringRef word);
 
+/// A string literal's text with Python's escapes (`\n`, `\t`, `\r`, `\0`,
+/// `\\`, quotes, a backslash-newline) decoded; other escapes keep their
+/// backslash.
+std::string decodeStringEscapes(llvm::StringRef body);
+
 } // namespace tilec
 
 #endif // TILE_FRONTEND_LEXER_H

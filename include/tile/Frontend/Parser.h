@@ -73,6 +73,7 @@ private:
   ExprPtr parsePower();
   ExprPtr parsePrimary();
   ExprPtr parseAtom();
+  ExprPtr parseStrings();
   ExprPtr parseSubscriptItem();
   bool parseCallArgs(std::vector<ExprPtr> &args,
                      std::vector<KeywordArg> &keywords);

@@ -33,6 +33,13 @@ struct Token {
   uint64_t intValue = 0;
   double floatValue = 0;
   std::string stringValue; // decoded string literal
+  /// An f-string's text between its quotes, undecoded (the parser splits
+  /// it into literal text and `{expressions}`); empty for other strings.
+  llvm::StringRef formatBody;
+  bool rawString = false; // r"..." (backslashes kept)
+  bool isFormatString() const {
+    return kind == TokenKind::String && formatBody.data();
+  }
 
   bool is(TokenKind k) const { return kind == k; }
   bool isOp(llvm::StringRef op) const {
