@@ -299,11 +299,20 @@ void AxisInfoAnalysis::visitOp(Operation *op) {
         r.contiguity[d] = gcd(ca, db);
         r.divisibility[d] = gcd(da, db);
         r.constancy[d] = ka;
-      } else if (isa<arith::CmpIOp>(op)) {
-        // contiguous < constant: constant over runs aligned to both.
-        if (kb >= ca)
+      } else if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
+        // x < N and x >= N, for x contiguous over runs aligned to N's
+        // divisibility, hold for a whole run or for none of it. Not so
+        // x == N, x <= N or x > N: of the run 2k, 2k + 1 against N = 2k
+        // one element compares equal and the other does not.
+        using P = arith::CmpIPredicate;
+        P pred = cmp.getPredicate();
+        bool lhsRuns =
+            llvm::is_contained({P::slt, P::ult, P::sge, P::uge}, pred);
+        bool rhsRuns =
+            llvm::is_contained({P::sgt, P::ugt, P::sle, P::ule}, pred);
+        if (lhsRuns && kb >= ca)
           r.constancy[d] = std::max(r.constancy[d], gcd(ca, gcd(da, db)));
-        if (ka >= cb)
+        if (rhsRuns && ka >= cb)
           r.constancy[d] = std::max(r.constancy[d], gcd(cb, gcd(da, db)));
         r.divisibility[d] = 1;
       } else if (isa<arith::AndIOp, arith::OrIOp>(op)) {
