@@ -122,6 +122,18 @@ done
 "$TILEC" bench/kernels/inline_asm.tile -o "$OUT/inline_asm.ptx"
 "$TILEC" bench/kernels/cuda_helpers.tile -o "$OUT/cuda_helpers.ptx"
 "$TILEC" bench/kernels/join_split.tile -o "$OUT/join_split.ptx"
+"$TILEC" bench/kernels/compare_runs.tile -o "$OUT/compare_runs.ptx"
+# tritonbench's int4 GEMM (join / permute / reshape unpacking): tritonbench's
+# small-M config as written and with the JIT's facts, and a 64-row tile
+# (wgmma).
+INT4="bench/kernels/probe_tritonbench.tile -k matmul_kernel -D GROUP_SIZE_M=32 --num-warps 4 --num-stages 4"
+INT4_SIG="a_ptr=*bf16:16,b_ptr=*i8:16,c_ptr=*bf16:16,M=i32:16,N=i32:16,K=i32:16,stride_am=i32:16,stride_ak=i32:1,stride_bk=i32:16,stride_bn=i32:1,stride_cm=i32:16,stride_cn=i32:1"
+"$TILEC" $INT4 -D BLOCK_SIZE_M=16 -D BLOCK_SIZE_N=128 -D BLOCK_SIZE_K=256 \
+  -o "$OUT/int4_gemm_16x128x256.ptx"
+"$TILEC" $INT4 -D BLOCK_SIZE_M=16 -D BLOCK_SIZE_N=128 -D BLOCK_SIZE_K=256 \
+  --signature "$INT4_SIG" -o "$OUT/int4_gemm_facts_16x128x256.ptx"
+"$TILEC" $INT4 -D BLOCK_SIZE_M=64 -D BLOCK_SIZE_N=128 -D BLOCK_SIZE_K=128 \
+  -o "$OUT/int4_gemm_64x128x128.ptx"
 "$TILEC" bench/kernels/library_builtins.tile -o "$OUT/library_builtins.ptx"
 "$TILEC" test/Interpreter/Inputs/propagate_nan.tile -o "$OUT/propagate_nan.ptx"
 "$TILEC" test/Interpreter/Inputs/float_atomic_minmax.tile -o "$OUT/float_atomic_minmax.ptx"

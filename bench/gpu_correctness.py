@@ -1384,6 +1384,51 @@ def launch_small_matmul(k, a, b, c, bm, bn):
     torch.cuda.synchronize()
 
 
+def check_compare_runs():
+    """Comparisons of a contiguous index whose results vary inside a
+    thread's run of registers (x == N, x <= N, x > N) beside those that do
+    not (x < N, x >= N): bench/kernels/compare_runs.tile."""
+    k = Kernel("compare_runs")
+    x = torch.randn(512, device="cuda")
+    i = torch.arange(512, device="cuda")
+    for n in [0, 16, 144]:
+        q = torch.full((3072,), float("nan"), device="cuda")
+        k(x, q, n)
+        torch.cuda.synchronize()
+        zero = torch.zeros_like(x)
+        want = torch.cat([torch.where(i < n, x, zero), torch.where(i >= n, x, zero),
+                          torch.where(i == 0, torch.ones_like(x), x),
+                          torch.where(i != n, x, zero), torch.where(i <= n, x, zero),
+                          torch.where(i > n, x, zero)])
+        record("compare runs", f"512 N={n}", rel_error(q, want.double()), 0)
+
+
+def check_int4_gemm():
+    """tritonbench's int4 GEMM (bench/kernels/probe_tritonbench.tile's
+    matmul_kernel): bf16 A times B packed two int4 per byte and unpacked in
+    the kernel by join / permute / reshape (kept in registers, then stored
+    for ldmatrix or wgmma). Exact inputs (small integers as bf16), so the
+    float64 product is the reference."""
+    for name, bm, bn in [("int4_gemm_16x128x256", 16, 128),
+                         ("int4_gemm_facts_16x128x256", 16, 128),
+                         ("int4_gemm_64x128x128", 64, 128)]:
+        k = Kernel(name)
+        # The facts build takes sizes that are multiples of 16.
+        sizes = [(64, 256, 512), (208 if "facts" in name else 200, 384, 1024)]
+        for M, N, K in sizes:
+            a = torch.randint(-8, 8, (M, K), device="cuda").to(torch.bfloat16)
+            packed = torch.randint(-128, 128, (K // 2, N), device="cuda",
+                                   dtype=torch.int8)
+            lo = ((packed.to(torch.int32) << 28) >> 28).double()
+            hi = (packed.to(torch.int32) >> 4).double()
+            b = torch.stack([lo, hi], 1).reshape(K, N)
+            c = torch.full((M, N), float("nan"), device="cuda",
+                           dtype=torch.bfloat16)
+            launch_small_matmul(k, a, packed, c, bm, bn)
+            want = a.double() @ b
+            record(name, f"{M}x{N}x{K}", rel_error(c, want), 8e-3)
+
+
 def check_fp8_small_matmul():
     """e4m3 A x e5m2 B into fp32 on tiles under 64 rows (int8_matmul.tile's
     kernel on fp8 pointers): mma.sync's m16n8k32 fp8 form with both
@@ -1454,7 +1499,7 @@ for check in [check_vector_add, check_matmul, check_softmax,
               check_wgmma_nsplit,
               check_attention_tutorial06, check_attention_bwd_tutorial06,
               check_cuda_helpers,
-              check_join_split, check_propagate_nan,
+              check_join_split, check_compare_runs, check_int4_gemm, check_propagate_nan,
               check_float_atomic_minmax, check_mixed_precision_dots,
               check_batched_dot, check_cast_rtz,
               check_library_builtins, check_reductions, check_fp8,

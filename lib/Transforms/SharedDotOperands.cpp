@@ -33,14 +33,18 @@ using namespace mlir::tilegpu;
 
 namespace {
 
-/// The blocked tensor an operand was converted from, or null.
+/// The tensor an operand was converted from, or null: a blocked tile (a
+/// loaded one), or one in a linear layout (a tile rearranged in registers,
+/// such as int4 weights unpacked by join, permute and reshape), which is
+/// then stored for ldmatrix like a loaded tile rather than exchanged
+/// element by element.
 static Value convertedFromBlocked(Value operand) {
   auto cvt = operand.getDefiningOp<ConvertLayoutOp>();
   if (!cvt || !isa<DotOperandEncodingAttr>(
                   cast<RankedTensorType>(operand.getType()).getEncoding()))
     return {};
   auto srcType = cast<RankedTensorType>(cvt.getSrc().getType());
-  if (!isa<BlockedEncodingAttr>(srcType.getEncoding()))
+  if (!isa<BlockedEncodingAttr, LinearEncodingAttr>(srcType.getEncoding()))
     return {};
   return cvt.getSrc();
 }
@@ -79,6 +83,14 @@ using EncodingFor = llvm::function_ref<SharedEncodingAttr(RankedTensorType)>;
 static SmallVector<unsigned> blockedOrder(RankedTensorType type) {
   if (auto blocked = dyn_cast<BlockedEncodingAttr>(type.getEncoding()))
     return SmallVector<unsigned>(blocked.getOrder());
+  // A linear layout's fastest dimension is the one its first register
+  // steps along.
+  if (isa<LinearEncodingAttr>(type.getEncoding())) {
+    LinearLayout layout = getLinearLayout(type);
+    ArrayRef<LinearLayout::Coord> regs = layout.getRegBases();
+    if (!regs.empty() && regs.front()[0] != 0)
+      return {0, 1};
+  }
   return {1, 0};
 }
 

@@ -513,6 +513,24 @@ Attribute LayoutPlan::rearrangedLayout(Operation *op,
       ctx, src.toLinearLayout(srcType.getShape()).reshape(dstType.getShape()));
 }
 
+/// `layout` with a dimension inserted at `axis` that no lane or warp
+/// spans: a thread holds every element along it.
+static BlockedEncodingAttr insertThreadDim(BlockedEncodingAttr layout,
+                                           unsigned axis) {
+  SmallVector<unsigned> sizePerThread(layout.getSizePerThread());
+  SmallVector<unsigned> lanes(layout.getThreadsPerWarp());
+  SmallVector<unsigned> warps(layout.getWarpsPerCTA());
+  SmallVector<unsigned> order;
+  sizePerThread.insert(sizePerThread.begin() + axis, 1);
+  lanes.insert(lanes.begin() + axis, 1);
+  warps.insert(warps.begin() + axis, 1);
+  for (unsigned d : layout.getOrder())
+    order.push_back(d >= axis ? d + 1 : d);
+  order.push_back(axis);
+  return BlockedEncodingAttr::get(layout.getContext(), sizePerThread, lanes,
+                                  warps, order);
+}
+
 void LayoutPlan::derive(func::FuncOp func) {
   // Layouts flow through ops that change shapes, from classes that have
   // one to classes that do not, until nothing changes.
@@ -525,7 +543,39 @@ void LayoutPlan::derive(func::FuncOp func) {
     classLayout[root] = layout;
     changed = true;
   };
-  while (changed) {
+  llvm::DenseMap<Value, int64_t> classElements;
+  for (Value v : members) {
+    int64_t &n = classElements[find(v)];
+    n = std::max(n, cast<RankedTensorType>(v.getType()).getNumElements());
+  }
+  // Last, a class still without a layout that a blocked tile is expanded
+  // into and broadcast at most two-fold along the new dimension (a join's
+  // pair, `tl.join(lo, hi)` of unpacked nibbles) keeps the tile's
+  // placement, each thread holding both sides: the join, its permute and
+  // the reshape that merges the pair then only rename registers, where
+  // the default layout for the 3-D shape sent every element through
+  // shared memory. A wider broadcast (an outer product) would multiply
+  // each thread's registers, so it keeps the default.
+  auto expandIntoThreads = [&] {
+    func.walk([&](ExpandDimsOp expand) {
+      auto src =
+          dyn_cast_or_null<BlockedEncodingAttr>(layoutOf(expand.getSrc()));
+      Value root = find(expand.getResult());
+      if (!src || classLayout.count(root) ||
+          classElements.lookup(root) >
+              2 * expand.getSrc().getType().getNumElements())
+        return;
+      setIfMissing(root, insertThreadDim(src, expand.getAxis()));
+    });
+  };
+  bool fallback = false;
+  while (changed || !fallback) {
+    if (!changed) {
+      expandIntoThreads();
+      fallback = true;
+      if (!changed)
+        break;
+    }
     changed = false;
     func.walk([&](Operation *op) {
       if (auto reduce = dyn_cast<ReduceOp>(op)) {
