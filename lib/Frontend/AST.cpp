@@ -97,7 +97,8 @@ const Param *FunctionDef::findParam(llvm::StringRef name) const {
 }
 
 const GlobalConst *Module::findConstant(llvm::StringRef name) const {
-  for (const GlobalConst &c : constants)
+  // The last binding, as Python's module namespace holds it.
+  for (const GlobalConst &c : llvm::reverse(constants))
     if (c.name == name)
       return &c;
   return nullptr;

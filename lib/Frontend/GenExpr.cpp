@@ -421,6 +421,13 @@ FailureOr<Val> Generator::genName(const NameExpr &expr) {
       resolvingAliases.erase(name);
       return v;
     }
+    // Host code, which only a kernel's read makes an error: why its value
+    // is no constant (at the definition), then the read.
+    evalConstexpr(*g->value, **constants, diags);
+    return error(expr.getLoc(),
+                 "module-level '" + name +
+                     "' is not a compile-time constant; kernels read only "
+                     "constexpr globals, as in Triton");
   }
   auto foreign = ast.foreignImports.find(name);
   // `import math`: Python's module, evaluated while compiling.

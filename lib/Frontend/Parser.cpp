@@ -165,9 +165,58 @@ bool Parser::parseTopLevel(Module &module) {
 
 /// Adds a module-level constant, unless its name is taken (reported at
 /// `at`).
+/// `a.b.c` of a name or attribute chain; empty for anything else.
+static std::string dottedName(const Expr &e) {
+  if (auto *name = llvm::dyn_cast<NameExpr>(&e))
+    return name->name;
+  if (auto *attr = llvm::dyn_cast<AttributeExpr>(&e)) {
+    std::string base = dottedName(*attr->base);
+    return base.empty() ? base : base + "." + attr->attr;
+  }
+  return "";
+}
+
+/// Whether `name` is a Triton decorator spelled bare or as `triton.name`.
+static bool isTritonDecorator(llvm::StringRef spelled, llvm::StringRef name) {
+  return spelled == name || spelled == ("triton." + name).str();
+}
+
 bool Parser::addConstant(Module &module, GlobalConst c, const Token &at) {
-  if (module.findConstant(c.name) || module.findFunction(c.name))
+  // `f = triton.jit(f)` and `f = triton.heuristics({...})(f)` (Unsloth
+  // applies decorators so, after the body): a jit changes nothing, and a
+  // decorator factory's call wraps the kernel as if written above it
+  // (outermost, being applied last).
+  FunctionDef *fn = nullptr;
+  for (auto &f : module.functions)
+    if (f->name == c.name)
+      fn = f.get();
+  if (fn) {
+    auto *call = llvm::dyn_cast<CallExpr>(c.value.get());
+    auto *arg = call && call->args.size() == 1 && call->keywords.empty()
+                    ? llvm::dyn_cast<NameExpr>(call->args[0].get())
+                    : nullptr;
+    if (arg && arg->name == c.name) {
+      if (isTritonDecorator(dottedName(*call->callee), "jit"))
+        return true;
+      if (auto *factory = llvm::dyn_cast<CallExpr>(call->callee.get())) {
+        std::string spelled = dottedName(*factory->callee);
+        if (isTritonDecorator(spelled, "heuristics") ||
+            isTritonDecorator(spelled, "autotune")) {
+          Decorator deco;
+          deco.name = spelled;
+          deco.loc = factory->getLoc();
+          deco.isCall = true;
+          deco.args = std::move(factory->args);
+          deco.keywords = std::move(factory->keywords);
+          fn->decorators.insert(fn->decorators.begin(), std::move(deco));
+          return true;
+        }
+      }
+    }
     return fail(at, "redefinition of '" + c.name + "'");
+  }
+  // A constant may be bound again, as in Python: readers see the last
+  // binding, and each binding's value the ones before it.
   module.constants.push_back(std::move(c));
   return true;
 }

@@ -1203,15 +1203,19 @@ llvm::StringMap<Val> tilec::moduleConstants(const Module &module,
     // kernel uses it; a name for a constant or a dtype is a constant.
     if (isAlias(*c.value, env))
       continue;
+    // Host code beside the kernels (`lib = torch.library.Library(...)`, a
+    // dict keyed by torch dtypes) is no constant; Triton never looks at a
+    // global no kernel reads, so neither is it an error here until a kernel
+    // reads it (Generator::genName then reports why).
+    DiagnosticEngine::Held held = diags.hold();
     std::optional<Val> v = ConstEvaluator(env, diags).eval(*c.value);
+    diags.release(std::move(held));
     if (!v) {
-      diags.error(c.loc, "module-level '" + c.name +
-                             "' must be a compile-time constant (kernels "
-                             "read only constexpr globals, as in Triton)");
-      failed = true;
-      return env;
+      env.erase(c.name); // a later binding replaces an earlier one
+      continue;
     }
     env[c.name] = *v;
   }
+  (void)failed;
   return env;
 }

@@ -392,7 +392,15 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
     for (const KeywordArg &kw : call->keywords)
       if (kw.name == "kwargs" && !dictArg)
         dictArg = kw.value.get();
-    if (dictArg) {
+    // `dict(NAME=value, ...)` spells the same dict (torchao's configs).
+    auto *dictCall = dictArg ? dyn_cast<CallExpr>(dictArg) : nullptr;
+    auto *dictCallee =
+        dictCall ? dyn_cast<NameExpr>(dictCall->callee.get()) : nullptr;
+    if (dictCallee && dictCallee->name == "dict" && dictCall->args.empty() &&
+        call->args.size() <= 1) {
+      for (const KeywordArg &kw : dictCall->keywords)
+        settings.push_back({kw.name, kw.value.get(), kw.loc});
+    } else if (dictArg) {
       auto *dict = dyn_cast<DictExpr>(dictArg);
       if (!dict || call->args.size() > 1)
         return bad(dictArg->getLoc(),

@@ -132,9 +132,10 @@ bool isConfigList(const Expr &e);
 bool isAlias(const Expr &e, const llvm::StringMap<Val> &constants);
 
 /// The values of the module-level constants `fn` can read (those of the
-/// module it was parsed in, each evaluated with the earlier ones in
-/// scope). Reports an error and sets `failed` when one is not a
-/// compile-time constant.
+/// module it was parsed in, each evaluated with the earlier ones in scope;
+/// a later binding of a name replaces an earlier one, as in Python). A
+/// global that is not a compile-time constant (host code) is left out
+/// silently: reading it is the error.
 llvm::StringMap<Val> moduleConstants(const FunctionDef &fn,
                                      class DiagnosticEngine &diags,
                                      bool &failed);
