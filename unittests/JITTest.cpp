@@ -459,6 +459,28 @@ TEST(JIT, PointerTestedAgainstNone) {
   EXPECT_EQ(*noB, *withB);
 }
 
+/// device_assert reaches the PTX only with CompileOptions::debug, as
+/// Triton keeps it only in debug mode; the two compile apart.
+TEST(JIT, DeviceAssertOnlyInDebugMode) {
+  JIT jit(JITOptions{"", false});
+  const char *source = "kernel k(x: *fp32, n: i32):\n"
+                       "    device_assert(n > 0, \"n must be positive\")\n"
+                       "    store(x + arange(0, 16), 2.0)\n";
+  CompileOptions debug;
+  debug.debug = true;
+  auto plain = jit.loadSource(source, "k", {}, "assert.tile");
+  auto checked = jit.loadSource(source, "k", debug, "assert.tile");
+  ASSERT_TRUE(bool(plain)) << plain.error();
+  ASSERT_TRUE(bool(checked)) << checked.error();
+  alignas(16) static float x[16];
+  auto plainPtx = plain->ptxFor({ptr(x), int32_t(16)});
+  auto checkedPtx = checked->ptxFor({ptr(x), int32_t(16)});
+  ASSERT_TRUE(bool(plainPtx)) << plainPtx.error();
+  ASSERT_TRUE(bool(checkedPtx)) << checkedPtx.error();
+  EXPECT_EQ(plainPtx->find("__assertfail"), std::string::npos);
+  EXPECT_NE(checkedPtx->find("__assertfail"), std::string::npos);
+}
+
 /// Several threads asking for the same and different specializations at
 /// once get consistent results (one compilation per specialization).
 TEST(JIT, ThreadSafe) {

@@ -19,6 +19,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include <cstdlib>
 
 using namespace tilec;
 
@@ -218,6 +219,11 @@ static bool checkFloat8Support(mlir::ModuleOp module, const TargetInfo &target,
   return false;
 }
 
+bool tilec::tritonDebugRequested() {
+  const char *v = std::getenv("TRITON_DEBUG");
+  return v && *v && llvm::StringRef(v) != "0";
+}
+
 bool CompilerSession::lowerToGPU() {
   if (!module && !generate())
     return false;
@@ -230,6 +236,8 @@ bool CompilerSession::lowerToGPU() {
   grouping.groupM = options.groupM;
   return runPasses(
       [&](mlir::PassManager &pm) {
+        if (!options.debug)
+          pm.addPass(mlir::tile::createTileStripDeviceAsserts());
         pm.addPass(mlir::tile::createTileGroupProgramOrder(grouping));
         pm.addPass(mlir::tile::createTileLowerBlockPointers());
         pm.addPass(mlir::createCanonicalizerPass());

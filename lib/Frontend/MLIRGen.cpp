@@ -2,6 +2,8 @@
 
 #include "Generator.h"
 
+#include "tile/Frontend/Specialize.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -102,6 +104,9 @@ Generator::emitKernelVersions(const KernelInstance &inst,
   auto func = func::FuncOp::create(builder, loc(fn.loc), inst.symbol,
                                    builder.getFunctionType(argTypes, {}));
   func->setAttr(kKernelAttr, UnitAttr::get(ctx));
+  bool badJit = false;
+  if (readJitOptions(fn, diags, badJit).debug)
+    func->setAttr(tile::kDebugAttrName, UnitAttr::get(ctx));
   func->setAttr("tilegpu.num_warps", builder.getI32IntegerAttr(inst.numWarps));
   func->setAttr(kNumStagesAttr, builder.getI32IntegerAttr(inst.numStages));
   if (inst.maxRegisters)

@@ -124,8 +124,17 @@ JitOptions tilec::readJitOptions(const FunctionDef &fn, DiagnosticEngine &diags,
                 "...)");
   for (const KeywordArg &kw : deco->keywords) {
     bool alignment = kw.name == "do_not_specialize_on_alignment";
+    if (kw.name == "debug") {
+      std::optional<Val> on = evalConstexpr(*kw.value, {}, diags);
+      if (!on || !(on->getKind() == Val::Kind::Bool ||
+                   on->getKind() == Val::Kind::None))
+        return fail(kw.value->getLoc(), "@jit's debug must be True, False "
+                                        "or None");
+      options.debug = on->truthy();
+      continue;
+    }
     if (kw.name != "do_not_specialize" && !alignment) {
-      if (kw.name == "debug" || kw.name == "noinline" || kw.name == "repr" ||
+      if (kw.name == "noinline" || kw.name == "repr" ||
           kw.name == "launch_metadata" || kw.name == "version")
         continue;
       return fail(kw.loc,

@@ -465,6 +465,7 @@ Status runCompiler(KernelState &k, const std::string &signature,
   co.specialize = specializeOptions(k, signature, values);
   co.target.arch = k.arch;
   co.groupM = k.options.groupM;
+  co.debug = k.options.debug || tilec::tritonDebugRequested();
   // The signature already carries every argument's facts.
   co.versionArguments = false;
   // The driver's own ptxas reports the register counts when the set is
@@ -492,9 +493,11 @@ std::string hashWithOptions(std::vector<std::string> parts,
   std::string defines;
   for (const std::string &d : o.defines)
     defines += d + "\n";
-  parts.insert(parts.end(), {defines, std::to_string(o.numWarps.value_or(0)),
-                             std::to_string(o.numStages.value_or(0)),
-                             std::to_string(o.groupM), arch});
+  bool debug = o.debug || tilec::tritonDebugRequested();
+  parts.insert(parts.end(),
+               {defines, std::to_string(o.numWarps.value_or(0)),
+                std::to_string(o.numStages.value_or(0)),
+                std::to_string(o.groupM), arch, debug ? "debug" : ""});
   return hashKey(parts);
 }
 

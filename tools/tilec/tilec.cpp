@@ -71,6 +71,13 @@ cl::opt<std::string> outputFile("o", cl::desc("Output file ('-' for stdout)"),
 cl::opt<bool> printIRAfterAll("mlir-print-ir-after-all",
                               cl::desc("Print the IR after every pass"),
                               cl::cat(category));
+cl::opt<bool> debug(
+    "debug",
+    cl::desc("Keep device_assert's checks in GPU code (Triton's debug mode, "
+             "also TRITON_DEBUG=1 in the environment; off, they are dropped "
+             "as Triton drops them, and a kernel's @jit(debug=True) keeps its "
+             "own)"),
+    cl::cat(category));
 cl::opt<bool> verifyEach("verify-each",
                          cl::desc("Verify the IR after every pass (default: "
                                   "after every phase)"),
@@ -236,6 +243,7 @@ static int run() {
   options.target.arch = arch;
   options.target.fpFusion = fpFusion;
   options.printIRAfterAll = printIRAfterAll;
+  options.debug = debug || tritonDebugRequested();
   options.verifyEachPass = verifyEach;
   // --time-passes is LLVM's own option: it also times the LLVM passes.
   options.timePasses = llvm::TimePassesIsEnabled;

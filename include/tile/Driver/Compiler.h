@@ -65,12 +65,20 @@ std::string emitLaunchHeader(llvm::StringRef ptx,
                              llvm::ArrayRef<KernelMetadata> kernels,
                              llvm::StringRef guardName);
 
+/// Whether the environment asks for Triton's debug mode (TRITON_DEBUG set
+/// to anything but empty or 0): device_asserts stay in GPU code.
+bool tritonDebugRequested();
+
 struct CompileOptions {
   SpecializeOptions specialize;
   /// Told of every variable use and assignment during MLIRGen.
   NameObserver nameObserver;
   TargetInfo target;
   bool printIRAfterAll = false;
+  /// Keep device_asserts in GPU code (Triton's debug mode, TRITON_DEBUG=1;
+  /// off: they are dropped, as Triton drops them, and only the CPU mode
+  /// checks them; a kernel's `@jit(debug=True)` keeps its own).
+  bool debug = false;
   bool timePasses = false;
   /// Verify the IR after every pass instead of once per phase.
   bool verifyEachPass = false;

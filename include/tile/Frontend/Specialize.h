@@ -80,13 +80,16 @@ std::optional<ParamType> parseTypeString(llvm::StringRef text,
 /// 16) or addresses (16-byte alignment), and not on alignment only.
 struct JitOptions {
   std::set<std::string> doNotSpecialize, doNotSpecializeOnAlignment;
+  /// `debug=True`: the kernel keeps its device_asserts on the GPU.
+  bool debug = false;
 };
 
 /// Read a function's @jit / @triton.jit keywords: `do_not_specialize` and
 /// `do_not_specialize_on_alignment` (parameter names or positions) are
-/// kept; `debug`, `noinline`, `repr`, `launch_metadata` and `version` are
-/// accepted (tilec keeps device asserts on, always inlines helpers, and has
-/// no Python launcher to describe); anything else is an error.
+/// kept, and so is a constant `debug` (device_asserts on the GPU);
+/// `noinline`, `repr`, `launch_metadata` and `version` are accepted (tilec
+/// always inlines helpers and has no Python launcher to describe); anything
+/// else is an error.
 JitOptions readJitOptions(const FunctionDef &fn, DiagnosticEngine &diags,
                           bool &failed);
 

@@ -177,6 +177,9 @@ struct CompileOptions {
   unsigned groupM = 8;
   /// Target; empty: the device's ("sm_90a" on an H100).
   std::string arch;
+  /// Keep device_asserts (Triton's debug mode; also on with TRITON_DEBUG=1
+  /// in the environment). Off, they are dropped, as Triton drops them.
+  bool debug = false;
 };
 
 class JIT;

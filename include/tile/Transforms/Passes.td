@@ -83,6 +83,19 @@ def TileFuseNestedLoops : Pass<"tile-fuse-nested-loops", "ModuleOp"> {
                            "tile::TileDialect"];
 }
 
+def TileStripDeviceAsserts : Pass<"tile-strip-device-asserts", "ModuleOp"> {
+  let summary = "Drop device_assert's run-time checks outside debug mode";
+  let description = [{
+    Erases every `tile.assert` (device_assert and a run-time Python
+    `assert`) of kernels not compiled for debugging, as Triton compiles
+    them only with `TRITON_DEBUG=1` or `@triton.jit(debug=True)`: the
+    check's `__assertfail` call is a function call, across which ptxas
+    serializes every wgmma of the kernel (C7510). A kernel marked
+    `tile.debug` (its `@jit(debug=True)`) keeps its checks. The tile IR
+    (`--emit=tile`) and the CPU mode keep them all.
+  }];
+}
+
 def TileSinkPastLoops : Pass<"tile-sink-past-loops", "ModuleOp"> {
   let summary = "Compute tensors after the loops and branches they are not used in";
   let description = [{

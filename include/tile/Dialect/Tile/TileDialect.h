@@ -30,6 +30,10 @@
 
 namespace mlir::tile {
 
+/// On a kernel compiled for debugging (`@jit(debug=True)`): it keeps its
+/// device_asserts on the GPU (tile-strip-device-asserts).
+inline constexpr llvm::StringLiteral kDebugAttrName = "tile.debug";
+
 /// Whether `t` is one of the language's fp8 element types (f8E4M3FN,
 /// Triton's float8e4nv; f8E5M2, its float8e5).
 inline bool isFloat8Type(Type t) {
