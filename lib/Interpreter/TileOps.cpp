@@ -84,7 +84,8 @@ static LogicalResult combine(Machine &m, Block &combineBlock,
   return success();
 }
 
-/// Reduce along `axis` by walking the axis in order, as the GPU does.
+/// Reduce along `axis`: float sums as a tree of pairs, other reductions by
+/// walking the axis in order.
 static LogicalResult reduceOp(Machine &m, tile::ReduceOp op) {
   unsigned n = op.getSrcs().size();
   SmallVector<const Tensor *> srcs;
@@ -119,6 +120,7 @@ static LogicalResult reduceOp(Machine &m, tile::ReduceOp op) {
       fast = Fast::AddI;
   }
   SmallVector<int64_t, 4> outIdx;
+  std::vector<double> pairs;
   for (int64_t o = 0, e = results[0]->numel(); o < e; ++o) {
     // The source position of element 0 along the axis for this output.
     unflatten(o, outShape, outIdx);
@@ -127,6 +129,21 @@ static LogicalResult reduceOp(Machine &m, tile::ReduceOp op) {
       if (d == axis)
         continue;
       base += outIdx[j++] * strides[d];
+    }
+    if (fast == Fast::AddF && llvm::isPowerOf2_64(length)) {
+      // A float sum as a tree of pairs, as the GPU's shuffles add: over
+      // 65536 lanes an in-order fp32 sum drifts 1e-4 (relative) from the
+      // exact one (Unsloth's chunked cross entropy), a tree ~log2(n) ulps.
+      const std::vector<double> &x = srcs[0]->floats;
+      FloatFormat f = formatOf(srcs[0]->elem);
+      pairs.resize(length);
+      for (int64_t i = 0; i < length; ++i)
+        pairs[i] = x[base + i * stride];
+      for (int64_t live = length; live > 1; live /= 2)
+        for (int64_t i = 0; i < live / 2; ++i)
+          pairs[i] = roundTo(f, pairs[2 * i] + pairs[2 * i + 1]);
+      results[0]->floats[o] = pairs[0];
+      continue;
     }
     if (fast == Fast::AddF || fast == Fast::MaxF || fast == Fast::MinF) {
       const std::vector<double> &x = srcs[0]->floats;
