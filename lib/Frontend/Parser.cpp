@@ -163,8 +163,6 @@ bool Parser::parseTopLevel(Module &module) {
                        describe(tok));
 }
 
-/// Adds a module-level constant, unless its name is taken (reported at
-/// `at`).
 /// `a.b.c` of a name or attribute chain; empty for anything else.
 static std::string dottedName(const Expr &e) {
   if (auto *name = llvm::dyn_cast<NameExpr>(&e))
@@ -181,6 +179,9 @@ static bool isTritonDecorator(llvm::StringRef spelled, llvm::StringRef name) {
   return spelled == name || spelled == ("triton." + name).str();
 }
 
+/// Adds a module-level binding: a constant (bound again, it replaces the
+/// earlier one), or a decorator applied to a kernel or helper after its
+/// body; any other binding of a function's name is reported at `at`.
 bool Parser::addConstant(Module &module, GlobalConst c, const Token &at) {
   // `f = triton.jit(f)` and `f = triton.heuristics({...})(f)` (Unsloth
   // applies decorators so, after the body): a jit changes nothing, and a

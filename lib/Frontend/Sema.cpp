@@ -1201,8 +1201,10 @@ llvm::StringMap<Val> tilec::moduleConstants(const Module &module,
     // A name for a built-in or a module (`triton_tanh = libdevice.tanh`,
     // `triton_cast = tl.cast`, as Unsloth writes them) is resolved where a
     // kernel uses it; a name for a constant or a dtype is a constant.
-    if (isAlias(*c.value, env))
+    if (isAlias(*c.value, env)) {
+      env.erase(c.name); // a later binding replaces an earlier one
       continue;
+    }
     // Host code beside the kernels (`lib = torch.library.Library(...)`, a
     // dict keyed by torch dtypes) is no constant; Triton never looks at a
     // global no kernel reads, so neither is it an error here until a kernel
