@@ -1179,6 +1179,9 @@ bool tilec::isConfigList(const Expr &e) {
     return !list->elements.empty() &&
            llvm::all_of(list->elements,
                         [](const ExprPtr &x) { return isConfigCall(*x); });
+  if (auto *sum = dyn_cast<BinaryExpr>(&e))
+    return sum->op == BinaryOp::Add && isConfigList(*sum->lhs) &&
+           isConfigList(*sum->rhs);
   return false;
 }
 

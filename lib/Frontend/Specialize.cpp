@@ -10,6 +10,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include <functional>
 
 using namespace tilec;
 using llvm::dyn_cast;
@@ -485,17 +486,26 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
     spec.configs.push_back(std::move(config));
     return true;
   };
-  if (auto *list = dyn_cast<ListExpr>(configs)) {
-    for (const ExprPtr &e : list->elements)
-      if (!readConfig(e, constants))
-        return std::nullopt;
-  } else if (auto *comp = dyn_cast<ListCompExpr>(configs)) {
-    llvm::StringMap<Val> env = constants;
-    if (!expandComprehension(*comp, 0, env, diags, readConfig)) {
+  // A list, a comprehension, or lists joined by `+` (a comprehension plus
+  // a few extra configs), in order.
+  std::function<bool(const Expr *)> readList = [&](const Expr *e) {
+    if (auto *list = dyn_cast<ListExpr>(e))
+      return llvm::all_of(list->elements, [&](const ExprPtr &x) {
+        return readConfig(x, constants);
+      });
+    if (auto *comp = dyn_cast<ListCompExpr>(e)) {
+      llvm::StringMap<Val> env = constants;
+      if (expandComprehension(*comp, 0, env, diags, readConfig))
+        return true;
       failed = true;
-      return std::nullopt;
+      return false;
     }
-  }
+    if (auto *sum = dyn_cast<BinaryExpr>(e); sum && sum->op == BinaryOp::Add)
+      return readList(sum->lhs.get()) && readList(sum->rhs.get());
+    return true;
+  };
+  if (!readList(configs))
+    return std::nullopt;
   if (spec.configs.empty())
     return fail(configs->getLoc(), "configs must be a non-empty list of "
                                    "config(...)");

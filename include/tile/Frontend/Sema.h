@@ -121,9 +121,9 @@ bool expandComprehension(
 /// Whether `e` is a call of `config(...)` or (`triton.`)`Config(...)`.
 bool isConfigCall(const Expr &e);
 
-/// Whether `e` is a list of autotune configs (`[config(...), ...]`, or a
-/// list comprehension of `triton.Config(...)`): a module-level constant
-/// that only @autotune(configs=NAME) reads.
+/// Whether `e` is a list of autotune configs (`[config(...), ...]`, a
+/// list comprehension of `triton.Config(...)`, or such lists joined by
+/// `+`): a module-level constant that only @autotune(configs=NAME) reads.
 bool isConfigList(const Expr &e);
 
 /// Whether a module-level constant's value `e` names something other than
