@@ -459,6 +459,29 @@ TEST(JIT, PointerTestedAgainstNone) {
   EXPECT_EQ(*noB, *withB);
 }
 
+/// A pointer declared `= None` may be left out of a launch: it is passed as
+/// a null pointer, and the kernel takes its None version.
+TEST(JIT, PointerDefaultNone) {
+  JIT jit(JITOptions{"", false});
+  const char *source = "kernel k(x: *fp32, n: i32, b: *fp32 = None):\n"
+                       "    o = arange(0, 64)\n"
+                       "    v = load(x + o, mask=o < n)\n"
+                       "    if b is not None:\n"
+                       "        v += load(b + o, mask=o < n)\n"
+                       "    store(x + o, v, mask=o < n)\n";
+  auto k = jit.loadSource(source, "k", {}, "default-none.tile");
+  ASSERT_TRUE(bool(k)) << k.error();
+  alignas(16) static float x[64], b[64];
+  auto omitted = k->ptxFor({ptr(x), int32_t(64)});
+  ASSERT_TRUE(bool(omitted)) << omitted.error();
+  auto given = k->ptxFor({ptr(x), int32_t(64), ptr(b)});
+  ASSERT_TRUE(bool(given)) << given.error();
+  EXPECT_EQ(*omitted, *given);
+  // A parameter without a default may not be left out.
+  auto missing = k->ptxFor({ptr(x)});
+  EXPECT_FALSE(bool(missing));
+}
+
 /// device_assert reaches the PTX only with CompileOptions::debug, as
 /// Triton keeps it only in debug mode; the two compile apart.
 TEST(JIT, DeviceAssertOnlyInDebugMode) {

@@ -356,9 +356,13 @@ std::vector<KernelMetadata> CompilerSession::getMetadata() const {
     md.arch = options.target.arch;
     md.numWarps = inst.numWarps;
     md.numStages = inst.numStages;
-    for (auto &[name, type] : inst.params)
-      md.params.push_back(
-          {name, formatParamType(type), type.divisibility, type.equalsOne});
+    for (auto &[name, type] : inst.params) {
+      const Param *declared = inst.kernel->findParam(name);
+      md.params.push_back({name, formatParamType(type), type.divisibility,
+                           type.equalsOne,
+                           declared && declared->defaultValue &&
+                               llvm::isa<NoneExpr>(*declared->defaultValue)});
+    }
     md.constexprs = inst.constexprs;
     md.grid = k.grid;
     if (module) {

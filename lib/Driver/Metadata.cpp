@@ -65,6 +65,8 @@ static void writeKernel(llvm::json::OStream &j, const KernelMetadata &k) {
             j.attribute("divisibility", p.divisibility);
           if (p.equalsOne)
             j.attribute("value", 1);
+          if (p.defaultNone)
+            j.attribute("default", nullptr);
         });
     });
     j.attributeObject("constexprs", [&] {

@@ -612,9 +612,14 @@ bool Parser::parseParam(Param &param, bool isKernel) {
   }
   if (peek().isOp("=")) {
     const Token &eq = consume();
-    if (isKernel && !param.isConstexpr())
+    // A pointer's `= None` (FLA's `h0=None`): an argument the launch may
+    // leave out, passed as a null pointer.
+    bool pointer = param.type && param.type->kind == ParamType::Kind::Pointer;
+    bool noneDefault =
+        peek().isKeyword("None") && (peek(1).isOp(",") || peek(1).isOp(")"));
+    if (isKernel && !param.isConstexpr() && !(pointer && noneDefault))
       return fail(eq, "only constexpr parameters of a kernel may have a "
-                      "default value");
+                      "default value (and pointers `= None`)");
     param.defaultValue = parseExpr();
     if (!param.defaultValue)
       return false;

@@ -822,9 +822,30 @@ Expected<unsigned> chooseEntry(KernelState &k, const CompiledSet &set,
 // Kernel
 //===----------------------------------------------------------------------===//
 
+/// `args` with the trailing pointers declared `= None` that the call left
+/// out appended as null pointers (in `storage`); unchanged otherwise.
+static llvm::ArrayRef<Arg> withDefaults(const KernelState &k,
+                                        llvm::ArrayRef<Arg> args,
+                                        llvm::SmallVectorImpl<Arg> &storage) {
+  if (args.size() >= k.params.size())
+    return args;
+  for (size_t i = args.size(); i < k.params.size(); ++i)
+    if (!k.params[i].defaultNone)
+      return args; // the specialization reports the missing argument
+  storage.assign(args.begin(), args.end());
+  for (size_t i = args.size(); i < k.params.size(); ++i)
+    storage.push_back(ptr(0, k.params[i].type.value_or(DType::fp32)));
+  return storage;
+}
+
 Status Kernel::launchWith(Stream stream, std::optional<Grid> grid,
                           const Arg *argv, size_t count) {
   KernelState &k = *state;
+  llvm::SmallVector<Arg, 16> storage;
+  llvm::ArrayRef<Arg> padded =
+      withDefaults(k, llvm::ArrayRef<Arg>(argv, count), storage);
+  argv = padded.data();
+  count = padded.size();
   // The hot path: the specialization key straight from the arguments, one
   // shared-lock lookup, fixed-size argument slots, cuLaunchKernel.
   thread_local std::string key;
@@ -870,8 +891,11 @@ Status Kernel::launchWith(Stream stream, std::optional<Grid> grid,
   return launchEntry(driver, e, stream, *g, a);
 }
 
-Expected<std::string> Kernel::ptxFor(const std::vector<Arg> &args) {
+Expected<std::string> Kernel::ptxFor(const std::vector<Arg> &given) {
   KernelState &k = *state;
+  llvm::SmallVector<Arg, 16> storage;
+  llvm::ArrayRef<Arg> padded = withDefaults(k, given, storage);
+  std::vector<Arg> args(padded.begin(), padded.end());
   Expected<std::vector<ParamSpec>> specs = specialize(k.params, args);
   if (!specs)
     return Status::error(k.kernelName + ": " + specs.error());
@@ -1004,6 +1028,9 @@ Expected<Kernel> JIT::loadSource(const std::string &source,
       d.divisibility = p.type->divisibility;
       d.equalsOne = p.type->equalsOne;
     }
+    d.defaultNone =
+        p.defaultValue && llvm::isa<tilec::NoneExpr>(*p.defaultValue);
+    d.mayBeNull |= d.defaultNone;
     state->params.push_back(d);
   }
   bool failed = false;

@@ -262,10 +262,15 @@ static int run() {
     gridEnv[name] = value;
   for (const auto &[name, type] : planned.instance.params) {
     auto it = given.find(name);
-    if (it == given.end())
+    const Param *declared = planned.instance.kernel->findParam(name);
+    bool defaultNone = declared && declared->defaultValue &&
+                       llvm::isa<NoneExpr>(*declared->defaultValue);
+    if (it == given.end() && !defaultNone)
       return error("missing --arg " + name + " (" + formatParamType(type) + ")");
-    std::string specText = it->second;
-    given.erase(it);
+    // A pointer declared `= None` left out is a null pointer.
+    std::string specText = it == given.end() ? "None" : it->second;
+    if (it != given.end())
+      given.erase(it);
     llvm::StringRef spec = specText;
     if (type.kind == ParamType::Kind::Pointer) {
       std::string dtype = getName(type.elementType).str();

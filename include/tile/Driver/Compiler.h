@@ -41,6 +41,8 @@ struct KernelMetadata {
     std::string type;
     unsigned divisibility = 1;
     bool equalsOne = false;
+    /// A pointer declared `= None`: a launch may pass null for it.
+    bool defaultNone = false;
   };
   std::vector<Param> params;
   std::vector<std::pair<std::string, Val>> constexprs;

@@ -37,6 +37,9 @@ struct DeclaredParam {
   /// Read by the kernel's @heuristics (`args['b'] is not None`): a null
   /// pointer is Triton's None and allowed.
   bool mayBeNull = false;
+  /// Declared `= None` (a pointer): a launch may leave it out, from the
+  /// end of the argument list, and it is passed as a null pointer.
+  bool defaultNone = false;
 };
 
 /// A run-time parameter as one call specializes it.
