@@ -183,11 +183,61 @@ static bool isHook(llvm::StringRef name) {
   return name == "pre_hook" || name == "post_hook";
 }
 
+/// Whether `body` only gives host tensor descriptors their block shapes
+/// (tutorial 09's matmul_tma_set_block_size_hook: locals read from `nargs`,
+/// then `nargs["a_desc"].block_shape = [BLOCK_M, BLOCK_K]`, in branches
+/// too). Such a hook changes nothing here: a descriptor parameter's
+/// annotation states its block shape.
+static bool setsOnlyBlockShapes(const StmtList &body) {
+  for (const StmtPtr &stmt : body) {
+    if (auto *doc = dyn_cast<ExprStmt>(stmt.get());
+        doc && llvm::isa<StrExpr>(doc->expr.get()))
+      continue;
+    if (llvm::isa<PassStmt>(stmt.get()))
+      continue;
+    if (auto *assign = dyn_cast<AssignStmt>(stmt.get())) {
+      bool shapes = llvm::all_of(assign->targets, [](const ExprPtr &t) {
+        auto *attr = dyn_cast<AttributeExpr>(t.get());
+        return llvm::isa<NameExpr>(t.get()) ||
+               (attr && attr->attr == "block_shape");
+      });
+      if (!shapes)
+        return false;
+      continue;
+    }
+    auto *branch = dyn_cast<IfStmt>(stmt.get());
+    if (!branch || !setsOnlyBlockShapes(branch->thenBody) ||
+        !setsOnlyBlockShapes(branch->elseBody))
+      return false;
+  }
+  return true;
+}
+
+/// Whether a config's hook `value` is None, or a function of the file that
+/// only sets descriptors' block shapes (see setsOnlyBlockShapes): either
+/// way there is nothing to run.
+static bool isInertHook(const Expr &value, const FunctionDef &kernel,
+                        const llvm::StringMap<Val> &env) {
+  if (llvm::isa<NoneExpr>(value))
+    return true;
+  auto *name = dyn_cast<NameExpr>(&value);
+  if (!name)
+    return false;
+  auto bound = env.find(name->name);
+  if (bound != env.end())
+    return bound->second.isNone();
+  const FunctionDef *fn =
+      kernel.module ? kernel.module->findFunction(name->name) : nullptr;
+  return fn && !fn->isKernel && fn->params.size() == 1 &&
+         setsOnlyBlockShapes(fn->body);
+}
+
 static std::string hookUnsupported(llvm::StringRef hook) {
   return "a config's " + hook.str() +
          " (a host function run before or after the launch) is not "
          "supported; remove it (host tensor descriptors take their block "
-         "shapes from the kernel's annotations)";
+         "shapes from the kernel's annotations, so a hook that only sets "
+         "block_shape is accepted)";
 }
 
 /// For `configs=NAME(...)` naming a function of the kernel's file: the
@@ -270,8 +320,12 @@ static bool bindConfigFunction(const FunctionDef &kernel, const CallExpr &call,
       return bad(call.getLoc(),
                  "configs=" + fn->name + "(): no value for '" + p.name + "'");
     // Tutorial 09 passes its descriptor kernel's block-shape hook this way.
-    if (isHook(p.name) && !llvm::isa<NoneExpr>(value))
-      return bad(value->getLoc(), hookUnsupported(p.name));
+    if (isHook(p.name)) {
+      if (!isInertHook(*value, kernel, env))
+        return bad(value->getLoc(), hookUnsupported(p.name));
+      env[p.name] = Val::none();
+      continue;
+    }
     std::optional<Val> v = evalConstexpr(*value, env, diags);
     if (!v) {
       failed = true;
@@ -432,10 +486,7 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
       // A hook of None is none (tutorial 09's
       // matmul_get_configs(pre_hook=None)); any other is an error.
       if (isHook(kw.name)) {
-        auto *name = dyn_cast<NameExpr>(kw.value);
-        auto bound = name ? env.find(name->name) : env.end();
-        if (llvm::isa<NoneExpr>(kw.value) ||
-            (bound != env.end() && bound->second.isNone()))
+        if (isInertHook(*kw.value, kernel, env))
           continue;
         return bad(kw.loc, hookUnsupported(kw.name));
       }
