@@ -534,7 +534,7 @@ static BlockedEncodingAttr insertThreadDim(BlockedEncodingAttr layout,
 void LayoutPlan::derive(func::FuncOp func) {
   // Layouts flow through ops that change shapes, from classes that have
   // one to classes that do not, until nothing changes.
-  bool changed = true;
+  bool changed = false;
   auto layoutOf = [&](Value v) { return classLayout.lookup(find(v)); };
   auto setIfMissing = [&](Value v, Attribute layout) {
     Value root = find(v);
@@ -543,10 +543,14 @@ void LayoutPlan::derive(func::FuncOp func) {
     classLayout[root] = layout;
     changed = true;
   };
-  llvm::DenseMap<Value, int64_t> classElements;
+  // Each class's largest tensor (classes do not change here, only layouts).
+  llvm::DenseMap<Value, RankedTensorType> largest;
   for (Value v : members) {
-    int64_t &n = classElements[find(v)];
-    n = std::max(n, cast<RankedTensorType>(v.getType()).getNumElements());
+    auto t = cast<RankedTensorType>(v.getType());
+    Value root = find(v);
+    auto it = largest.find(root);
+    if (it == largest.end() || t.getNumElements() > it->second.getNumElements())
+      largest[root] = t;
   }
   // Last, a class still without a layout that a blocked tile is expanded
   // into and broadcast at most two-fold along the new dimension (a join's
@@ -562,56 +566,50 @@ void LayoutPlan::derive(func::FuncOp func) {
           dyn_cast_or_null<BlockedEncodingAttr>(layoutOf(expand.getSrc()));
       Value root = find(expand.getResult());
       if (!src || classLayout.count(root) ||
-          classElements.lookup(root) >
+          largest.lookup(root).getNumElements() >
               2 * expand.getSrc().getType().getNumElements())
         return;
       setIfMissing(root, insertThreadDim(src, expand.getAxis()));
     });
   };
-  bool fallback = false;
-  while (changed || !fallback) {
-    if (!changed) {
-      expandIntoThreads();
-      fallback = true;
-      if (!changed)
-        break;
-    }
-    changed = false;
-    func.walk([&](Operation *op) {
-      if (auto reduce = dyn_cast<ReduceOp>(op)) {
-        if (auto l = dyn_cast_or_null<DistributedLayoutAttr>(
-                layoutOf(reduce.getSrcs()[0])))
-          for (Value r : reduce.getResults())
-            if (isTensor(r))
-              setIfMissing(r, SliceEncodingAttr::get(ctx, reduce.getAxis(), l));
-      } else if (isa<ReshapeOp, TransOp>(op)) {
-        // The placement of the source seen in the new shape: no data
-        // moves (an epilogue's reshape, permute and split of a dot's
-        // accumulator stay in its registers).
-        if (auto l = dyn_cast_or_null<DistributedLayoutAttr>(
-                layoutOf(op->getOperand(0))))
-          setIfMissing(op->getResult(0), rearrangedLayout(op, l));
-      } else if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
-        unsigned axisIdx = expand.getAxisAttr().getInt();
-        if (auto l = dyn_cast_or_null<DistributedLayoutAttr>(
-                layoutOf(expand.getResult())))
-          setIfMissing(expand.getSrc(), SliceEncodingAttr::get(ctx, axisIdx, l));
-        if (auto s = dyn_cast_or_null<SliceEncodingAttr>(
-                layoutOf(expand.getSrc())))
-          if (s.getDim() == axisIdx)
-            setIfMissing(expand.getResult(), s.getParent());
-      }
-    });
-  }
+  auto propagate = [&] {
+    do {
+      changed = false;
+      func.walk([&](Operation *op) {
+        if (auto reduce = dyn_cast<ReduceOp>(op)) {
+          if (auto l = dyn_cast_or_null<DistributedLayoutAttr>(
+                  layoutOf(reduce.getSrcs()[0])))
+            for (Value r : reduce.getResults())
+              if (isTensor(r))
+                setIfMissing(r,
+                             SliceEncodingAttr::get(ctx, reduce.getAxis(), l));
+        } else if (isa<ReshapeOp, TransOp>(op)) {
+          // The placement of the source seen in the new shape: no data
+          // moves (an epilogue's reshape, permute and split of a dot's
+          // accumulator stay in its registers).
+          if (auto l = dyn_cast_or_null<DistributedLayoutAttr>(
+                  layoutOf(op->getOperand(0))))
+            setIfMissing(op->getResult(0), rearrangedLayout(op, l));
+        } else if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
+          unsigned axisIdx = expand.getAxisAttr().getInt();
+          if (auto l = dyn_cast_or_null<DistributedLayoutAttr>(
+                  layoutOf(expand.getResult())))
+            setIfMissing(expand.getSrc(),
+                         SliceEncodingAttr::get(ctx, axisIdx, l));
+          if (auto s = dyn_cast_or_null<SliceEncodingAttr>(
+                  layoutOf(expand.getSrc())))
+            if (s.getDim() == axisIdx)
+              setIfMissing(expand.getResult(), s.getParent());
+        }
+      });
+    } while (changed);
+  };
+  propagate();
+  changed = false;
+  expandIntoThreads();
+  if (changed)
+    propagate();
   // Everything else takes the default for the largest shape in its class.
-  llvm::DenseMap<Value, RankedTensorType> largest;
-  for (Value v : members) {
-    auto t = cast<RankedTensorType>(v.getType());
-    Value root = find(v);
-    auto it = largest.find(root);
-    if (it == largest.end() || t.getNumElements() > it->second.getNumElements())
-      largest[root] = t;
-  }
   for (auto &[root, type] : largest)
     if (!classLayout.count(root))
       classLayout[root] = defaultLayout(type.getShape());
