@@ -359,21 +359,15 @@ FailureOr<Val> Generator::genExpr(const Expr &expr) {
   return failure();
 }
 
-FailureOr<const llvm::StringMap<Val> *>
+const llvm::StringMap<Val> &
 Generator::moduleConstantsOf(const FunctionDef &fn) {
   // A library helper reads no constants of the user's module.
   static const llvm::StringMap<Val> none;
   if (fn.module != &ast)
-    return &none;
-  if (!moduleConstantValues) {
-    bool failed = false;
-    moduleConstantValues = moduleConstants(ast, diags, failed);
-    if (failed) {
-      moduleConstantValues.reset();
-      return failure();
-    }
-  }
-  return &*moduleConstantValues;
+    return none;
+  if (!moduleConstantValues)
+    moduleConstantValues = moduleConstants(ast, diags);
+  return *moduleConstantValues;
 }
 
 FailureOr<Val> Generator::genName(const NameExpr &expr) {
@@ -405,15 +399,12 @@ FailureOr<Val> Generator::genName(const NameExpr &expr) {
   if (auto t = parseScalarType(name))
     return Val::dtype(*t);
   if (const GlobalConst *g = ast.findConstant(name); g && !inLibrary()) {
-    FailureOr<const llvm::StringMap<Val> *> constants =
-        moduleConstantsOf(*frame().fn);
-    if (failed(constants))
-      return failure();
-    auto c = (*constants)->find(name);
-    if (c != (*constants)->end())
+    const llvm::StringMap<Val> &constants = moduleConstantsOf(*frame().fn);
+    auto c = constants.find(name);
+    if (c != constants.end())
       return c->second;
     // An alias (`triton_tanh = libdevice.tanh`): what its value names.
-    if (isAlias(*g->value, **constants)) {
+    if (isAlias(*g->value, constants)) {
       if (!resolvingAliases.insert(name).second)
         return error(expr.getLoc(), "module-level '" + name +
                                         "' is defined in terms of itself");
@@ -423,7 +414,7 @@ FailureOr<Val> Generator::genName(const NameExpr &expr) {
     }
     // Host code, which only a kernel's read makes an error: why its value
     // is no constant (at the definition), then the read.
-    evalConstexpr(*g->value, **constants, diags);
+    evalConstexpr(*g->value, constants, diags);
     return error(expr.getLoc(),
                  "module-level '" + name +
                      "' is not a compile-time constant; kernels read only "
@@ -908,14 +899,10 @@ FailureOr<Val> Generator::callHelper(const FunctionDef &fn,
   for (auto [i, param] : llvm::enumerate(fn.params)) {
     if (!bound[i]) {
       if (!param.defaultValue)
-        return error(at, "'" + fn.name +
-                                     "' is missing an argument for '" +
-                                     param.name + "'");
-      FailureOr<const llvm::StringMap<Val> *> constants = moduleConstantsOf(fn);
-      if (failed(constants))
-        return failure();
+        return error(at, "'" + fn.name + "' is missing an argument for '" +
+                             param.name + "'");
       std::optional<Val> def =
-          evalConstexpr(*param.defaultValue, **constants, diags);
+          evalConstexpr(*param.defaultValue, moduleConstantsOf(fn), diags);
       if (!def)
         return failure();
       bound[i] = *def;

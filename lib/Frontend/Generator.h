@@ -345,8 +345,7 @@ public:
   /// function of the module reads the same ones); `fn`'s module's, or none
   /// for a library helper.
   std::optional<llvm::StringMap<Val>> moduleConstantValues;
-  mlir::FailureOr<const llvm::StringMap<Val> *>
-  moduleConstantsOf(const FunctionDef &fn);
+  const llvm::StringMap<Val> &moduleConstantsOf(const FunctionDef &fn);
   /// The module-level aliases being resolved (to report a cycle).
   llvm::StringSet<> resolvingAliases;
   DiagnosticEngine &diags;

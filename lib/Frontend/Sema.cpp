@@ -1186,16 +1186,14 @@ bool tilec::isConfigList(const Expr &e) {
 }
 
 llvm::StringMap<Val> tilec::moduleConstants(const FunctionDef &fn,
-                                            DiagnosticEngine &diags,
-                                            bool &failed) {
+                                            DiagnosticEngine &diags) {
   if (!fn.module)
     return {};
-  return moduleConstants(*fn.module, diags, failed);
+  return moduleConstants(*fn.module, diags);
 }
 
 llvm::StringMap<Val> tilec::moduleConstants(const Module &module,
-                                            DiagnosticEngine &diags,
-                                            bool &failed) {
+                                            DiagnosticEngine &diags) {
   llvm::StringMap<Val> env;
   for (const GlobalConst &c : module.constants) {
     // A list of autotune configs is read where a decorator names it.
@@ -1221,6 +1219,5 @@ llvm::StringMap<Val> tilec::moduleConstants(const Module &module,
     }
     env[c.name] = *v;
   }
-  (void)failed;
   return env;
 }

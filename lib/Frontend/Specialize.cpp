@@ -414,9 +414,7 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
                         "(...) runs Python on the host; write the filter as "
                         "an 'if' in a list comprehension of the configs");
   // Module-level constants are in scope (tutorial 06's NUM_STAGES_OPTIONS).
-  llvm::StringMap<Val> constants = moduleConstants(kernel, diags, failed);
-  if (failed)
-    return std::nullopt;
+  llvm::StringMap<Val> constants = moduleConstants(kernel, diags);
   // `configs=get_cuda_autotune_config()` (tutorial 03) or
   // `matmul_get_configs()` (tutorial 09): a function of the file that
   // returns the configs, its parameters bound to the call's constant
@@ -1002,11 +1000,7 @@ tilec::planKernels(const Module &ast, const SpecializeOptions &options,
     }
 
     // Module-level constants, in scope of every config's defaults.
-    bool badConstants = false;
-    llvm::StringMap<Val> constants =
-        moduleConstants(*kernel, diags, badConstants);
-    if (badConstants)
-      return std::nullopt;
+    llvm::StringMap<Val> constants = moduleConstants(*kernel, diags);
     // The run-time arguments' values the heuristics read, the same for
     // every config: a pointer is None or its dtype.
     llvm::StringMap<Val> arguments;

@@ -137,11 +137,9 @@ bool isAlias(const Expr &e, const llvm::StringMap<Val> &constants);
 /// global that is not a compile-time constant (host code) is left out
 /// silently: reading it is the error.
 llvm::StringMap<Val> moduleConstants(const FunctionDef &fn,
-                                     class DiagnosticEngine &diags,
-                                     bool &failed);
+                                     class DiagnosticEngine &diags);
 llvm::StringMap<Val> moduleConstants(const Module &module,
-                                     class DiagnosticEngine &diags,
-                                     bool &failed);
+                                     class DiagnosticEngine &diags);
 
 /// Resolve a dtype spelled as a name or `tl.name` (`fp16`, `tl.float16`).
 std::optional<ScalarType> dtypeFromExpr(const Expr &expr);
