@@ -360,8 +360,7 @@ std::vector<KernelMetadata> CompilerSession::getMetadata() const {
       const Param *declared = inst.kernel->findParam(name);
       md.params.push_back({name, formatParamType(type), type.divisibility,
                            type.equalsOne,
-                           declared && declared->defaultValue &&
-                               llvm::isa<NoneExpr>(*declared->defaultValue)});
+                           declared && declared->defaultsToNone()});
     }
     md.constexprs = inst.constexprs;
     md.grid = k.grid;

@@ -1365,9 +1365,9 @@ ExprPtr Parser::parseStrings() {
   llvm::SMLoc loc = peek().loc;
   std::vector<ExprPtr> parts;
   std::string literal;
-  auto flushLiteral = [&](llvm::SMLoc at) {
+  auto flushLiteral = [&] {
     if (!literal.empty())
-      parts.push_back(std::make_unique<StrExpr>(at, std::move(literal)));
+      parts.push_back(std::make_unique<StrExpr>(loc, std::move(literal)));
     literal.clear();
   };
   while (peek().is(TokenKind::String)) {
@@ -1477,7 +1477,7 @@ ExprPtr Parser::parseStrings() {
         return failAt(body.data() + i,
                       "f-string: empty expression not allowed");
       llvm::SMLoc exprLoc = llvm::SMLoc::getFromPointer(exprText.data());
-      flushLiteral(loc);
+      flushLiteral();
       Parser sub(Lexer(exprText, diags).lexAll(), diags);
       ExprPtr value = sub.parseStandaloneExpr();
       if (!value) {
@@ -1504,7 +1504,7 @@ ExprPtr Parser::parseStrings() {
     }
     addText(body.size());
   }
-  flushLiteral(loc);
+  flushLiteral();
   if (parts.empty())
     return std::make_unique<StrExpr>(loc, "");
   ExprPtr joined = std::move(parts.front());

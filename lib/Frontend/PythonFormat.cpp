@@ -9,7 +9,9 @@
 
 using namespace tilec;
 
-std::string tilec::pythonStr(const Val &v) {
+/// Python's str() of a constexpr ("inf" for float('inf'), a string
+/// unquoted, a dtype by its Triton name).
+static std::string pythonStr(const Val &v) {
   switch (v.getKind()) {
   case Val::Kind::Str:
     return v.getString();
@@ -217,9 +219,10 @@ static std::string formatFloat(double value, const FormatSpec &spec) {
   return pad(spec, signOf(negative, spec.sign), body, '>');
 }
 
-std::optional<std::string> tilec::pythonFormat(const Val &v,
-                                               llvm::StringRef specText,
-                                               std::string &error) {
+/// Python's format(v, spec) of a constexpr; nullopt with `error` set when
+/// the spec does not apply to the value.
+static std::optional<std::string>
+pythonFormat(const Val &v, llvm::StringRef specText, std::string &error) {
   std::optional<FormatSpec> spec = parseSpec(specText, error);
   if (!spec)
     return std::nullopt;
@@ -257,12 +260,6 @@ std::optional<std::string> tilec::pythonFormat(const Val &v,
   default:
     if (!specText.empty())
       return cannot(v.describe());
-    if (!v.isConstexpr()) {
-      error = "an f-string or format() needs compile-time values (as in "
-              "Triton), got " +
-              v.describe();
-      return std::nullopt;
-    }
     return pythonStr(v);
   }
 }

@@ -1028,8 +1028,7 @@ Expected<Kernel> JIT::loadSource(const std::string &source,
       d.divisibility = p.type->divisibility;
       d.equalsOne = p.type->equalsOne;
     }
-    d.defaultNone =
-        p.defaultValue && llvm::isa<tilec::NoneExpr>(*p.defaultValue);
+    d.defaultNone = p.defaultsToNone();
     d.mayBeNull |= d.defaultNone;
     state->params.push_back(d);
   }

@@ -263,8 +263,7 @@ static int run() {
   for (const auto &[name, type] : planned.instance.params) {
     auto it = given.find(name);
     const Param *declared = planned.instance.kernel->findParam(name);
-    bool defaultNone = declared && declared->defaultValue &&
-                       llvm::isa<NoneExpr>(*declared->defaultValue);
+    bool defaultNone = declared && declared->defaultsToNone();
     if (it == given.end() && !defaultNone)
       return error("missing --arg " + name + " (" + formatParamType(type) + ")");
     // A pointer declared `= None` left out is a null pointer.

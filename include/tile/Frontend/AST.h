@@ -411,12 +411,16 @@ struct Param {
   std::string name;
   llvm::SMLoc loc;
   std::optional<ParamType> type; // absent: fixed at specialization
-  ExprPtr defaultValue;          // only constexprs may have one
+  ExprPtr defaultValue;          // constexprs', and a kernel pointer's `= None`
   /// Set only while parsing: the parser replaces a descriptor parameter
   /// by its parts (Parser::expandDescriptorParams).
   std::optional<DescriptorParamType> descriptor;
   bool isConstexpr() const {
     return type && type->kind == ParamType::Kind::Constexpr;
+  }
+  /// Declared `= None`: a launch may leave it out, passing a null pointer.
+  bool defaultsToNone() const {
+    return defaultValue && llvm::isa<NoneExpr>(*defaultValue);
   }
 };
 

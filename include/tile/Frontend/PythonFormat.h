@@ -1,5 +1,4 @@
-//===- PythonFormat.h - str(), repr() and format() on constexprs -*- C++
-//-*-===//
+//===- PythonFormat.h - str(), repr(), format() on constexprs -*- C++ -*-===//
 //
 // Triton evaluates a kernel's f-strings (`f"BLOCK {BLOCK} too small"` in a
 // static_assert) while tracing it, with Python's str() and format() on
@@ -21,20 +20,11 @@
 
 namespace tilec {
 
-/// Python's str() of a constexpr ("inf" for float('inf'), a string
-/// unquoted, a dtype by its Triton name).
-std::string pythonStr(const Val &v);
-
-/// Python's format(v, spec) for a constexpr: the format mini-language
-/// `[[fill]align][sign][#][0][width][,|_][.precision][type]` on ints, floats,
-/// bools and strings (other values take only an empty spec). Nullopt with
-/// `error` set when the spec does not apply to the value.
-std::optional<std::string> pythonFormat(const Val &v, llvm::StringRef spec,
-                                        std::string &error);
-
-/// str(x), repr(x) and format(x[, spec]) on constexpr arguments; nullopt
-/// with `error` set otherwise (`badArg` says which argument when one is to
-/// blame).
+/// str(x), repr(x) and format(x[, spec]) on constexpr arguments, with
+/// Python's format mini-language `[[fill]align][sign][#][0][width][,|_]
+/// [.precision][type]` for ints, floats, bools and strings (other values
+/// take only an empty spec); nullopt with `error` set otherwise (`badArg`
+/// says which argument when one is to blame).
 std::optional<Val> callPythonStringBuiltin(llvm::StringRef name,
                                            llvm::ArrayRef<Val> args,
                                            std::string &error,
