@@ -34,6 +34,17 @@ got = np.load('$BIN/sms.npy')[:2].tolist()
 ok = got in ([sms] * 2, [sms // 2] * 2)  # the tuner picks either config
 print('num_sms:', got, 'device:', sms, 'PASS' if ok else 'FAIL')
 raise SystemExit(0 if ok else 1)" || status=1
+echo "== @autotune with zeroing pre_hooks and restore_value, timed by the JIT"
+"$BIN/tile-run.real" --device gpu test/Frontend/autotune-zeroing-hooks.tile \
+  -k accumulate --arg x_ptr=arange:fp32:100 --arg out_ptr=ones:fp32:1 \
+  --arg total_ptr=ones:fp32:1 --arg n=100 \
+  --dump out_ptr=$BIN/acc.npy --dump total_ptr=$BIN/total.npy &&
+python3 -c "
+import numpy as np
+got = (np.load('$BIN/acc.npy').tolist(), np.load('$BIN/total.npy').tolist())
+ok = got == ([4950.0], [4951.0])
+print('zeroing hooks:', got, 'PASS' if ok else 'FAIL')
+raise SystemExit(0 if ok else 1)" || status=1
 echo "== compute-sanitizer: row_scale with b_ptr=None, N=1000"
 for tool in memcheck racecheck synccheck; do
   /usr/local/cuda/bin/compute-sanitizer --tool $tool --error-exitcode 3 \

@@ -364,6 +364,9 @@ std::vector<KernelMetadata> CompilerSession::getMetadata() const {
     }
     md.constexprs = inst.constexprs;
     md.grid = k.grid;
+    md.zeroBeforeLaunch = k.zeroBeforeLaunch;
+    md.resetToZero = k.resetToZero;
+    md.restoreValue = k.restoreValue;
     if (module) {
       mlir::ModuleOp m = const_cast<mlir::OwningOpRef<mlir::ModuleOp> &>(module).get();
       m->walk([&](mlir::Operation *op) {

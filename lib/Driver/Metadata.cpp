@@ -79,6 +79,17 @@ static void writeKernel(llvm::json::OStream &j, const KernelMetadata &k) {
           j.value(i < k.grid.size() ? k.grid[i] : std::string("1"));
       });
     }
+    auto names = [&](llvm::StringRef key, llvm::ArrayRef<std::string> list) {
+      if (list.empty())
+        return;
+      j.attributeArray(key, [&] {
+        for (const std::string &name : list)
+          j.value(name);
+      });
+    };
+    names("zero_before_launch", k.zeroBeforeLaunch);
+    names("reset_to_zero", k.resetToZero);
+    names("restore_value", k.restoreValue);
   });
 }
 

@@ -213,31 +213,180 @@ static bool setsOnlyBlockShapes(const StmtList &body) {
   return true;
 }
 
-/// Whether a config's hook `value` is None, or a function of the file that
-/// only sets descriptors' block shapes (see setsOnlyBlockShapes): either
-/// way there is nothing to run.
-static bool isInertHook(const Expr &value, const FunctionDef &kernel,
-                        const llvm::StringMap<Val> &env) {
+/// The parameter that `e` zeroes when it is `NARGS[KEY].zero_()`, NARGS
+/// being the hook's parameter and KEY a string, or a name `env` binds to
+/// one (flash-attention's `init_to_zero(name)` returns
+/// `lambda nargs: nargs[name].zero_()`).
+static std::optional<std::string> zeroedParam(const Expr &e,
+                                              llvm::StringRef nargs,
+                                              const llvm::StringMap<Val> &env) {
+  auto *call = dyn_cast<CallExpr>(&e);
+  auto *method = call && call->args.empty() && call->keywords.empty()
+                     ? dyn_cast<AttributeExpr>(call->callee.get())
+                     : nullptr;
+  auto *item = method && method->attr == "zero_"
+                   ? dyn_cast<SubscriptExpr>(method->base.get())
+                   : nullptr;
+  auto *base = item && item->indices.size() == 1
+                   ? dyn_cast<NameExpr>(item->base.get())
+                   : nullptr;
+  if (!base || base->name != nargs)
+    return std::nullopt;
+  const Expr *key = item->indices[0].get();
+  if (auto *literal = dyn_cast<StrExpr>(key))
+    return literal->value;
+  if (auto *name = dyn_cast<NameExpr>(key)) {
+    auto bound = env.find(name->name);
+    if (bound != env.end() && bound->second.getKind() == Val::Kind::Str)
+      return bound->second.getString();
+  }
+  return std::nullopt;
+}
+
+/// Appends to `zeroed` what a lambda body zeroes: one `nargs[KEY].zero_()`
+/// or a tuple or list of them. False for any other body.
+static bool zeroesInExpr(const Expr &body, llvm::StringRef nargs,
+                         const llvm::StringMap<Val> &env,
+                         std::vector<std::string> &zeroed) {
+  const std::vector<ExprPtr> *parts = nullptr;
+  if (auto *tuple = dyn_cast<TupleExpr>(&body))
+    parts = &tuple->elements;
+  else if (auto *list = dyn_cast<ListExpr>(&body))
+    parts = &list->elements;
+  if (!parts) {
+    std::optional<std::string> name = zeroedParam(body, nargs, env);
+    if (name)
+      zeroed.push_back(*name);
+    return name.has_value();
+  }
+  return llvm::all_of(*parts, [&](const ExprPtr &part) {
+    return zeroesInExpr(*part, nargs, env, zeroed);
+  });
+}
+
+/// Appends to `zeroed` what a hook function's body zeroes: statements
+/// `nargs[KEY].zero_()` (a docstring and `pass` aside). False for any other
+/// statement.
+static bool zeroesInBody(const StmtList &body, llvm::StringRef nargs,
+                         const llvm::StringMap<Val> &env,
+                         std::vector<std::string> &zeroed) {
+  for (const StmtPtr &stmt : body) {
+    if (llvm::isa<PassStmt>(stmt.get()))
+      continue;
+    auto *expr = dyn_cast<ExprStmt>(stmt.get());
+    if (!expr)
+      return false;
+    if (llvm::isa<StrExpr>(expr->expr.get()))
+      continue;
+    std::optional<std::string> name = zeroedParam(*expr->expr, nargs, env);
+    if (!name)
+      return false;
+    zeroed.push_back(*name);
+  }
+  return true;
+}
+
+/// What a config's hook `value` does, where tilec can honour it: nothing
+/// (None, or a function of the file that only sets descriptors' block
+/// shapes, see setsOnlyBlockShapes), or zeroing pointer parameters, as
+/// `lambda nargs: nargs["c_ptr"].zero_()`, a function of the file whose
+/// statements are such calls, or a call of a function of the file that
+/// returns such a lambda (flash-attention's `init_to_zero("DQ")`), its
+/// parameters bound to the call's constant arguments. The zeroed names, in
+/// order; nullopt for any other hook.
+static std::optional<std::vector<std::string>>
+hookZeroes(const Expr &value, const FunctionDef &kernel,
+           const llvm::StringMap<Val> &env, DiagnosticEngine &diags) {
+  std::vector<std::string> zeroed;
   if (llvm::isa<NoneExpr>(value))
-    return true;
-  auto *name = dyn_cast<NameExpr>(&value);
-  if (!name)
-    return false;
-  auto bound = env.find(name->name);
-  if (bound != env.end())
-    return bound->second.isNone();
-  const FunctionDef *fn =
-      kernel.module ? kernel.module->findFunction(name->name) : nullptr;
-  return fn && !fn->isKernel && fn->params.size() == 1 &&
-         setsOnlyBlockShapes(fn->body);
+    return zeroed;
+  if (auto *lambda = dyn_cast<LambdaExpr>(&value)) {
+    if (lambda->params.size() == 1 &&
+        zeroesInExpr(*lambda->body, lambda->params[0], env, zeroed))
+      return zeroed;
+    return std::nullopt;
+  }
+  const Module *module = kernel.module;
+  if (auto *name = dyn_cast<NameExpr>(&value)) {
+    auto bound = env.find(name->name);
+    if (bound != env.end()) {
+      if (bound->second.isNone())
+        return zeroed;
+      return std::nullopt;
+    }
+    const FunctionDef *fn = module ? module->findFunction(name->name) : nullptr;
+    if (!fn || fn->isKernel || fn->params.size() != 1)
+      return std::nullopt;
+    if (setsOnlyBlockShapes(fn->body) ||
+        zeroesInBody(fn->body, fn->params[0].name, env, zeroed))
+      return zeroed;
+    return std::nullopt;
+  }
+  // A hook factory: `def init_to_zero(name): return lambda nargs: ...`.
+  auto *call = dyn_cast<CallExpr>(&value);
+  auto *callee = call ? dyn_cast<NameExpr>(call->callee.get()) : nullptr;
+  const FunctionDef *factory =
+      callee && module ? module->findFunction(callee->name) : nullptr;
+  if (!factory || factory->isKernel ||
+      call->args.size() > factory->params.size())
+    return std::nullopt;
+  const ReturnStmt *ret = nullptr;
+  for (const StmtPtr &stmt : factory->body) {
+    if (auto *doc = dyn_cast<ExprStmt>(stmt.get());
+        doc && llvm::isa<StrExpr>(doc->expr.get()) && !ret)
+      continue;
+    ret = stmt == factory->body.back() ? dyn_cast<ReturnStmt>(stmt.get())
+                                       : nullptr;
+    break;
+  }
+  auto *lambda =
+      ret && ret->value ? dyn_cast<LambdaExpr>(ret->value.get()) : nullptr;
+  if (!lambda || lambda->params.size() != 1)
+    return std::nullopt;
+  llvm::StringMap<Val> bound = env;
+  for (auto [i, p] : llvm::enumerate(factory->params)) {
+    const Expr *arg = i < call->args.size() ? call->args[i].get() : nullptr;
+    for (const KeywordArg &kw : call->keywords)
+      if (kw.name == p.name)
+        arg = kw.value.get();
+    if (!arg)
+      arg = p.defaultValue.get();
+    if (!arg)
+      return std::nullopt;
+    std::optional<Val> v = evalConstexpr(*arg, env, diags);
+    if (!v)
+      return std::nullopt;
+    bound[p.name] = *v;
+  }
+  if (zeroesInExpr(*lambda->body, lambda->params[0], bound, zeroed))
+    return zeroed;
+  return std::nullopt;
+}
+
+/// Whether a config's hook `value` does nothing here (see hookZeroes).
+static bool isInertHook(const Expr &value, const FunctionDef &kernel,
+                        const llvm::StringMap<Val> &env,
+                        DiagnosticEngine &diags) {
+  std::optional<std::vector<std::string>> zeroed =
+      hookZeroes(value, kernel, env, diags);
+  return zeroed && zeroed->empty();
 }
 
 static std::string hookUnsupported(llvm::StringRef hook) {
   return "a config's " + hook.str() +
          " (a host function run before or after the launch) is not "
-         "supported; remove it (host tensor descriptors take their block "
-         "shapes from the kernel's annotations, so a hook that only sets "
-         "block_shape is accepted)";
+         "supported; remove it (accepted: a pre_hook that zeroes "
+         "parameters, `nargs[\"c_ptr\"].zero_()`, which launchers then do, "
+         "and one that only sets descriptors' block_shape, which the "
+         "kernel's annotations state)";
+}
+
+/// Whether `name` is a run-time parameter of `kernel` that a hook or the
+/// autotuner may reset (a pointer, or unannotated: typed at specialization).
+static bool isWrittenPointer(const FunctionDef &kernel, llvm::StringRef name) {
+  const Param *p = kernel.findParam(name);
+  return p && !p->descriptor &&
+         (!p->type || p->type->kind == ParamType::Kind::Pointer);
 }
 
 /// For `configs=NAME(...)` naming a function of the kernel's file: the
@@ -321,7 +470,7 @@ static bool bindConfigFunction(const FunctionDef &kernel, const CallExpr &call,
                  "configs=" + fn->name + "(): no value for '" + p.name + "'");
     // Tutorial 09 passes its descriptor kernel's block-shape hook this way.
     if (isHook(p.name)) {
-      if (!isInertHook(*value, kernel, env))
+      if (!isInertHook(*value, kernel, env, diags))
         return bad(value->getLoc(), hookUnsupported(p.name));
       env[p.name] = Val::none();
       continue;
@@ -375,18 +524,33 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
       return fail(kw.loc, "@autotune's prune_configs_by (a host function) is "
                           "not supported: keep the configs you want with an "
                           "'if' in a list comprehension, or list them");
-    else if (kw.name == "reset_to_zero" || kw.name == "restore_value")
-      // Dropping them would not be safe: the JIT times every config on the
-      // launch's own arguments and cannot zero or restore buffers whose
-      // sizes it does not know, so an accumulating kernel would return the
-      // sum of all the timing runs.
-      return fail(kw.loc, "@autotune's " + kw.name +
-                              " is not supported: the JIT times each config "
-                              "on the launch's own arguments and cannot "
-                              "reset them; for a kernel that accumulates "
-                              "into its arguments, list one config or bind "
-                              "the tuned constexprs with -D");
-    else if (isHook(kw.name) || kw.name == "do_bench")
+    else if (kw.name == "reset_to_zero" || kw.name == "restore_value") {
+      // Names of pointer parameters whose contents timing a config must not
+      // change; launchers honour them (the metadata lists them).
+      std::vector<std::string> &names =
+          kw.name == "reset_to_zero" ? spec.resetToZero : spec.restoreValue;
+      const std::vector<ExprPtr> *items = nullptr;
+      if (auto *l = dyn_cast<ListExpr>(kw.value.get()))
+        items = &l->elements;
+      else if (auto *t = dyn_cast<TupleExpr>(kw.value.get()))
+        items = &t->elements;
+      if (!items && !llvm::isa<NoneExpr>(kw.value.get()))
+        return fail(kw.value->getLoc(),
+                    kw.name + " must be a list of parameter names");
+      for (size_t i = 0; items && i < items->size(); ++i) {
+        const ExprPtr &item = (*items)[i];
+        auto *s = dyn_cast<StrExpr>(item.get());
+        if (!s)
+          return fail(item->getLoc(), kw.name + " entries must be strings");
+        if (!isWrittenPointer(kernel, s->value))
+          return fail(item->getLoc(), kw.name + " names '" + s->value +
+                                          "', which is not a pointer "
+                                          "parameter of '" +
+                                          kernel.name + "'");
+        if (!llvm::is_contained(names, s->value))
+          names.push_back(s->value);
+      }
+    } else if (isHook(kw.name) || kw.name == "do_bench")
       return fail(kw.loc, "@autotune's " + kw.name +
                               " (a host function) is not supported; remove "
                               "it (the JIT times each config on the "
@@ -484,9 +648,21 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
       // A hook of None is none (tutorial 09's
       // matmul_get_configs(pre_hook=None)); any other is an error.
       if (isHook(kw.name)) {
-        if (isInertHook(*kw.value, kernel, env))
-          continue;
-        return bad(kw.loc, hookUnsupported(kw.name));
+        std::optional<std::vector<std::string>> zeroed =
+            hookZeroes(*kw.value, kernel, env, diags);
+        // Zeroing after the launch would throw the kernel's result away.
+        if (!zeroed || (kw.name == "post_hook" && !zeroed->empty()))
+          return bad(kw.loc, hookUnsupported(kw.name));
+        for (const std::string &name : *zeroed) {
+          if (!isWrittenPointer(kernel, name))
+            return bad(kw.value->getLoc(),
+                       "the config's " + kw.name + " zeroes '" + name +
+                           "', which is not a pointer parameter of '" +
+                           kernel.name + "'");
+          if (!llvm::is_contained(config.zeroBeforeLaunch, name))
+            config.zeroBeforeLaunch.push_back(name);
+        }
+        continue;
       }
       std::optional<Val> v = evalConstexpr(*kw.value, env, diags);
       if (!v) {
@@ -1030,6 +1206,23 @@ tilec::planKernels(const Module &ast, const SpecializeOptions &options,
         if (config->numStages)
           inst.numStages = *config->numStages;
         inst.maxRegisters = config->maxRegisters;
+        pk.zeroBeforeLaunch = config->zeroBeforeLaunch;
+      } else if (autotune) {
+        // -D bound every tuned constexpr: the hooks of the config it spells.
+        for (const AutotuneConfig &c : autotune->configs)
+          if (llvm::all_of(c.constexprs, [&](auto &binding) {
+                return llvm::any_of(defines, [&](auto &d) {
+                  return d.first == binding.first &&
+                         d.second.repr() == binding.second.repr();
+                });
+              })) {
+            pk.zeroBeforeLaunch = c.zeroBeforeLaunch;
+            break;
+          }
+      }
+      if (autotune) {
+        pk.resetToZero = autotune->resetToZero;
+        pk.restoreValue = autotune->restoreValue;
       }
       if (options.numWarps)
         inst.numWarps = *options.numWarps;

@@ -65,6 +65,10 @@ LoadedDriver load() {
   all &= resolve(lib, f.cuMemcpyHtoD, "cuMemcpyHtoD_v2", d.whyNot);
   all &= resolve(lib, f.cuMemcpyDtoH, "cuMemcpyDtoH_v2", d.whyNot);
   all &= resolve(lib, f.cuMemsetD8, "cuMemsetD8_v2", d.whyNot);
+  all &= resolve(lib, f.cuMemsetD8Async, "cuMemsetD8Async", d.whyNot);
+  all &= resolve(lib, f.cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2", d.whyNot);
+  all &=
+      resolve(lib, f.cuMemGetAddressRange, "cuMemGetAddressRange_v2", d.whyNot);
   all &= resolve(lib, f.cuGetErrorString, "cuGetErrorString", d.whyNot);
   if (!all)
     return d;

@@ -52,6 +52,10 @@ struct Entry {
   std::vector<DType> paramTypes;
   std::vector<GridExpr> grid; // empty without @grid
   std::string config;         // "BLOCK_M=128, ..., num_warps=8"
+  /// Parameter indices: pointers zeroed before each launch (the config's
+  /// pre_hook), and those timing configs must leave unchanged (@autotune's
+  /// reset_to_zero and restore_value).
+  std::vector<unsigned> zeroBeforeLaunch, keepWhileTuning;
 };
 
 /// One compilation: a specialization of a kernel, every config.
@@ -332,6 +336,19 @@ Expected<std::vector<Entry>> parseEntries(const std::string &json,
     config += ", num_warps=" + std::to_string(o->getInteger("num_warps").value_or(0)) +
               ", num_stages=" + std::to_string(o->getInteger("num_stages").value_or(0));
     e.config = config;
+    auto indices = [&](llvm::StringRef key, std::vector<unsigned> &out) {
+      if (auto *list = o->getArray(key))
+        for (const llvm::json::Value &v : *list)
+          if (auto name = v.getAsString()) {
+            auto it = llvm::find(names, name->str());
+            if (it != names.end() &&
+                !llvm::is_contained(out, it - names.begin()))
+              out.push_back(unsigned(it - names.begin()));
+          }
+    };
+    indices("zero_before_launch", e.zeroBeforeLaunch);
+    indices("reset_to_zero", e.keepWhileTuning);
+    indices("restore_value", e.keepWhileTuning);
     if (auto *grid = o->getArray("grid"))
       for (const llvm::json::Value &g : *grid) {
         auto text = g.getAsString();
@@ -637,9 +654,13 @@ struct LaunchArgs {
   llvm::SmallVector<uint64_t, 32> slots;
   llvm::SmallVector<void *, 32> pointers;
   llvm::SmallVector<int64_t, 32> gridValues;
+  /// Device copies made before each launch: destination, source, bytes
+  /// (the autotuner's restores), then buffers zeroed: address, bytes.
+  llvm::SmallVector<std::array<uint64_t, 3>, 2> copies;
+  llvm::SmallVector<std::pair<uint64_t, uint64_t>, 2> zeroes;
 };
 
-void packArgs(const Entry &e, llvm::ArrayRef<Arg> args, LaunchArgs &out) {
+Status packArgs(const Entry &e, llvm::ArrayRef<Arg> args, LaunchArgs &out) {
   size_t n = args.size();
   out.slots.resize(n);
   out.pointers.resize(n);
@@ -659,6 +680,20 @@ void packArgs(const Entry &e, llvm::ArrayRef<Arg> args, LaunchArgs &out) {
     }
     out.pointers[i] = &out.slots[i];
   }
+  out.zeroes.clear();
+  for (unsigned i : e.zeroBeforeLaunch) {
+    auto *p = i < n ? std::get_if<Pointer>(&args[i].get()) : nullptr;
+    if (!p || !p->address)
+      continue;
+    if (!p->bytes)
+      return Status::error(
+          "kernel '" + e.name + "' (" + e.config +
+          ") zeroes its pointer argument " + std::to_string(i) +
+          " before each launch (its config's pre_hook), and the JIT does not "
+          "know the buffer's size: pass it, tile::ptr(pointer, count)");
+    out.zeroes.push_back({p->address, p->bytes});
+  }
+  return Status();
 }
 
 Expected<Grid> gridFor(const Entry &e, std::optional<Grid> explicitGrid,
@@ -690,6 +725,15 @@ Expected<Grid> gridFor(const Entry &e, std::optional<Grid> explicitGrid,
 
 Status launchEntry(const cu::Driver &d, const Entry &e, Stream stream,
                    Grid g, LaunchArgs &a) {
+  auto s = static_cast<cu::CUstream>(stream);
+  for (const std::array<uint64_t, 3> &c : a.copies)
+    if (cu::CUresult r = d.cuMemcpyDtoDAsync(c[0], c[1], c[2], s);
+        r != cu::CUDA_SUCCESS)
+      return Status::error(cu::describe(d, "cuMemcpyDtoDAsync", r));
+  for (auto [address, bytes] : a.zeroes)
+    if (cu::CUresult r = d.cuMemsetD8Async(address, 0, bytes, s);
+        r != cu::CUDA_SUCCESS)
+      return Status::error(cu::describe(d, "cuMemsetD8Async", r));
   cu::CUresult r = d.cuLaunchKernel(
       e.function, g.x, g.y, g.z, e.threads, 1, 1, e.sharedBytes,
       static_cast<cu::CUstream>(stream), a.pointers.data(), nullptr);
@@ -725,6 +769,70 @@ Expected<float> timeEntry(const cu::Driver &d, const Entry &e, Stream stream,
   std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
   return times[times.size() / 2];
 }
+
+/// Copies of the buffers that timing configs must leave unchanged
+/// (@autotune's reset_to_zero and restore_value), taken before tuning:
+/// every timed launch starts from them, and they are put back after, so
+/// the call's own launch sees the buffers it was given. (Triton zeroes the
+/// reset_to_zero buffers instead; the same when they are zero at the call,
+/// as its later calls, which do not tune, need them to be.) A buffer's
+/// extent is its given size, else up to the end of its allocation.
+class TuningSnapshot {
+public:
+  TuningSnapshot(const cu::Driver &d, Stream stream)
+      : d(d), stream(static_cast<cu::CUstream>(stream)) {}
+  TuningSnapshot(const TuningSnapshot &) = delete;
+  TuningSnapshot &operator=(const TuningSnapshot &) = delete;
+  ~TuningSnapshot() {
+    if (copies.empty())
+      return;
+    d.cuStreamSynchronize(stream);
+    for (const std::array<uint64_t, 3> &c : copies)
+      d.cuMemFree(c[1]);
+  }
+
+  Status take(const Entry &e, llvm::ArrayRef<Arg> args) {
+    for (unsigned i : e.keepWhileTuning) {
+      auto *p =
+          i < args.size() ? std::get_if<Pointer>(&args[i].get()) : nullptr;
+      if (!p || !p->address)
+        continue;
+      uint64_t bytes = p->bytes;
+      if (!bytes) {
+        cu::CUdeviceptr base = 0;
+        size_t size = 0;
+        if (cu::CUresult r = d.cuMemGetAddressRange(&base, &size, p->address);
+            r != cu::CUDA_SUCCESS)
+          return Status::error(cu::describe(d, "cuMemGetAddressRange", r));
+        bytes = base + size - p->address;
+      }
+      cu::CUdeviceptr copy = 0;
+      if (cu::CUresult r = d.cuMemAlloc(&copy, bytes); r != cu::CUDA_SUCCESS)
+        return Status::error(cu::describe(d, "cuMemAlloc", r));
+      copies.push_back({p->address, copy, bytes});
+      if (cu::CUresult r = d.cuMemcpyDtoDAsync(copy, p->address, bytes, stream);
+          r != cu::CUDA_SUCCESS)
+        return Status::error(cu::describe(d, "cuMemcpyDtoDAsync", r));
+    }
+    return Status();
+  }
+  void restoreBefore(LaunchArgs &a) const {
+    a.copies.assign(copies.begin(), copies.end());
+  }
+  Status restore() {
+    for (const std::array<uint64_t, 3> &c : copies)
+      if (cu::CUresult r = d.cuMemcpyDtoDAsync(c[0], c[1], c[2], stream);
+          r != cu::CUDA_SUCCESS)
+        return Status::error(cu::describe(d, "cuMemcpyDtoDAsync", r));
+    return Status();
+  }
+
+private:
+  const cu::Driver &d;
+  cu::CUstream stream;
+  /// Buffer, copy, bytes.
+  llvm::SmallVector<std::array<uint64_t, 3>, 2> copies;
+};
 
 /// The entry of an autotuned set for this call's key values.
 Expected<unsigned> chooseEntry(KernelState &k, const CompiledSet &set,
@@ -781,10 +889,15 @@ Expected<unsigned> chooseEntry(KernelState &k, const CompiledSet &set,
       return d.takeStatus();
     auto began = std::chrono::steady_clock::now();
     float best = 0;
+    TuningSnapshot snapshot(**d, stream);
+    if (Status s = snapshot.take(set.entries[0], args); !s)
+      return s;
     for (unsigned i = 0; i < set.entries.size(); ++i) {
       const Entry &e = set.entries[i];
       LaunchArgs a;
-      packArgs(e, args, a);
+      if (Status s = packArgs(e, args, a); !s)
+        return s;
+      snapshot.restoreBefore(a);
       Expected<Grid> g = gridFor(e, explicitGrid, a.gridValues);
       if (!g)
         return g.takeStatus();
@@ -805,6 +918,8 @@ Expected<unsigned> chooseEntry(KernelState &k, const CompiledSet &set,
         best = *ms;
       }
     }
+    if (Status s = snapshot.restore(); !s)
+      return s;
     if (log)
       llvm::errs() << "tile: autotune " << k.kernelName << " (" << keyText
                    << "): chose " << set.entries[*choice].config << "\n";
@@ -881,7 +996,8 @@ Status Kernel::launchWith(Stream stream, std::optional<Grid> grid,
   }
   const Entry &e = set->entries[index];
   LaunchArgs a;
-  packArgs(e, args, a);
+  if (Status s = packArgs(e, args, a); !s)
+    return s;
   Expected<Grid> g = gridFor(e, grid, a.gridValues);
   if (!g)
     return g.takeStatus();

@@ -176,7 +176,7 @@ static int runOnGpu(const PlannedKernel &planned,
         release();
         return error(tile::cuda::describe(*d, "copying to the GPU", r));
       }
-      launchArgs.push_back(tile::ptr(device[a.buffer], dtype));
+      launchArgs.push_back(tile::ptr(device[a.buffer], dtype, b.bytes.size()));
     } else if (isFloat(type.elementType)) {
       if (type.elementType == ScalarType::F64)
         launchArgs.push_back(a.floatValue);
@@ -395,8 +395,15 @@ static int run() {
                         unsigned(runOptions.grid[2])};
     if (int status = runOnGpu(planned, args, buffers, grid))
       return status;
-  } else if (llvm::Error e = runOnCpu(func, args, buffers, runOptions)) {
-    return error(llvm::toString(std::move(e)));
+  } else {
+    // What the config's pre_hook zeroes before a launch (on the GPU, the JIT
+    // does it).
+    for (auto [i, param] : llvm::enumerate(planned.instance.params))
+      if (args[i].kind == KernelArg::Kind::Buffer &&
+          llvm::is_contained(planned.zeroBeforeLaunch, param.first))
+        llvm::fill(buffers[args[i].buffer].bytes, 0);
+    if (llvm::Error e = runOnCpu(func, args, buffers, runOptions))
+      return error(llvm::toString(std::move(e)));
   }
   if (verbose) {
     double ms = std::chrono::duration<double, std::milli>(

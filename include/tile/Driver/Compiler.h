@@ -48,6 +48,10 @@ struct KernelMetadata {
   std::vector<std::pair<std::string, Val>> constexprs;
   /// The launch grid expressions (empty without @grid).
   std::vector<std::string> grid;
+  /// Pointer parameters the launcher zeroes before every launch (the
+  /// config's pre_hook), and those that timing configs against each other
+  /// must leave unchanged (@autotune's reset_to_zero, restore_value).
+  std::vector<std::string> zeroBeforeLaunch, resetToZero, restoreValue;
   unsigned threadsPerBlock() const { return 32 * (numWarps + producerWarps); }
 };
 

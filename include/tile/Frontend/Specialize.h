@@ -47,11 +47,17 @@ struct AutotuneConfig {
   std::optional<unsigned> numWarps, numStages;
   /// Triton's `maxnreg`: registers per thread ptxas may use.
   std::optional<unsigned> maxRegisters;
+  /// The pointer parameters the config's `pre_hook` zeroes before each
+  /// launch (flash-attention's `pre_hook=init_to_zero("DQ")`).
+  std::vector<std::string> zeroBeforeLaunch;
 };
 
 struct AutotuneSpec {
   std::vector<AutotuneConfig> configs;
   std::vector<std::string> key;
+  /// Triton's `reset_to_zero` and `restore_value`: pointer parameters the
+  /// kernel writes that timing a config must not leave changed.
+  std::vector<std::string> resetToZero, restoreValue;
 };
 
 /// A kernel instance plus what the metadata and launchers need.
@@ -62,6 +68,8 @@ struct PlannedKernel {
   std::vector<std::string> grid;
   /// The @grid expressions themselves, for launchers that evaluate them.
   std::vector<const Expr *> gridExprs;
+  /// From the config and the @autotune (see AutotuneConfig, AutotuneSpec).
+  std::vector<std::string> zeroBeforeLaunch, resetToZero, restoreValue;
 };
 
 /// Parse a `-D` value: an int, float, True/False, a dtype name, a quoted

@@ -95,16 +95,24 @@ TILE_DTYPE(float8e4nv, fp8e4nv)
 TILE_DTYPE(float8e5, fp8e5)
 #undef TILE_DTYPE
 
-/// A device address with its element type.
+/// A device address with its element type, and optionally the size of the
+/// buffer it starts (0: unknown), which a kernel whose config zeroes the
+/// buffer before each launch (Triton's `pre_hook=init_to_zero(...)`) needs.
 struct Pointer {
   uint64_t address = 0;
   DType elementType = DType::fp32;
+  uint64_t bytes = 0;
 };
 template <typename T> Pointer ptr(T *devicePointer) {
   return {reinterpret_cast<uint64_t>(devicePointer), DTypeOf<T>::value};
 }
-inline Pointer ptr(uint64_t address, DType elementType) {
-  return {address, elementType};
+/// A buffer of `count` elements.
+template <typename T> Pointer ptr(T *devicePointer, size_t count) {
+  return {reinterpret_cast<uint64_t>(devicePointer), DTypeOf<T>::value,
+          count * sizeof(T)};
+}
+inline Pointer ptr(uint64_t address, DType elementType, uint64_t bytes = 0) {
+  return {address, elementType, bytes};
 }
 
 /// One kernel argument: a pointer or a scalar of a fixed type.
