@@ -87,12 +87,17 @@ TEST(ParserTest, Statements) {
 }
 
 TEST(ParserTest, SyntaxErrors) {
-  EXPECT_NE(parse("def f(1):\n  pass\n").find("expected a parameter name"),
-            std::string::npos);
+  // A helper (marked @jit) must parse; an unmarked def that does not is
+  // host code, skipped (module-host-code.tile).
+  EXPECT_NE(
+      parse("@jit\ndef f(1):\n  pass\n").find("expected a parameter name"),
+      std::string::npos);
   EXPECT_NE(parse("def f():\nreturn 1\n").find("expected an indented block"),
             std::string::npos);
-  EXPECT_NE(parse("def f():\n    x = = 1\n").find("expected an expression"),
-            std::string::npos);
+  EXPECT_NE(
+      parse("@jit\ndef f():\n    x = = 1\n").find("expected an expression"),
+      std::string::npos);
+  EXPECT_EQ(parse("def f():\n    x = = 1\n").find("error"), std::string::npos);
   EXPECT_NE(parse("print(1)\n").find("expected a kernel"), std::string::npos);
   // A constant may be bound again (Python's module namespace); a function
   // may not, but by a decorator applied to it.
@@ -106,8 +111,19 @@ TEST(ParserTest, SyntaxErrors) {
             std::string::npos);
   EXPECT_NE(parse("kernel k(x: *qq):\n    pass\n").find("unknown type 'qq'"),
             std::string::npos);
-  EXPECT_NE(parse("def f():\n    with x:\n        pass\n")
+  EXPECT_NE(parse("@triton.jit\ndef f():\n    with x:\n        pass\n")
                 .find("'with' statements are not supported"),
+            std::string::npos);
+  // Module-level host code: a class, an `if` on a constant, a `try`.
+  EXPECT_EQ(parse("class A:\n    def f(self):\n        pass\n").find("error"),
+            std::string::npos);
+  EXPECT_EQ(parse("X = 1\nif X > 0:\n    Y = 2\nelse:\n    Y = q r s\n")
+                .find("error"),
+            std::string::npos);
+  EXPECT_NE(parse("if f():\n    pass\n").find("cannot evaluate its condition"),
+            std::string::npos);
+  EXPECT_EQ(parse("try:\n    import a\nexcept ImportError:\n    b c d\n")
+                .find("error"),
             std::string::npos);
 }
 

@@ -434,6 +434,17 @@ FailureOr<Val> Generator::genName(const NameExpr &expr) {
                      name + "' provides here");
   if (name == "num_sms")
     return error(expr.getLoc(), kNumSMsOutsideConfigs);
+  auto host = ast.hostDefinitions.find(name);
+  if (host != ast.hostDefinitions.end() && !inLibrary()) {
+    mlir::LogicalResult failed =
+        error(expr.getLoc(), "'" + name +
+                                 "' is host code, which kernels cannot call: " +
+                                 host->second.reason +
+                                 "; make it a helper (@triton.jit) of device "
+                                 "code");
+    diags.note(host->second.loc, "'" + name + "' is defined here");
+    return failed;
+  }
   std::string msg = "undefined name '" + name + "'";
   std::string suggestion = suggestName(name, visibleNames());
   if (!suggestion.empty())

@@ -2,6 +2,7 @@
 
 #include "tile/Frontend/Parser.h"
 #include "tile/Frontend/Lexer.h"
+#include "tile/Frontend/Sema.h"
 
 #include "llvm/ADT/StringSwitch.h"
 
@@ -112,6 +113,14 @@ bool Parser::parseTopLevel(Module &module) {
     return fail(tok, "unexpected indent");
   if (tok.isKeyword("import") || tok.isKeyword("from"))
     return parseImport(module);
+  if (tok.isKeyword("pass")) {
+    consume();
+    return expectNewline();
+  }
+  if (tok.isKeyword("if"))
+    return parseTopLevelIf(module);
+  if (tok.isKeyword("try"))
+    return parseTopLevelTry(module);
   // A module docstring.
   if (tok.is(TokenKind::String)) {
     while (peek().is(TokenKind::String))
@@ -125,7 +134,18 @@ bool Parser::parseTopLevel(Module &module) {
       return false;
     decorators.push_back(std::move(deco));
   }
-  if (peek().isKeyword("def") || peek().isName("kernel")) {
+  if (peek().isKeyword("class")) {
+    // Host code (a torch.autograd.Function around the kernels): skipped.
+    const Token &name = peek(1);
+    if (!skipToBlockColon() || !skipBlock())
+      return false;
+    if (name.is(TokenKind::Name))
+      module.hostDefinitions[name.text] = {name.loc, "a class"};
+    return true;
+  }
+  if (peek().isKeyword("def"))
+    return parseHostOrHelper(module, std::move(decorators));
+  if (peek().isName("kernel")) {
     auto fn = parseFunction(std::move(decorators));
     if (!fn)
       return false;
@@ -161,6 +181,198 @@ bool Parser::parseTopLevel(Module &module) {
   return fail(tok, "expected a kernel, a helper ('def') or an import at top "
                    "level, found " +
                        describe(tok));
+}
+
+/// Whether a decorator is one of the language's (or a near miss of one,
+/// which then gets its error): anything else marks host code.
+static bool isLanguageDecorator(llvm::StringRef name) {
+  name.consume_front("triton.");
+  return llvm::is_contained({"jit", "autotune", "heuristics", "grid"}, name) ||
+         !suggestName(name, {"grid", "autotune", "jit", "heuristics"}).empty();
+}
+
+/// A `def`: a helper when a language decorator marks it, or when it parses
+/// as one; otherwise host code beside the kernels (a launcher with
+/// `x: torch.Tensor` annotations, `with` blocks, ...), skipped as Triton
+/// never compiles it. A kernel that calls it gets the reason.
+bool Parser::parseHostOrHelper(Module &module,
+                               std::vector<Decorator> decorators) {
+  const Token &name = peek(1);
+  auto skipAsHost = [&](std::string reason) {
+    if (!skipToBlockColon() || !skipBlock())
+      return false;
+    if (name.is(TokenKind::Name) && !module.findFunction(name.text))
+      module.hostDefinitions[name.text] = {name.loc, std::move(reason)};
+    return true;
+  };
+  bool marked = llvm::any_of(decorators, [](const Decorator &d) {
+    return isLanguageDecorator(d.name);
+  });
+  if (!decorators.empty() && !marked)
+    return skipAsHost("a function decorated with '@" + decorators[0].name +
+                      "'");
+  size_t start = pos;
+  std::optional<DiagnosticEngine::Held> held;
+  std::string firstError;
+  if (!marked) {
+    held = diags.hold();
+    diags.setHandler([&](llvm::SMLoc loc, llvm::SourceMgr::DiagKind kind,
+                         const std::string &message) {
+      if (kind != llvm::SourceMgr::DK_Error || !firstError.empty())
+        return;
+      auto [line, column] = diags.getLineAndColumn(loc);
+      firstError = "line " + std::to_string(line) + ":" +
+                   std::to_string(column) + ": " + message;
+    });
+  }
+  std::unique_ptr<FunctionDef> fn = parseFunction(std::move(decorators));
+  if (held) {
+    diags.release(std::move(*held));
+    if (!fn || failed) {
+      pos = start;
+      failed = false;
+      return skipAsHost("not device code (" + firstError + ")");
+    }
+  }
+  if (!fn)
+    return false;
+  if (const FunctionDef *prev = module.findFunction(fn->name)) {
+    diags.error(fn->loc, "redefinition of '" + fn->name + "'");
+    diags.note(prev->loc, "previous definition is here");
+    failed = true;
+    return false;
+  }
+  module.hostDefinitions.erase(fn->name);
+  fn->module = &module;
+  module.functions.push_back(std::move(fn));
+  return true;
+}
+
+/// From a block statement's keyword to its `:` (brackets may hold colons).
+bool Parser::skipToBlockColon() {
+  int depth = 0;
+  while (!peek().is(TokenKind::Eof) && !peek().is(TokenKind::Newline)) {
+    const Token &t = consume();
+    if (t.isOp("(") || t.isOp("[") || t.isOp("{"))
+      ++depth;
+    else if (t.isOp(")") || t.isOp("]") || t.isOp("}"))
+      --depth;
+    else if (t.isOp(":") && depth == 0)
+      return true;
+  }
+  return fail(peek(),
+              "expected ':' to open the block, found " + describe(peek()));
+}
+
+/// After a block's `:`: its indented lines, or the rest of its line.
+bool Parser::skipBlock() {
+  if (!peek().is(TokenKind::Newline)) {
+    while (!peek().is(TokenKind::Newline) && !peek().is(TokenKind::Eof))
+      consume();
+    return expectNewline();
+  }
+  consume();
+  if (!peek().is(TokenKind::Indent))
+    return fail(peek(),
+                "expected an indented block, found " + describe(peek()));
+  int depth = 0;
+  do {
+    if (peek().is(TokenKind::Indent))
+      ++depth;
+    else if (peek().is(TokenKind::Dedent))
+      --depth;
+    consume();
+  } while (depth > 0 && !peek().is(TokenKind::Eof));
+  return true;
+}
+
+/// After a block's `:` at module level: its lines as module-level code.
+bool Parser::parseTopLevelBlock(Module &module) {
+  if (!peek().is(TokenKind::Newline))
+    return parseTopLevel(module);
+  consume();
+  if (!peek().is(TokenKind::Indent))
+    return fail(peek(),
+                "expected an indented block, found " + describe(peek()));
+  consume();
+  while (!peek().is(TokenKind::Dedent) && !peek().is(TokenKind::Eof))
+    if (!parseTopLevel(module))
+      return false;
+  if (peek().is(TokenKind::Dedent))
+    consume();
+  return true;
+}
+
+/// A module-level `if` runs while the file is read, so its condition must
+/// be known while compiling: module constants, `__name__` (never
+/// "__main__": the file is not run as a script) and `TYPE_CHECKING`
+/// (false). The branch taken is read as module-level code; the others are
+/// skipped.
+bool Parser::parseTopLevelIf(Module &module) {
+  bool taken = false;
+  bool first = true;
+  while (first || peek().isKeyword("elif") || peek().isKeyword("else")) {
+    const Token &keyword = consume();
+    bool isElse = keyword.isKeyword("else");
+    first = false;
+    bool take = false;
+    if (!isElse) {
+      ExprPtr condition = parseExpr();
+      if (!condition)
+        return false;
+      if (!expectOp(":", "after the condition"))
+        return false;
+      if (!taken) {
+        llvm::StringMap<Val> env = moduleConstants(module, diags);
+        env["__name__"] = Val::string("__tile__");
+        env["TYPE_CHECKING"] = Val::boolean(false);
+        DiagnosticEngine::Held held = diags.hold();
+        std::optional<Val> value = evalConstexpr(*condition, env, diags);
+        diags.release(std::move(held));
+        if (!value)
+          return fail(keyword,
+                      "a module-level '" + keyword.text.str() +
+                          "' runs while the file is read, and tilec cannot "
+                          "evaluate its condition while compiling (only "
+                          "module constants can be); keep the branch this "
+                          "Triton (3.6) would take");
+        take = value->truthy();
+      }
+    } else {
+      if (!expectOp(":", "after 'else'"))
+        return false;
+      take = !taken;
+    }
+    if (take && !taken) {
+      taken = true;
+      if (!parseTopLevelBlock(module))
+        return false;
+    } else if (!skipBlock()) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/// A module-level `try` (imports with a fallback): the body is read as
+/// module-level code, as where it succeeds; `except` blocks are skipped;
+/// `else` and `finally` are read too.
+bool Parser::parseTopLevelTry(Module &module) {
+  consume();
+  if (!expectOp(":", "after 'try'") || !parseTopLevelBlock(module))
+    return false;
+  while (peek().isKeyword("except") || peek().isKeyword("else") ||
+         peek().isKeyword("finally")) {
+    if (peek().isKeyword("except")) {
+      if (!skipToBlockColon() || !skipBlock())
+        return false;
+      continue;
+    }
+    consume();
+    if (!expectOp(":") || !parseTopLevelBlock(module))
+      return false;
+  }
+  return true;
 }
 
 /// `a.b.c` of a name or attribute chain; empty for anything else.

@@ -464,6 +464,16 @@ struct Module {
   /// `triton_lang_extension as tle`), with the module: accepted so that
   /// files paste cleanly, and named in the error where a kernel uses one.
   llvm::StringMap<std::string> foreignImports;
+  /// Host code at module level that is not device code: classes, and
+  /// functions without a Triton decorator that do not parse as helpers
+  /// (`def f(x: torch.Tensor)`, a body using `with`). Skipped, as Triton
+  /// never compiles them; a kernel that calls one gets the error, naming
+  /// why (`reason`, at `loc`).
+  struct HostDefinition {
+    llvm::SMLoc loc;
+    std::string reason;
+  };
+  llvm::StringMap<HostDefinition> hostDefinitions;
 
   const FunctionDef *findFunction(llvm::StringRef name) const;
   const GlobalConst *findConstant(llvm::StringRef name) const;

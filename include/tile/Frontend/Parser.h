@@ -32,6 +32,12 @@ public:
 private:
   // Top level.
   bool parseTopLevel(Module &module);
+  bool parseTopLevelBlock(Module &module);
+  bool parseTopLevelIf(Module &module);
+  bool parseTopLevelTry(Module &module);
+  bool parseHostOrHelper(Module &module, std::vector<Decorator> decorators);
+  bool skipToBlockColon();
+  bool skipBlock();
   bool parseImport(Module &module);
   bool addConstant(Module &module, GlobalConst c, const Token &at);
   std::unique_ptr<FunctionDef> parseFunction(std::vector<Decorator> decos);
