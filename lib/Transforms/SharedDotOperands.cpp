@@ -11,7 +11,9 @@
 // A dot with a wgmma (version-3) layout instead stores its operands once
 // in wgmma's shared layout (A only when it is a loaded tile; otherwise it
 // stays in registers) and becomes one tilegpu.warpgroup_dot; a loaded tf32
-// A stored along M is read from its buffer into registers.
+// A stored along M is read from its buffer into registers, and so is a
+// loaded A that the dot's loop does not change (attention's Q), once,
+// before the loop, where the registers allow.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +23,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir::tile {
@@ -239,6 +242,63 @@ static void rewriteDot(tile::DotOp dot,
     bCvt->erase();
 }
 
+/// Whether a loaded 16-bit A that the dot's loop does not change
+/// (attention's Q) is better read into registers once, before the loop:
+/// wgmma then reads only B from shared memory in every iteration. With
+/// both operands from shared memory, Q K^T at N = 64 (tutorial 06's
+/// 128 x 64 tiles at head dim 128 on 8 warps) asks as many bytes a cycle
+/// of shared memory as it has: 1.10x with A in registers. Only where the
+/// registers allow it, estimated as the loop's fp32 accumulators plus 64
+/// a thread: the tile's registers must keep that estimate at 192 or less
+/// and at the same programs per SM (at head dim 64 on 8 warps, two
+/// programs became one and it ran at 0.73-0.76x), and no other dot of the
+/// loop may have such an A (tutorial 06's backward reads K and V so: both
+/// in registers spilled 708 bytes). The loop, or null.
+static Operation *keepInRegistersAcrossLoop(tile::DotOp dot, Value tile) {
+  auto type = cast<RankedTensorType>(dot.getA().getType());
+  if (type.getElementType().getIntOrFloatBitWidth() != 16)
+    return nullptr;
+  Operation *loop = dot->getParentOfType<LoopLikeOpInterface>();
+  auto invariant = [&](Value v) {
+    return !loop->isAncestor(v.getParentRegion()->getParentOp());
+  };
+  if (!loop || !invariant(tile))
+    return nullptr;
+  unsigned threads = 32 * getNumWarps(dot->getParentOfType<func::FuncOp>());
+  if (type.getNumElements() / threads > 64)
+    return nullptr;
+  // The loop's other dots, before (tile.dot) or after (warpgroup_dot, its
+  // A staged or read before the loop) their rewrite.
+  bool another = false;
+  loop->walk([&](Operation *other) {
+    Value otherA;
+    if (auto d = dyn_cast<tile::DotOp>(other); d && d != dot)
+      otherA = convertedFromBlocked(d.getA());
+    else if (auto w = dyn_cast<WarpGroupDotOp>(other))
+      if (Operation *def = w.getA().getDefiningOp();
+          def && isa<LocalAllocOp, LocalLoadOp, MemDescTransOp>(def))
+        otherA = w.getA();
+    another |= otherA && invariant(otherA);
+  });
+  if (another)
+    return nullptr;
+  int64_t accumulators = 0;
+  loop->walk([&](Operation *op) {
+    if (isa<tile::DotOp, WarpGroupDotOp>(op))
+      accumulators +=
+          cast<RankedTensorType>(op->getResult(0).getType()).getNumElements();
+  });
+  int64_t before = accumulators / threads + 64;
+  int64_t after = before + type.getNumElements() / threads / 2;
+  auto programsPerSM = [&](int64_t registers) {
+    return std::max<int64_t>(1,
+                             65536 / (llvm::alignTo(registers, 8) * threads));
+  };
+  return after <= 192 && programsPerSM(after) == programsPerSM(before)
+             ? loop
+             : nullptr;
+}
+
 /// A wgmma dot reads B, and A when it is a loaded tile, from shared memory:
 /// each is stored once in wgmma's layout, in the order its producer's
 /// layout has, and the dot becomes warpgroup_dot.
@@ -262,7 +322,25 @@ static LogicalResult rewriteWgmmaDot(tile::DotOp dot,
     // tile stored along M (the transpose of a row-major B: KMajorDots.cpp)
     // is staged as it comes, and the dot reads it into registers.
     bool alongM = blockedOrder(cast<RankedTensorType>(tile.getType()))[0] == 0;
-    if (alongM && dot.getA().getType().getElementType().isF32()) {
+    if (Operation *loop = keepInRegistersAcrossLoop(dot, tile)) {
+      converts.push_back(a.getDefiningOp());
+      Value staged = stage(dot, tile, ldmatrixEncoding, bypassed);
+      if (!staged)
+        return dot.emitError("internal error: no shared layout for A");
+      // A tile without a defining op (an argument) is staged before the
+      // dot; the store and the read belong before the loop too.
+      if (loop->isAncestor(staged.getDefiningOp())) {
+        SmallVector<Operation *> chain{staged.getDefiningOp()};
+        if (auto view = staged.getDefiningOp<MemDescTransOp>())
+          chain.insert(chain.begin(), view.getSrc().getDefiningOp());
+        for (Operation *op : chain)
+          op->moveBefore(loop);
+      }
+      OpBuilder after(staged.getDefiningOp()->getBlock(),
+                      ++Block::iterator(staged.getDefiningOp()));
+      a = LocalLoadOp::create(after, dot.getLoc(), dot.getA().getType(), staged,
+                              DenseI64ArrayAttr());
+    } else if (alongM && dot.getA().getType().getElementType().isF32()) {
       converts.push_back(a.getDefiningOp());
       a = stage(dot, tile, registerFragmentEncoding, bypassed);
     } else {

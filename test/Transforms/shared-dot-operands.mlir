@@ -328,3 +328,59 @@ func.func @tf32_a_along_m(%b: tensor<32x64xf32, #bB32>, %aT: tensor<32x128xf32, 
   %d = tile.dot %ca, %cb, %c : tensor<64x32xf32, #dA32> * tensor<32x128xf32, #dB32> -> tensor<64x128xf32, #mma32>
   return %d : tensor<64x128xf32, #mma32>
 }
+
+// -----
+
+// A loaded A that the dot's loop does not change (attention's Q) is stored
+// once and read into registers once, before the loop (ldmatrix's swizzle):
+// in the loop wgmma reads only B from shared memory. Only where the
+// estimate of a thread's registers (the loop's fp32 accumulators plus 64)
+// stays at 192 or less and at the same programs per SM with the tile's
+// registers: 96 + 64 -> 176 here; @halves: 64 + 64 = 128 (two programs of
+// 8 warps) would become 144 (one), so A stays in shared memory.
+#bQ = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]>
+#mmaQ = #tilegpu.mma<version = 3, warpsPerCTA = [8, 1], instrShape = [16, 192]>
+#dQ = #tilegpu.dot_op<opIdx = 0, parent = #mmaQ, kWidth = 2>
+#dK = #tilegpu.dot_op<opIdx = 1, parent = #mmaQ, kWidth = 2>
+// CHECK-LABEL: func.func @loop_invariant_a
+// CHECK-SAME: (%[[Q:[a-z0-9]+]]: tensor<128x64xf16,
+// CHECK: %[[MQ:.*]] = tilegpu.local_alloc %[[Q]] : ({{.*}}) -> !tilegpu.memdesc<128x64xf16, #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>>
+// CHECK: %[[RQ:.*]] = tilegpu.local_load %[[MQ]] : {{.*}} -> tensor<128x64xf16, #tilegpu.dot_op<opIdx = 0
+// CHECK: scf.for
+// CHECK: %[[MK:.*]] = tilegpu.local_alloc
+// CHECK: tilegpu.warpgroup_dot %[[RQ]], %[[MK]]
+func.func @loop_invariant_a(%q: tensor<128x64xf16, #bQ>, %k: tensor<64x192xf16, #bQ>, %c: tensor<128x192xf32, #mmaQ>) -> tensor<128x192xf32, #mmaQ> attributes {tilegpu.num_warps = 8 : i32} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %cq = tilegpu.convert_layout %q : tensor<128x64xf16, #bQ> -> tensor<128x64xf16, #dQ>
+  %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %c) -> (tensor<128x192xf32, #mmaQ>) {
+    %ck = tilegpu.convert_layout %k : tensor<64x192xf16, #bQ> -> tensor<64x192xf16, #dK>
+    %d = tile.dot %cq, %ck, %acc : tensor<128x64xf16, #dQ> * tensor<64x192xf16, #dK> -> tensor<128x192xf32, #mmaQ>
+    scf.yield %d : tensor<128x192xf32, #mmaQ>
+  }
+  return %r : tensor<128x192xf32, #mmaQ>
+}
+
+// -----
+
+#bH = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]>
+#mmaH = #tilegpu.mma<version = 3, warpsPerCTA = [8, 1], instrShape = [16, 128]>
+#dQH = #tilegpu.dot_op<opIdx = 0, parent = #mmaH, kWidth = 2>
+#dKH = #tilegpu.dot_op<opIdx = 1, parent = #mmaH, kWidth = 2>
+// CHECK-LABEL: func.func @halves
+// CHECK-NOT: tilegpu.local_load
+// CHECK: scf.for
+// CHECK: tilegpu.warpgroup_dot %{{.*}}, %{{.*}}, %{{.*}} : !tilegpu.memdesc<128x64xf16
+func.func @halves(%q: tensor<128x64xf16, #bH>, %k: tensor<64x128xf16, #bH>, %c: tensor<128x128xf32, #mmaH>) -> tensor<128x128xf32, #mmaH> attributes {tilegpu.num_warps = 8 : i32} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %cq = tilegpu.convert_layout %q : tensor<128x64xf16, #bH> -> tensor<128x64xf16, #dQH>
+  %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %c) -> (tensor<128x128xf32, #mmaH>) {
+    %ck = tilegpu.convert_layout %k : tensor<64x128xf16, #bH> -> tensor<64x128xf16, #dKH>
+    %d = tile.dot %cq, %ck, %acc : tensor<128x64xf16, #dQH> * tensor<64x128xf16, #dKH> -> tensor<128x128xf32, #mmaH>
+    scf.yield %d : tensor<128x128xf32, #mmaH>
+  }
+  return %r : tensor<128x128xf32, #mmaH>
+}

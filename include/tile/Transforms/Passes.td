@@ -198,7 +198,11 @@ def TileGPUSharedDotOperands : Pass<"tilegpu-shared-dot-operands", "ModuleOp"> {
     live in registers at a time. When only one operand comes from a load
     and the other is already in its operand layout in registers (attention's
     `P @ V`), the register operand is sliced in place with
-    `tilegpu.extract_slice` and only the loaded one is staged.
+    `tilegpu.extract_slice` and only the loaded one is staged. A dot with
+    the wgmma layout becomes one `tilegpu.warpgroup_dot` reading its staged
+    operands from shared memory; a loaded A its loop does not change
+    (attention's Q) is instead read into registers once, before the loop,
+    where an estimate of the loop's registers allows (docs/passes.md).
   }];
   let dependentDialects = ["tile::TileDialect", "tilegpu::TileGPUDialect"];
 }
