@@ -147,17 +147,7 @@ bool Parser::parseTopLevel(Module &module) {
     return parseHostOrHelper(module, std::move(decorators));
   if (peek().isName("kernel")) {
     auto fn = parseFunction(std::move(decorators));
-    if (!fn)
-      return false;
-    if (const FunctionDef *prev = module.findFunction(fn->name)) {
-      diags.error(fn->loc, "redefinition of '" + fn->name + "'");
-      diags.note(prev->loc, "previous definition is here");
-      failed = true;
-      return false;
-    }
-    fn->module = &module;
-    module.functions.push_back(std::move(fn));
-    return true;
+    return fn && addFunction(module, std::move(fn));
   }
   // A module-level constant: `NAME: tl.constexpr = value` or `NAME = value`.
   if (decorators.empty() && tok.is(TokenKind::Name) &&
@@ -234,8 +224,11 @@ bool Parser::parseHostOrHelper(Module &module,
       return skipAsHost("not device code (" + firstError + ")");
     }
   }
-  if (!fn)
-    return false;
+  return fn && addFunction(module, std::move(fn));
+}
+
+/// Adds a kernel or helper; defining a name twice is an error.
+bool Parser::addFunction(Module &module, std::unique_ptr<FunctionDef> fn) {
   if (const FunctionDef *prev = module.findFunction(fn->name)) {
     diags.error(fn->loc, "redefinition of '" + fn->name + "'");
     diags.note(prev->loc, "previous definition is here");
@@ -288,19 +281,8 @@ bool Parser::skipBlock() {
 
 /// After a block's `:` at module level: its lines as module-level code.
 bool Parser::parseTopLevelBlock(Module &module) {
-  if (!peek().is(TokenKind::Newline))
-    return parseTopLevel(module);
-  consume();
-  if (!peek().is(TokenKind::Indent))
-    return fail(peek(),
-                "expected an indented block, found " + describe(peek()));
-  consume();
-  while (!peek().is(TokenKind::Dedent) && !peek().is(TokenKind::Eof))
-    if (!parseTopLevel(module))
-      return false;
-  if (peek().is(TokenKind::Dedent))
-    consume();
-  return true;
+  auto item = [&] { return parseTopLevel(module); };
+  return parseIndented(item, item);
 }
 
 /// A module-level `if` runs while the file is read, so its condition must
@@ -863,16 +845,21 @@ bool Parser::parseBlock(StmtList &body) {
     return fail(at, "blocks are nested too deeply (more than " +
                         llvm::Twine(kMaxBlockDepth) + " levels)");
   }
+  return parseIndented([&] { return parseSimpleStatements(body); },
+                       [&] { return parseStatement(body); });
+}
+
+bool Parser::parseIndented(llvm::function_ref<bool()> restOfLine,
+                           llvm::function_ref<bool()> line) {
   if (!peek().is(TokenKind::Newline))
-    return parseSimpleStatements(body);
+    return restOfLine();
   consume();
   if (!peek().is(TokenKind::Indent))
     return fail(peek(), "expected an indented block");
   consume();
-  while (!peek().is(TokenKind::Dedent) && !peek().is(TokenKind::Eof)) {
-    if (!parseStatement(body))
+  while (!peek().is(TokenKind::Dedent) && !peek().is(TokenKind::Eof))
+    if (!line())
       return false;
-  }
   if (peek().is(TokenKind::Dedent))
     consume();
   return true;

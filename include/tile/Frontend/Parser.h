@@ -36,6 +36,7 @@ private:
   bool parseTopLevelIf(Module &module);
   bool parseTopLevelTry(Module &module);
   bool parseHostOrHelper(Module &module, std::vector<Decorator> decorators);
+  bool addFunction(Module &module, std::unique_ptr<FunctionDef> fn);
   bool skipToBlockColon();
   bool skipBlock();
   bool parseImport(Module &module);
@@ -49,6 +50,10 @@ private:
 
   // Statements.
   bool parseBlock(StmtList &body);
+  /// After a block's `:`: the rest of the line, or its indented lines,
+  /// each read by `line`.
+  bool parseIndented(llvm::function_ref<bool()> restOfLine,
+                     llvm::function_ref<bool()> line);
   bool parseStatement(StmtList &out);
   bool parseSimpleStatements(StmtList &out);
   StmtPtr parseSimpleStatement();
