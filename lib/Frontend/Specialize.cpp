@@ -213,6 +213,29 @@ static bool setsOnlyBlockShapes(const StmtList &body) {
   return true;
 }
 
+/// The `return` that is a function's whole body (after a docstring at
+/// most), or null: configs=NAME(...) functions and hook factories are such.
+static const ReturnStmt *onlyReturn(const FunctionDef &fn) {
+  for (const StmtPtr &stmt : fn.body) {
+    if (auto *doc = dyn_cast<ExprStmt>(stmt.get());
+        doc && llvm::isa<StrExpr>(doc->expr.get()))
+      continue;
+    return stmt == fn.body.back() ? dyn_cast<ReturnStmt>(stmt.get()) : nullptr;
+  }
+  return nullptr;
+}
+
+/// What `call` passes for `fn`'s parameter `i`: its keyword, else its
+/// positional argument; null if neither.
+static const Expr *argumentFor(const CallExpr &call, const FunctionDef &fn,
+                               size_t i) {
+  const Expr *arg = i < call.args.size() ? call.args[i].get() : nullptr;
+  for (const KeywordArg &kw : call.keywords)
+    if (kw.name == fn.params[i].name)
+      arg = kw.value.get();
+  return arg;
+}
+
 /// The parameter that `e` zeroes when it is `NARGS[KEY].zero_()`, NARGS
 /// being the hook's parameter and KEY a string, or a name `env` binds to
 /// one (flash-attention's `init_to_zero(name)` returns
@@ -330,25 +353,14 @@ hookZeroes(const Expr &value, const FunctionDef &kernel,
   if (!factory || factory->isKernel ||
       call->args.size() > factory->params.size())
     return std::nullopt;
-  const ReturnStmt *ret = nullptr;
-  for (const StmtPtr &stmt : factory->body) {
-    if (auto *doc = dyn_cast<ExprStmt>(stmt.get());
-        doc && llvm::isa<StrExpr>(doc->expr.get()) && !ret)
-      continue;
-    ret = stmt == factory->body.back() ? dyn_cast<ReturnStmt>(stmt.get())
-                                       : nullptr;
-    break;
-  }
+  const ReturnStmt *ret = onlyReturn(*factory);
   auto *lambda =
       ret && ret->value ? dyn_cast<LambdaExpr>(ret->value.get()) : nullptr;
   if (!lambda || lambda->params.size() != 1)
     return std::nullopt;
   llvm::StringMap<Val> bound = env;
   for (auto [i, p] : llvm::enumerate(factory->params)) {
-    const Expr *arg = i < call->args.size() ? call->args[i].get() : nullptr;
-    for (const KeywordArg &kw : call->keywords)
-      if (kw.name == p.name)
-        arg = kw.value.get();
+    const Expr *arg = argumentFor(*call, *factory, i);
     if (!arg)
       arg = p.defaultValue.get();
     if (!arg)
@@ -420,16 +432,7 @@ static bool bindConfigFunction(const FunctionDef &kernel, const CallExpr &call,
   if (!fn || fn->isKernel)
     return true;
   // The body: a docstring at most, then `return [config(...), ...]`.
-  const ReturnStmt *ret = nullptr;
-  for (const StmtPtr &stmt : fn->body) {
-    if (auto *doc = dyn_cast<ExprStmt>(stmt.get()))
-      if (llvm::isa<StrExpr>(doc->expr.get()) && !ret)
-        continue;
-    ret = dyn_cast<ReturnStmt>(stmt.get());
-    if (!ret || stmt != fn->body.back())
-      ret = nullptr;
-    break;
-  }
+  const ReturnStmt *ret = onlyReturn(*fn);
   // A function that returns one of its parameters unchanged (mamba's
   // `autotune_configs(configs)`, defined as the identity): the configs are
   // the call's argument for it.
@@ -438,10 +441,7 @@ static bool bindConfigFunction(const FunctionDef &kernel, const CallExpr &call,
       for (size_t i = 0; i < fn->params.size(); ++i) {
         if (fn->params[i].name != name->name)
           continue;
-        const Expr *arg = i < call.args.size() ? call.args[i].get() : nullptr;
-        for (const KeywordArg &kw : call.keywords)
-          if (kw.name == name->name)
-            arg = kw.value.get();
+        const Expr *arg = argumentFor(call, *fn, i);
         if (arg && isConfigList(*arg)) {
           returned = arg;
           return true;
@@ -459,10 +459,7 @@ static bool bindConfigFunction(const FunctionDef &kernel, const CallExpr &call,
                    " argument(s), got " + std::to_string(call.args.size()));
   for (size_t i = 0; i < fn->params.size(); ++i) {
     const Param &p = fn->params[i];
-    const Expr *value = i < call.args.size() ? call.args[i].get() : nullptr;
-    for (const KeywordArg &kw : call.keywords)
-      if (kw.name == p.name)
-        value = kw.value.get();
+    const Expr *value = argumentFor(call, *fn, i);
     if (!value)
       value = p.defaultValue.get();
     if (!value)

@@ -723,13 +723,22 @@ Expected<Grid> gridFor(const Entry &e, std::optional<Grid> explicitGrid,
   return g;
 }
 
+/// Device-to-device copies on `stream`: destination, source, bytes each.
+Status copyOnDevice(const cu::Driver &d,
+                    llvm::ArrayRef<std::array<uint64_t, 3>> copies,
+                    cu::CUstream stream) {
+  for (const std::array<uint64_t, 3> &c : copies)
+    if (cu::CUresult r = d.cuMemcpyDtoDAsync(c[0], c[1], c[2], stream);
+        r != cu::CUDA_SUCCESS)
+      return Status::error(cu::describe(d, "cuMemcpyDtoDAsync", r));
+  return Status();
+}
+
 Status launchEntry(const cu::Driver &d, const Entry &e, Stream stream,
                    Grid g, LaunchArgs &a) {
   auto s = static_cast<cu::CUstream>(stream);
-  for (const std::array<uint64_t, 3> &c : a.copies)
-    if (cu::CUresult r = d.cuMemcpyDtoDAsync(c[0], c[1], c[2], s);
-        r != cu::CUDA_SUCCESS)
-      return Status::error(cu::describe(d, "cuMemcpyDtoDAsync", r));
+  if (Status copied = copyOnDevice(d, a.copies, s); !copied)
+    return copied;
   for (auto [address, bytes] : a.zeroes)
     if (cu::CUresult r = d.cuMemsetD8Async(address, 0, bytes, s);
         r != cu::CUDA_SUCCESS)
@@ -819,13 +828,7 @@ public:
   void restoreBefore(LaunchArgs &a) const {
     a.copies.assign(copies.begin(), copies.end());
   }
-  Status restore() {
-    for (const std::array<uint64_t, 3> &c : copies)
-      if (cu::CUresult r = d.cuMemcpyDtoDAsync(c[0], c[1], c[2], stream);
-          r != cu::CUDA_SUCCESS)
-        return Status::error(cu::describe(d, "cuMemcpyDtoDAsync", r));
-    return Status();
-  }
+  Status restore() { return copyOnDevice(d, copies, stream); }
 
 private:
   const cu::Driver &d;
