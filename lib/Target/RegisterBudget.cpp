@@ -1,12 +1,15 @@
 //===- RegisterBudget.cpp - Registers that cost no occupancy --------------===//
 
 #include "tile/Target/RegisterBudget.h"
+#include "tile/Target/FastPathGuard.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <optional>
 
 using namespace tilec;
 
@@ -164,6 +167,28 @@ spillsUnderBudgets(llvm::StringRef ptx,
   return parsePtxasSpills(log);
 }
 
+/// `ptx` with each fast-path guard set to true, so that ptxas drops the
+/// general paths it no longer reaches: assembled, a versioned entry's
+/// register count is its fast path's alone.
+static std::string withFastPathsOnly(llvm::StringRef ptx) {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  llvm::SmallVector<llvm::StringRef> lines;
+  ptx.split(lines, '\n');
+  for (auto [i, line] : llvm::enumerate(lines)) {
+    if (i)
+      os << '\n';
+    size_t comma = line.find(',');
+    if (!line.contains(kFastPathGuardComment) ||
+        comma == llvm::StringRef::npos) {
+      os << line;
+      continue;
+    }
+    os << line.take_front(comma) << ", 1;";
+  }
+  return out;
+}
+
 llvm::Expected<std::string> tilec::applyOccupancyRegisterBudgets(
     llvm::StringRef ptx, const llvm::StringMap<unsigned> &threadsPerBlock,
     const TargetInfo &target, bool tryHigherOccupancy,
@@ -175,7 +200,28 @@ llvm::Expected<std::string> tilec::applyOccupancyRegisterBudgets(
   llvm::StringMap<unsigned> registers = parsePtxasRegisters(log);
   llvm::StringMap<unsigned> spills = parsePtxasSpills(log);
   // Each entry's occupancy budget where it raises the count, and one more
-  // program per SM where that costs at most a quarter of the registers.
+  // program per SM where that costs at most a quarter of the registers
+  // and the entry's fast path alone needs no more: the step is for the
+  // registers a general path adds (causal attention at head dim 64 on 8
+  // warps: 169 where its fast path needs 108), not a cut into the fast
+  // path's own (layer norm over 8,192 columns, 61 -> 48 where its fast
+  // path takes 60: ptxas then serialized the last loop's loads, 0.86x,
+  // bench/NOTES.md).
+  std::optional<llvm::StringMap<unsigned>> fastPathRegisters;
+  auto fastPathCount = [&](llvm::StringRef name) -> unsigned {
+    if (!fastPathRegisters) {
+      std::string fastLog;
+      llvm::Expected<std::string> fast =
+          assembleCubin(withFastPathsOnly(ptx), target, &fastLog);
+      if (fast)
+        fastPathRegisters = parsePtxasRegisters(fastLog);
+      else {
+        llvm::consumeError(fast.takeError());
+        fastPathRegisters.emplace();
+      }
+    }
+    return fastPathRegisters->lookup(name);
+  };
   llvm::StringMap<unsigned> occupancy, budgets;
   for (const auto &[name, count] : registers) {
     auto threads = threadsPerBlock.find(name);
@@ -192,8 +238,11 @@ llvm::Expected<std::string> tilec::applyOccupancyRegisterBudgets(
     unsigned warps = llvm::divideCeil(threads->second, 32);
     unsigned shared = sharedBytes.lookup(name) + 1024;
     if (next && 4 * next >= 3 * count &&
-        sharedBytesPerSM / shared > programsPerSM(count, warps))
-      budgets[name] = next;
+        sharedBytesPerSM / shared > programsPerSM(count, warps)) {
+      unsigned fastCount = fastPathCount(name);
+      if (fastCount && fastCount <= next)
+        budgets[name] = next;
+    }
   }
   // A budget stays only where ptxas spills no more under it than without
   // (a tighter one: not at all). Even a larger budget changes ptxas's

@@ -372,6 +372,8 @@ struct TileVersionArguments
       // branch; the last else branch is the general path (the `scf.if`
       // marked versioned).
       scf::IfOp fast = version(func, assumptions);
+      fast->setAttr(tilegpu::kFastPathGuardAttrName,
+                    UnitAttr::get(&getContext()));
       for (ArrayRef<Candidate> alternate : alternates) {
         Block *rest = fast.elseBlock();
         SmallVector<Operation *> moved;

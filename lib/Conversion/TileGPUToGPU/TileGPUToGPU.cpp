@@ -9,6 +9,7 @@
 
 #include "Utility.h"
 #include "tile/Conversion/Passes.h"
+#include "tile/Target/FastPathGuard.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -168,6 +169,22 @@ static LogicalResult checkLayouts(ModuleOp module) {
   return failure(walk.wasInterrupted());
 }
 
+/// Pass the guard of each versioned kernel's fast path through the marked
+/// inline PTX move, which the register budget finds in the PTX.
+static void markFastPathGuards(ModuleOp module) {
+  module.walk([](scf::IfOp ifOp) {
+    if (!ifOp->hasAttr(tilegpu::kFastPathGuardAttrName))
+      return;
+    OpBuilder b(ifOp);
+    Value guard = ifOp.getCondition();
+    Value marked = createInlineAsm(b, ifOp.getLoc(), guard.getType(), guard,
+                                   tilec::kFastPathGuardAsm, "=b,b",
+                                   /*hasSideEffects=*/false)
+                       .getResult(0);
+    ifOp.getConditionMutable().assign(marked);
+  });
+}
+
 struct ConvertTileGPUToGPUPass
     : public mlir::tile::impl::ConvertTileGPUToGPUBase<ConvertTileGPUToGPUPass> {
   void runOnOperation() override {
@@ -178,6 +195,7 @@ struct ConvertTileGPUToGPUPass
     if (failed(outlineKernels(module)))
       return signalPassFailure();
     markTileLoops(module);
+    markFastPathGuards(module);
     allocateTensorMaps(module);
 
     DistributedTypeConverter converter(ctx);

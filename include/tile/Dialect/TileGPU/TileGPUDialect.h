@@ -67,6 +67,12 @@ inline constexpr llvm::StringLiteral kWarpSpecializedAttrName =
 /// the guarded fast path, its else region the general one.
 inline constexpr llvm::StringLiteral kVersionedAttrName = "tile.versioned";
 
+/// On the outermost `scf.if` of `tile-version-arguments`: its condition is
+/// the guard of the primary fast path, which the lowering passes through a
+/// marked inline PTX move (tile/Target/FastPathGuard.h).
+inline constexpr llvm::StringLiteral kFastPathGuardAttrName =
+    "tile.fast_path_guard";
+
 /// On a `make_range` that `tile-sink-past-loops` copied for the uses after
 /// a loop, so that CSE keeps it apart from the original (its lowering reads
 /// the thread index afresh there, as all code after a loop does).
