@@ -25,11 +25,11 @@ func.func @default_1d_4_warps(%p: !tile.ptr<f32>) attributes {tilegpu.num_warps 
   return
 }
 
-// A contiguous access gives each thread a run of up to 16 bytes (4 x i32
-// here), as long as the block has that many elements per thread.
+// A contiguous aligned access gives each thread a run of up to 16 bytes (4 x
+// i32 here), as long as the block has that many elements per thread.
 // CHECK-LABEL: func.func @default_1d_8_warps
 // CHECK: tile.make_range 0 to 1024 : tensor<1024xi32, #tilegpu.blocked<sizePerThread = {{\[?}}4{{\]?}}, threadsPerWarp = {{\[?}}32{{\]?}}, warpsPerCTA = {{\[?}}8{{\]?}}, order = {{\[?}}0{{\]?}}>>
-func.func @default_1d_8_warps(%p: !tile.ptr<i32>) attributes {tilegpu.num_warps = 8 : i32} {
+func.func @default_1d_8_warps(%p: !tile.ptr<i32> {tile.divisibility = 16 : i32}) attributes {tilegpu.num_warps = 8 : i32} {
   %r = tile.make_range 0 to 1024 : tensor<1024xi32>
   %s = tile.splat %p : tensor<1024x!tile.ptr<i32>>
   %a = tile.addptr %s, %r : tensor<1024x!tile.ptr<i32>>, tensor<1024xi32>
@@ -40,7 +40,7 @@ func.func @default_1d_8_warps(%p: !tile.ptr<i32>) attributes {tilegpu.num_warps 
 // Without tilegpu.num_warps a kernel has 4 warps.
 // CHECK-LABEL: func.func @default_num_warps
 // CHECK: tile.make_range 0 to 256 : tensor<256xi32, #tilegpu.blocked<sizePerThread = {{\[?}}2{{\]?}}, threadsPerWarp = {{\[?}}32{{\]?}}, warpsPerCTA = {{\[?}}4{{\]?}}, order = {{\[?}}0{{\]?}}>>
-func.func @default_num_warps(%p: !tile.ptr<i32>) {
+func.func @default_num_warps(%p: !tile.ptr<i32> {tile.divisibility = 16 : i32}) {
   %r = tile.make_range 0 to 256 : tensor<256xi32>
   %s = tile.splat %p : tensor<256x!tile.ptr<i32>>
   %a = tile.addptr %s, %r : tensor<256x!tile.ptr<i32>>, tensor<256xi32>
@@ -48,7 +48,55 @@ func.func @default_num_warps(%p: !tile.ptr<i32>) {
   return
 }
 
-// Alignment does not change the layout, only the vector width: the aligned
+// A contiguous row whose alignment is unknown is accessed one element at a
+// time, and then the lanes take consecutive elements (sizePerThread = 1), so
+// that each scalar instruction of a warp covers 32 consecutive elements.
+// CHECK-LABEL: func.func @unaligned_row_lanes_consecutive
+// CHECK: tile.make_range 0 to 1024 : tensor<1024xi32, #tilegpu.blocked<sizePerThread = {{\[?}}1{{\]?}}, threadsPerWarp = {{\[?}}32{{\]?}}, warpsPerCTA = {{\[?}}8{{\]?}}, order = {{\[?}}0{{\]?}}>>
+// CHECK-NOT: tilegpu.vec
+// CHECK: return
+// A row a scan reads keeps its runs whatever their alignment: a scan
+// shuffles between runs, and at one element a thread it would shuffle for
+// every element.
+// CHECK-LABEL: func.func @unaligned_scanned_row
+// CHECK: tile.load {{.*}}sizePerThread = {{\[?}}4{{\]?}}, threadsPerWarp = {{\[?}}32{{\]?}}
+// CHECK: tile.scan
+// A row 4-byte aligned takes fp16 pairs: 2 elements a thread.
+// CHECK-LABEL: func.func @half_aligned_row
+// CHECK: tile.load {{.*}}tilegpu.vec = 2 : i32{{.*}}sizePerThread = {{\[?}}2{{\]?}}, threadsPerWarp = {{\[?}}32{{\]?}}
+func.func @unaligned_row_lanes_consecutive(%p: !tile.ptr<i32>) attributes {tilegpu.num_warps = 8 : i32} {
+  %r = tile.make_range 0 to 1024 : tensor<1024xi32>
+  %s = tile.splat %p : tensor<1024x!tile.ptr<i32>>
+  %a = tile.addptr %s, %r : tensor<1024x!tile.ptr<i32>>, tensor<1024xi32>
+  tile.store %a, %r : tensor<1024x!tile.ptr<i32>>
+  return
+}
+func.func @unaligned_scanned_row(%p: !tile.ptr<f32>) attributes {tilegpu.num_warps = 8 : i32} {
+  %r = tile.make_range 0 to 1024 : tensor<1024xi32>
+  %s = tile.splat %p : tensor<1024x!tile.ptr<f32>>
+  %a = tile.addptr %s, %r : tensor<1024x!tile.ptr<f32>>, tensor<1024xi32>
+  %v = tile.load %a : tensor<1024x!tile.ptr<f32>>
+  %c = tile.scan %v {axis = 0 : i32} : (tensor<1024xf32>) -> tensor<1024xf32> {
+  ^bb0(%x: f32, %y: f32):
+    %z = arith.addf %x, %y : f32
+    tile.scan.return %z : f32
+  }
+  tile.store %a, %c : tensor<1024x!tile.ptr<f32>>
+  return
+}
+func.func @half_aligned_row(%p: !tile.ptr<f16> {tile.divisibility = 4 : i32}, %q: !tile.ptr<f16> {tile.divisibility = 4 : i32}) attributes {tilegpu.num_warps = 4 : i32} {
+  %r = tile.make_range 0 to 1024 : tensor<1024xi32>
+  %s = tile.splat %p : tensor<1024x!tile.ptr<f16>>
+  %a = tile.addptr %s, %r : tensor<1024x!tile.ptr<f16>>, tensor<1024xi32>
+  %v = tile.load %a : tensor<1024x!tile.ptr<f16>>
+  %t = tile.splat %q : tensor<1024x!tile.ptr<f16>>
+  %b = tile.addptr %t, %r : tensor<1024x!tile.ptr<f16>>, tensor<1024xi32>
+  tile.store %b, %v : tensor<1024x!tile.ptr<f16>>
+  return
+}
+
+// Alignment does not change the layout of a block of rank 2 or more, only
+// the vector width: the aligned
 // load and the unaligned store share sizePerThread = 4 (no conversion), the
 // load is one 16-byte access per thread and the store (no tilegpu.vec
 // attribute: width 1) four scalar ones, at consecutive addresses

@@ -174,9 +174,10 @@ func.func @register_reshape(%p: !tile.ptr<f32>, %q: !tile.ptr<f32>) attributes {
   return
 }
 
-// Consecutive but unaligned addresses (a pointer without divisibility):
-// four scalar stores per thread, all from the first one's address register
-// with immediate byte offsets 0, 4, 8, 12.
+// Consecutive but unaligned addresses in a 2-D block (a pointer without
+// divisibility; rows of a block keep 16-byte runs a thread whatever their
+// alignment): four scalar stores per run, all from the first one's address
+// register with immediate byte offsets 0, 4, 8, 12.
 // CHECK-LABEL: gpu.func @unaligned_run
 // CHECK: %[[ADDR:.*]] = arith.addi %arg0, %{{.*}} : i64
 // CHECK: "st.global.b32 [ $0 + 0 ], $1;", "l,r" %[[ADDR]],
@@ -185,6 +186,29 @@ func.func @register_reshape(%p: !tile.ptr<f32>, %q: !tile.ptr<f32>) attributes {
 // CHECK: "st.global.b32 [ $0 + 12 ], $1;", "l,r" %[[ADDR]],
 // CHECK: gpu.return
 func.func @unaligned_run(%y: !tile.ptr<f32>) attributes {tilegpu.num_warps = 1 : i32} {
+  %r = tile.make_range 0 to 128 : tensor<128xi32>
+  %c = tile.expand_dims %r {axis = 0 : i32} : tensor<128xi32> -> tensor<1x128xi32>
+  %cols = tile.broadcast %c : tensor<1x128xi32> -> tensor<2x128xi32>
+  %v = arith.sitofp %cols : tensor<2x128xi32> to tensor<2x128xf32>
+  %ys = tile.splat %y : tensor<2x128x!tile.ptr<f32>>
+  %ya = tile.addptr %ys, %cols : tensor<2x128x!tile.ptr<f32>>, tensor<2x128xi32>
+  tile.store %ya, %v : tensor<2x128x!tile.ptr<f32>>
+  return
+}
+
+// A contiguous unaligned row: one element a thread, lanes on consecutive
+// elements, and every register addressed from the first one's address
+// (elements t, t + 32, t + 64, t + 96 of a warp: offsets 0, 128, 256, 384).
+// CHECK-LABEL: gpu.func @unaligned_row
+// CHECK: %[[ROW:.*]] = arith.addi %arg0, %{{.*}} : i64
+// CHECK: "st.global.b32 [ $0 + 0 ], $1;", "l,r" %[[ROW]],
+// CHECK: "st.global.b32 [ $0 + 128 ], $1;", "l,r" %[[ROW]],
+// CHECK: "st.global.b32 [ $0 + 256 ], $1;", "l,r" %[[ROW]],
+// CHECK: "st.global.b32 [ $0 + 384 ], $1;", "l,r" %[[ROW]],
+// CHECK: gpu.return
+// LAYOUT-LABEL: func.func @unaligned_row
+// LAYOUT: tile.store {{.*}}tilegpu.contiguous_row{{.*}}sizePerThread = {{\[?}}1{{\]?}}, threadsPerWarp = {{\[?}}32{{\]?}}
+func.func @unaligned_row(%y: !tile.ptr<f32>) attributes {tilegpu.num_warps = 1 : i32} {
   %r = tile.make_range 0 to 128 : tensor<128xi32>
   %v = arith.sitofp %r : tensor<128xi32> to tensor<128xf32>
   %ys = tile.splat %y : tensor<128x!tile.ptr<f32>>

@@ -315,18 +315,28 @@ static unsigned vectorWidth(Operation *op, Type elem) {
 /// Where register `i`'s element is addressed: the address of the first
 /// register of its run of consecutive addresses (`tilegpu.contig`, from the
 /// axis analysis) and a byte offset from it, so that a run needs one
-/// address register however its accesses are split.
+/// address register however its accesses are split; in a contiguous row
+/// (`tilegpu.contiguous_row`) the first register's address serves all.
 struct RegisterAddress {
   Value base;
   int64_t offset;
 };
-static RegisterAddress addressOf(Operation *op, ValueRange ptrs, size_t i,
-                                 Type elem) {
+static RegisterAddress addressOf(Operation *op, Value ptr, ValueRange ptrs,
+                                 size_t i, Type elem) {
+  int64_t bytes = std::max(1u, elem.getIntOrFloatBitWidth() / 8);
+  if (op->hasAttr(tilegpu::kContiguousRowAttrName)) {
+    // Blocked: a thread's register and thread bits are disjoint, so the
+    // distance of two of its elements is that of their register parts.
+    tilegpu::LinearLayout layout =
+        tilegpu::getLinearLayout(cast<RankedTensorType>(ptr.getType()));
+    int64_t distance = layout.regCoord(i)[0] - layout.regCoord(0)[0];
+    if (distance >= 0)
+      return {ptrs[0], distance * bytes};
+  }
   unsigned run = 1;
   if (auto attr = op->getAttrOfType<IntegerAttr>("tilegpu.contig"))
     run = attr.getInt();
   size_t first = i - i % run;
-  int64_t bytes = std::max(1u, elem.getIntOrFloatBitWidth() / 8);
   return {ptrs[first], int64_t(i - first) * bytes};
 }
 
@@ -425,7 +435,7 @@ struct LoadLowering : public OpConversionPattern<LoadOp> {
     unsigned vec = vectorWidth(op, elem);
     for (size_t i = 0; i < ptrs.size(); i += vec) {
       Value pred = masks.empty() ? Value() : masks[i];
-      RegisterAddress at = addressOf(op, ptrs, i, elem);
+      RegisterAddress at = addressOf(op, op.getPtr(), ptrs, i, elem);
       // A volatile load keeps its place among the other accesses.
       ArrayAttr access =
           op.getIsVolatile()
@@ -465,7 +475,7 @@ struct StoreLowering : public OpConversionPattern<StoreOp> {
     for (size_t i = 0; i < ptrs.size(); i += vec) {
       Value pred = andPredicates(rewriter, loc, owner,
                                  masks.empty() ? Value() : masks[i]);
-      RegisterAddress at = addressOf(op, ptrs, i, elem);
+      RegisterAddress at = addressOf(op, op.getPtr(), ptrs, i, elem);
       ArrayAttr access = elementAccess(rewriter, op.getPtr().getType(), i, vec);
       if (vec == 1) {
         emitGlobalStore(rewriter, loc, at.base, at.offset, values[i], pred,

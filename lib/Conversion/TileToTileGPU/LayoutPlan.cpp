@@ -191,6 +191,18 @@ Attribute LayoutPlan::coalescedLayout(Value ptr) const {
   int64_t bytes = pointeeBytes(type);
   int64_t vec = std::min<int64_t>(
       {16 / bytes, info.contiguity[order[0]], perThread, shape[order[0]]});
+  // But a row (rank 1) whose alignment allows only narrower accesses (a
+  // general path's unaligned rows) gives each thread one access's width,
+  // as Triton's coalescing does: a warp's instruction then covers 32
+  // consecutive accesses. With a wider run per thread its lanes' accesses
+  // lie a run apart, so each instruction touches several times the
+  // sectors and each store writes partial ones (tilec's general path of
+  // softmax and layernorm ran 1.2-2x slower so). Not for a row a scan
+  // reads: a scan walks a thread's run in registers and needs shuffles
+  // only between runs, five per element at one element a thread (cumsum
+  // over 4096 columns then spilled).
+  if (rank == 1 && !scannedClasses.contains(find(ptr)))
+    vec = std::min<int64_t>(vec, axis.getVectorWidth(ptr, Value(), order[0]));
   vec = llvm::bit_floor(static_cast<uint64_t>(std::max<int64_t>(1, vec)));
   SmallVector<unsigned> sizePerThread(rank, 1);
   sizePerThread[order[0]] = vec;
@@ -619,6 +631,10 @@ LayoutPlan::LayoutPlan(func::FuncOp func, const AxisInfoAnalysis &axis,
                        const LayoutPlanOptions &options)
     : ctx(func.getContext()), axis(axis), options(options) {
   collect(func.getBody());
+  func.walk([&](ScanOp scan) {
+    for (Value v : scan.getOperands())
+      scannedClasses.insert(find(v));
+  });
   func.walk([&](Operation *op) {
     if (auto dot = dyn_cast<DotOp>(op)) {
       if (MmaEncodingAttr mma = chooseMma(dot)) {

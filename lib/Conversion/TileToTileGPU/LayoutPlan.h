@@ -89,6 +89,8 @@ private:
   llvm::DenseMap<Value, int> classPriority;      // by class root
   llvm::DenseMap<Value, int64_t> anchorElements; // by class root
   llvm::DenseMap<Operation *, tilegpu::MmaEncodingAttr> mmaLayouts;
+  /// Roots of the classes a scan reads.
+  llvm::DenseSet<Value> scannedClasses;
   llvm::SmallVector<Value> members; // every tensor value, in program order
 };
 

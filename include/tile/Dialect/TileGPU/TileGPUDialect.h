@@ -67,6 +67,12 @@ inline constexpr llvm::StringLiteral kWarpSpecializedAttrName =
 /// the guarded fast path, its else region the general one.
 inline constexpr llvm::StringLiteral kVersionedAttrName = "tile.versioned";
 
+/// On a rank-1 load or store whose addresses are consecutive over the whole
+/// block: its lowering addresses every register from the first one's
+/// address plus an immediate offset.
+inline constexpr llvm::StringLiteral kContiguousRowAttrName =
+    "tilegpu.contiguous_row";
+
 /// On the outermost `scf.if` of `tile-version-arguments`: its condition is
 /// the guard of the primary fast path, which the lowering passes through a
 /// marked inline PTX move (tile/Target/FastPathGuard.h).
