@@ -32,6 +32,11 @@ parser.add_argument("--plots", default="",
                     help="folder for PNG plots of each family (matplotlib)")
 parser.add_argument("--only", default="softmax,layernorm,matmul,attention",
                     help="comma-separated benchmarks to run")
+parser.add_argument("--odd", action="store_true",
+                    help="softmax and layernorm at rows that are not 16-byte "
+                         "aligned (the general path) instead of the issue's")
+parser.add_argument("--baseline", default="",
+                    help="a second build folder, timed as 'old' beside DIR")
 args = parser.parse_args()
 log = logger(args.log)
 torch.manual_seed(0)
@@ -45,6 +50,18 @@ def check(name, err, tol):
     log(f"{'PASS' if ok else 'FAIL'} {name:48s} rel_err={err:.2e} (tol {tol:.0e})")
     if not ok:
         failures.append(name)
+
+
+def add_baseline(contenders, kernel, label, out, kargs, ref, tol):
+    """With --baseline: the same kernel from that build, as contender
+    "old", after its check against float64 (`out` is what it writes)."""
+    if not args.baseline:
+        return
+    run = Kernel(args.baseline, kernel).bind(*kargs)
+    run()
+    torch.cuda.synchronize()
+    check(f"{label} old tilec", rel_error(out, ref), tol)
+    contenders["old"] = run
 
 
 # Triton tutorial 02, the kernel examples/softmax.tile ports.
@@ -321,6 +338,8 @@ def bandwidth_row(name, times, nbytes, lib):
     record(family, shape, "TB/s", times, nbytes,
            {"tilec": "tilec", "torch": lib, "triton": "Triton"})
     tbs = nbytes / (statistics.median(times["tilec"]) * 1e-3) / 1e12
+    if "old" in times:
+        log(f"{name}: tilec {ratio(times, 'tilec', 'old'):.3f}x the baseline")
     table.append((name, f"{tbs:.2f} TB/s", ratio(times, "tilec", "torch"),
                   ratio(times, "tilec", "triton"), lib))
 
@@ -328,8 +347,11 @@ def bandwidth_row(name, times, nbytes, lib):
 def bench_softmax():
     # The issue's shapes, and the tutorial's odd 1823 x 781 (rows of 781
     # floats: not 16-byte aligned, so the general path).
-    for M, N in [(4096, 256), (4096, 1024), (4096, 4096), (4096, 16384),
-                 (1823, 781)]:
+    shapes = [(4096, 256), (4096, 1024), (4096, 4096), (4096, 16384),
+              (1823, 781)]
+    if args.odd:
+        shapes = [(1823, 781), (4096, 1023), (4096, 4095), (4096, 16383)]
+    for M, N in shapes:
         block = triton.next_power_of_2(N)
         warps = 16 if block >= 4096 else 8 if block >= 2048 else 4
         k = Kernel(args.dir, f"softmax_{block}")
@@ -348,15 +370,22 @@ def bench_softmax():
         ref = torch.softmax(x.double(), dim=1)
         check(f"softmax {M}x{N} tilec", rel_error(y, ref), 1e-5)
         check(f"softmax {M}x{N} triton", rel_error(y_tr, ref), 1e-5)
-        times = rounds({"tilec": run_tilec,
-                        "torch": lambda: torch.softmax(x, dim=1),
-                        "triton": run_triton})
+        contenders = {"tilec": run_tilec,
+                      "torch": lambda: torch.softmax(x, dim=1),
+                      "triton": run_triton}
+        y_old = torch.full_like(x, float("nan"))
+        add_baseline(contenders, f"softmax_{block}", f"softmax {M}x{N}", y_old,
+                     (y_old, x, x.stride(0), y_old.stride(0), M, N), ref, 1e-5)
+        times = rounds(contenders)
         bandwidth_row(f"softmax fp32 {M}x{N}", times, 2 * M * N * 4,
                       "torch.softmax")
 
 
 def bench_cumsum():
-    for M, N in [(4096, 1024), (4096, 4096), (1823, 781)]:
+    shapes = [(4096, 1024), (4096, 4096), (1823, 781)]
+    if args.odd:
+        shapes = [(1823, 781), (4096, 1023), (4096, 4095)]
+    for M, N in shapes:
         block = triton.next_power_of_2(N)
         k = Kernel(args.dir, f"cumsum_{max(block, 1024)}")
         x = torch.randn(M, N, device="cuda")
@@ -373,16 +402,22 @@ def bench_cumsum():
         ref = x.double().cumsum(1)
         check(f"cumsum {M}x{N} tilec", rel_error(y, ref), 1e-5)
         check(f"cumsum {M}x{N} triton", rel_error(y_tr, ref), 1e-5)
-        times = rounds({"tilec": run_tilec,
-                        "torch": lambda: torch.cumsum(x, dim=1),
-                        "triton": run_triton})
+        contenders = {"tilec": run_tilec,
+                      "torch": lambda: torch.cumsum(x, dim=1),
+                      "triton": run_triton}
+        y_old = torch.full_like(x, float("nan"))
+        add_baseline(contenders, f"cumsum_{max(block, 1024)}", f"cumsum {M}x{N}",
+                     y_old, (y_old, x, x.stride(0), y_old.stride(0), M, N),
+                     ref, 1e-5)
+        times = rounds(contenders)
         bandwidth_row(f"cumsum fp32 {M}x{N}", times, 2 * M * N * 4,
                       "torch.cumsum")
 
 
 def bench_layernorm():
     M = 4096
-    for N in [1024, 4096, 8192, 16384]:
+    sizes = [1023, 4095, 8190, 16383] if args.odd else [1024, 4096, 8192, 16384]
+    for N in sizes:
         block = min(65536 // 2, triton.next_power_of_2(N))
         warps = min(max(block // 256, 1), 8)
         k = Kernel(args.dir, f"layernorm_{block}")
@@ -413,10 +448,16 @@ def bench_layernorm():
         check(f"layernorm {M}x{N} tilec mean", rel_error(mean, xd.mean(1)), 1e-5)
         check(f"layernorm {M}x{N} tilec rstd",
               rel_error(rstd, 1 / (xd.var(1, unbiased=False) + eps).sqrt()), 1e-4)
-        times = rounds({
+        contenders = {
             "tilec": run_tilec,
             "torch": lambda: torch.nn.functional.layer_norm(x, (N,), w, b, eps),
-            "triton": run_triton})
+            "triton": run_triton}
+        y_old = torch.full_like(x, float("nan"))
+        add_baseline(contenders, f"layernorm_{block}", f"layernorm {M}x{N}",
+                     y_old, (x, y_old, w, b, torch.empty_like(mean),
+                             torch.empty_like(rstd), x.stride(0), M, N, eps),
+                     ref, 2e-3)
+        times = rounds(contenders)
         bandwidth_row(f"layernorm fp16 {M}x{N}", times, 2 * M * N * 2,
                       "F.layer_norm")
 
