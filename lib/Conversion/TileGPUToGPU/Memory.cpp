@@ -16,6 +16,8 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
+#include <optional>
+
 using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::lowering;
@@ -312,33 +314,41 @@ static unsigned vectorWidth(Operation *op, Type elem) {
   return bits >= 32 && bits % 32 == 0 && bits <= 128 ? vec : 1;
 }
 
-/// Where register `i`'s element is addressed: the address of the first
-/// register of its run of consecutive addresses (`tilegpu.contig`, from the
-/// axis analysis) and a byte offset from it, so that a run needs one
-/// address register however its accesses are split; in a contiguous row
-/// (`tilegpu.contiguous_row`) the first register's address serves all.
+/// Where each register's element of a load or store is addressed: the
+/// address of the first register of its run of consecutive addresses
+/// (`tilegpu.contig`, from the axis analysis) and a byte offset from it, so
+/// that a run needs one address register however its accesses are split;
+/// in a contiguous row (`tilegpu.contiguous_row`) the first register's
+/// address serves all.
 struct RegisterAddress {
   Value base;
   int64_t offset;
 };
-static RegisterAddress addressOf(Operation *op, Value ptr, ValueRange ptrs,
-                                 size_t i, Type elem) {
-  int64_t bytes = std::max(1u, elem.getIntOrFloatBitWidth() / 8);
-  if (op->hasAttr(tilegpu::kContiguousRowAttrName)) {
-    // Blocked: a thread's register and thread bits are disjoint, so the
-    // distance of two of its elements is that of their register parts.
-    tilegpu::LinearLayout layout =
-        tilegpu::getLinearLayout(cast<RankedTensorType>(ptr.getType()));
-    int64_t distance = layout.regCoord(i)[0] - layout.regCoord(0)[0];
-    if (distance >= 0)
-      return {ptrs[0], distance * bytes};
+class RegisterAddresses {
+public:
+  RegisterAddresses(Operation *op, Value ptr, ValueRange ptrs, Type elem)
+      : ptrs(ptrs), bytes(std::max(1u, elem.getIntOrFloatBitWidth() / 8)) {
+    if (op->hasAttr(tilegpu::kContiguousRowAttrName))
+      row = tilegpu::getLinearLayout(cast<RankedTensorType>(ptr.getType()));
+    if (auto attr = op->getAttrOfType<IntegerAttr>("tilegpu.contig"))
+      run = attr.getInt();
   }
+
+  RegisterAddress operator()(size_t i) const {
+    // Blocked: a thread's register and thread bits are disjoint, so an
+    // element's distance from register 0's is its register part.
+    if (row)
+      return {ptrs[0], row->regCoord(i)[0] * bytes};
+    size_t first = i - i % run;
+    return {ptrs[first], int64_t(i - first) * bytes};
+  }
+
+private:
+  ValueRange ptrs;
+  int64_t bytes;
+  std::optional<tilegpu::LinearLayout> row;
   unsigned run = 1;
-  if (auto attr = op->getAttrOfType<IntegerAttr>("tilegpu.contig"))
-    run = attr.getInt();
-  size_t first = i - i % run;
-  return {ptrs[first], int64_t(i - first) * bytes};
-}
+};
 
 static Value andPredicates(OpBuilder &b, Location loc, Value a, Value c) {
   if (!a)
@@ -433,9 +443,10 @@ struct LoadLowering : public OpConversionPattern<LoadOp> {
       zero = arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(elem));
     SmallVector<Value> results;
     unsigned vec = vectorWidth(op, elem);
+    RegisterAddresses addressOf(op, op.getPtr(), ptrs, elem);
     for (size_t i = 0; i < ptrs.size(); i += vec) {
       Value pred = masks.empty() ? Value() : masks[i];
-      RegisterAddress at = addressOf(op, op.getPtr(), ptrs, i, elem);
+      RegisterAddress at = addressOf(i);
       // A volatile load keeps its place among the other accesses.
       ArrayAttr access =
           op.getIsVolatile()
@@ -472,10 +483,11 @@ struct StoreLowering : public OpConversionPattern<StoreOp> {
     Type elem = getTypeConverter()->convertType(
         getElementTypeOrSelf(op.getValue().getType()));
     unsigned vec = vectorWidth(op, elem);
+    RegisterAddresses addressOf(op, op.getPtr(), ptrs, elem);
     for (size_t i = 0; i < ptrs.size(); i += vec) {
       Value pred = andPredicates(rewriter, loc, owner,
                                  masks.empty() ? Value() : masks[i]);
-      RegisterAddress at = addressOf(op, op.getPtr(), ptrs, i, elem);
+      RegisterAddress at = addressOf(i);
       ArrayAttr access = elementAccess(rewriter, op.getPtr().getType(), i, vec);
       if (vec == 1) {
         emitGlobalStore(rewriter, loc, at.base, at.offset, values[i], pred,
