@@ -1,6 +1,7 @@
 //===- RegisterBudgetTest.cpp - The occupancy register budget -------------===//
 
 #include "tile/Target/RegisterBudget.h"
+#include "tile/Support/Occupancy.h"
 
 #include "gtest/gtest.h"
 
@@ -28,6 +29,31 @@ TEST(RegisterBudget, KeepsTheProgramsPerSM) {
   EXPECT_EQ(occupancyRegisterBudget(255, 256), 255u);
   // 32 warps per program: 64 registers per thread is all one fits.
   EXPECT_EQ(occupancyRegisterBudget(50, 1024), 64u);
+}
+
+TEST(Occupancy, ProgramsPerSM) {
+  // 8 warps: two programs up to 128 registers, one above.
+  EXPECT_EQ(programsPerSM(128, 8), 2u);
+  EXPECT_EQ(programsPerSM(129, 8), 1u);
+  // Registers allocate in units of 8 a thread: 129 counts as 136, and a
+  // sub-partition then holds 3 warps, not 4.
+  EXPECT_EQ(programsPerSM(128, 4), 4u);
+  EXPECT_EQ(programsPerSM(129, 4), 3u);
+  // A sub-partition runs whole warps: 3 warps of 168 registers fit in its
+  // 16K, so 12 warps, one program of 8 (65536 / (168 * 256) is 1.5).
+  EXPECT_EQ(programsPerSM(168, 8), 1u);
+  EXPECT_EQ(programsPerSM(168, 4), 3u);
+  // The SM's 64 warps and 32 programs bound small kernels.
+  EXPECT_EQ(programsPerSM(16, 4), 16u);
+  EXPECT_EQ(programsPerSM(16, 1), 32u);
+  // 32 warps of 255 registers do not fit.
+  EXPECT_EQ(programsPerSM(255, 32), 0u);
+}
+
+TEST(Occupancy, EstimatedLoopRegisters) {
+  // A 128x128 fp32 accumulator on 4 warps: 128 a thread, plus 64.
+  EXPECT_EQ(estimatedLoopRegisters(128 * 128, 128), 192);
+  EXPECT_EQ(estimatedLoopRegisters(64 * 128, 256), 96);
 }
 
 TEST(RegisterBudget, NextOccupancyStep) {

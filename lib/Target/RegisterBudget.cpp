@@ -1,6 +1,7 @@
 //===- RegisterBudget.cpp - Registers that cost no occupancy --------------===//
 
 #include "tile/Target/RegisterBudget.h"
+#include "tile/Support/Occupancy.h"
 #include "tile/Target/FastPathGuard.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -13,25 +14,6 @@
 
 using namespace tilec;
 
-namespace {
-// sm_80 and sm_90: each of an SM's four sub-partitions holds 16K registers
-// and runs whole warps; a warp's registers are allocated in units of 8 per
-// thread; an SM runs at most 64 warps and 32 programs.
-constexpr unsigned kSubPartitions = 4;
-constexpr unsigned kRegistersPerSubPartition = 16384;
-constexpr unsigned kAllocationUnit = 8;
-constexpr unsigned kMaxRegistersPerThread = 255;
-constexpr unsigned kMaxWarpsPerSM = 64;
-constexpr unsigned kMaxProgramsPerSM = 32;
-
-unsigned programsPerSM(unsigned registers, unsigned warpsPerProgram) {
-  unsigned perWarp = llvm::alignTo(std::max(registers, 1u), kAllocationUnit) * 32;
-  unsigned warps = std::min(
-      kMaxWarpsPerSM, kSubPartitions * (kRegistersPerSubPartition / perWarp));
-  return std::min(warps / warpsPerProgram, kMaxProgramsPerSM);
-}
-} // namespace
-
 unsigned tilec::occupancyRegisterBudget(unsigned registers,
                                         unsigned threadsPerBlock) {
   unsigned warps = llvm::divideCeil(std::max(threadsPerBlock, 1u), 32);
@@ -39,8 +21,8 @@ unsigned tilec::occupancyRegisterBudget(unsigned registers,
   if (programs == 0)
     return registers;
   unsigned budget = registers;
-  for (unsigned r = llvm::alignTo(registers, kAllocationUnit);
-       r <= kMaxRegistersPerThread + 1; r += kAllocationUnit)
+  for (unsigned r = llvm::alignTo(registers, kRegisterAllocationUnit);
+       r <= kMaxRegistersPerThread + 1; r += kRegisterAllocationUnit)
     if (programsPerSM(r, warps) >= programs)
       budget = std::min(r, kMaxRegistersPerThread);
   return budget;
@@ -53,8 +35,8 @@ unsigned tilec::nextOccupancyRegisterBudget(unsigned registers,
   if (programs == 0 || programs >= kMaxProgramsPerSM)
     return 0;
   for (unsigned r = llvm::alignDown(std::min(registers, kMaxRegistersPerThread),
-                                    kAllocationUnit);
-       r >= 2 * kAllocationUnit; r -= kAllocationUnit)
+                                    kRegisterAllocationUnit);
+       r >= 2 * kRegisterAllocationUnit; r -= kRegisterAllocationUnit)
     if (programsPerSM(r, warps) > programs)
       return r;
   return 0;

@@ -24,6 +24,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Support/Occupancy.h"
 #include "tile/Transforms/Passes.h"
 
 #include "DeferDots.h"
@@ -369,12 +370,10 @@ static bool secondProgramFits(WarpGroupDotOp dot, unsigned warps,
   };
   if (programs(stages + 1) != 1 || programs(stages) < 2)
     return false;
-  constexpr int64_t kRegistersPerSM = 65536, kRegistersBesideAccumulator = 64;
-  int64_t threads = 32 * int64_t(warps);
-  int64_t registers =
-      cast<RankedTensorType>(dot.getType()).getNumElements() / threads +
-      kRegistersBesideAccumulator;
-  return 2 * registers * threads <= kRegistersPerSM;
+  int64_t registers = tilec::estimatedLoopRegisters(
+      cast<RankedTensorType>(dot.getType()).getNumElements(),
+      32 * int64_t(warps));
+  return tilec::programsPerSM(registers, warps) >= 2;
 }
 
 /// A buffer the in-flight dot reads that the body fills anew each iteration

@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Support/Occupancy.h"
 #include "tile/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -249,11 +250,11 @@ static void rewriteDot(tile::DotOp dot,
 /// 128 x 64 tiles at head dim 128 on 8 warps) asks as many bytes a cycle
 /// of shared memory as it has: 1.10x with A in registers. Only where the
 /// registers allow it, estimated as the loop's fp32 accumulators plus 64
-/// a thread: the tile's registers must keep that estimate at 192 or less
-/// and at the same programs per SM (at head dim 64 on 8 warps, two
-/// programs became one and it ran at 0.73-0.76x), and no other dot of the
-/// loop may have such an A (tutorial 06's backward reads K and V so: both
-/// in registers spilled 708 bytes). The loop, or null.
+/// a thread (`tilec::estimatedLoopRegisters`): the tile's registers must keep
+/// that estimate at 192 or less and at the same programs per SM (at head dim 64
+/// on 8 warps, two programs became one and it ran at 0.73-0.76x), and no other
+/// dot of the loop may have such an A (tutorial 06's backward reads K and V so:
+/// both in registers spilled 708 bytes). The loop, or null.
 static Operation *keepInRegistersAcrossLoop(tile::DotOp dot, Value tile) {
   auto type = cast<RankedTensorType>(dot.getA().getType());
   if (type.getElementType().getIntOrFloatBitWidth() != 16)
@@ -289,13 +290,11 @@ static Operation *keepInRegistersAcrossLoop(tile::DotOp dot, Value tile) {
   });
   if (another)
     return nullptr;
-  int64_t before = accumulators / threads + 64;
+  int64_t before = tilec::estimatedLoopRegisters(accumulators, threads);
   int64_t after = before + type.getNumElements() / threads / 2;
-  auto programsPerSM = [&](int64_t registers) {
-    return std::max<int64_t>(1,
-                             65536 / (llvm::alignTo(registers, 8) * threads));
-  };
-  return after <= 192 && programsPerSM(after) == programsPerSM(before)
+  unsigned warps = threads / 32;
+  return after <= 192 && tilec::programsPerSM(after, warps) ==
+                             tilec::programsPerSM(before, warps)
              ? loop
              : nullptr;
 }
