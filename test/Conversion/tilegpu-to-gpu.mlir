@@ -267,6 +267,30 @@ func.func @reduce_axis0(%x: !tile.ptr<i32>) attributes {tilegpu.num_warps = 1 : 
   return
 }
 
+// More than 64 elements a thread (128 rows here) are added in order, each
+// into the running sum, as Triton does: ptxas streams such a chain, where a
+// tree over 1024 elements a thread spilled (bench/NOTES.md, stop 40).
+// CHECK-LABEL: gpu.func @reduce_axis0_long
+// CHECK-NOT: gpu.shuffle
+// CHECK: %[[A1:.*]] = arith.addi %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT: %[[A2:.*]] = arith.addi %[[A1]], %{{.*}} : i32
+// CHECK-NEXT: %[[A3:.*]] = arith.addi %[[A2]], %{{.*}} : i32
+// CHECK-COUNT-124: arith.addi
+// CHECK-NOT: arith.addi
+// CHECK: gpu.return
+func.func @reduce_axis0_long(%x: !tile.ptr<i32>) attributes {tilegpu.num_warps = 1 : i32} {
+  %xs = tile.splat %x : tensor<128x32x!tile.ptr<i32>>
+  %v = tile.load %xs : tensor<128x32x!tile.ptr<i32>>
+  %s = tile.reduce %v {axis = 0 : i32} : (tensor<128x32xi32>) -> tensor<32xi32> {
+  ^bb0(%a: i32, %b: i32):
+    %c = arith.addi %a, %b : i32
+    tile.reduce.return %c : i32
+  }
+  %ys = tile.splat %x : tensor<32x!tile.ptr<i32>>
+  tile.store %ys, %s : tensor<32x!tile.ptr<i32>>
+  return
+}
+
 // Across 4 warps: registers, then 5 shuffles, then one thread per warp
 // (lane 0) writes its partial to slot warp of the scratch; after a barrier
 // every thread combines the 4 slots.

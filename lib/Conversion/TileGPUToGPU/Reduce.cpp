@@ -58,9 +58,22 @@ struct ReduceLowering : public OpConversionPattern<ReduceOp> {
   }
 
 private:
-  /// Combine `parts` pairwise (a tree, so the dependency chain is
-  /// logarithmic in their number).
+  /// Combine `parts`: pairwise (a tree, so the dependency chain is
+  /// logarithmic in their number) up to kTreeParts of them; beyond that in
+  /// order, one into the running value, as Triton combines a thread's
+  /// elements. A thread holding a 2^17-element block's 1024 elements on 4
+  /// warps then loads and adds them as a stream: ptxas assembles the chain
+  /// in 32 registers without spills, where the tree kept 8.7 KB on the
+  /// stack. With a few dozen elements the tree's short chain matters more
+  /// (a softmax row's maximum before its exponentials).
+  static constexpr size_t kTreeParts = 64;
   static Tuple combineAll(OpBuilder &b, ReduceOp op, SmallVector<Tuple> parts) {
+    if (parts.size() > kTreeParts) {
+      Tuple running = parts.front();
+      for (const Tuple &part : llvm::drop_begin(parts))
+        running = combineTuples(b, op.getCombineOp(), running, part);
+      return running;
+    }
     while (parts.size() > 1) {
       SmallVector<Tuple> next;
       for (size_t i = 0; i + 1 < parts.size(); i += 2)
