@@ -1,6 +1,7 @@
 //===- Specialize.cpp - From command-line options to kernel instances -----===//
 
 #include "tile/Frontend/Specialize.h"
+#include "tile/Frontend/ConfigBuilder.h"
 #include "tile/Frontend/Heuristics.h"
 #include "tile/Frontend/Lexer.h"
 #include "tile/Frontend/Parser.h"
@@ -408,7 +409,8 @@ static bool isWrittenPointer(const FunctionDef &kernel, llvm::StringRef name) {
 static bool bindConfigFunction(const FunctionDef &kernel, const CallExpr &call,
                                llvm::StringMap<Val> &env,
                                DiagnosticEngine &diags, bool &failed,
-                               const Expr *&returned) {
+                               const Expr *&returned,
+                               const FunctionDef *&builder) {
   auto *callee = dyn_cast<NameExpr>(call.callee.get());
   const FunctionDef *fn = callee && kernel.module
                               ? kernel.module->findFunction(callee->name)
@@ -447,12 +449,14 @@ static bool bindConfigFunction(const FunctionDef &kernel, const CallExpr &call,
           return true;
         }
       }
-  if (!ret || !ret->value || !isConfigList(*ret->value))
+  bool builds = isConfigBuilder(*fn);
+  if (!builds && (!ret || !ret->value || !isConfigList(*ret->value)))
     return bad(
         call.getLoc(),
         "configs=" + fn->name +
-            "() must name a function whose body is `return [config(...), "
-            "...]` (a list, or one list comprehension, of configs)");
+            "() must name a function that returns a list of configs: "
+            "`return [config(...), ...]` (or a list comprehension), or a "
+            "list it builds with loops, `if` and `append`");
   if (call.args.size() > fn->params.size())
     return bad(call.getLoc(),
                "'" + fn->name + "' takes " + std::to_string(fn->params.size()) +
@@ -479,7 +483,10 @@ static bool bindConfigFunction(const FunctionDef &kernel, const CallExpr &call,
     }
     env[p.name] = *v;
   }
-  returned = ret->value.get();
+  if (builds)
+    builder = fn;
+  else
+    returned = ret->value.get();
   return true;
 }
 
@@ -580,9 +587,11 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
   // `matmul_get_configs()` (tutorial 09): a function of the file that
   // returns the configs, its parameters bound to the call's constant
   // arguments or their defaults.
+  const FunctionDef *builder = nullptr;
   if (auto *call = dyn_cast<CallExpr>(configs)) {
     const Expr *returned = nullptr;
-    if (!bindConfigFunction(kernel, *call, constants, diags, failed, returned))
+    if (!bindConfigFunction(kernel, *call, constants, diags, failed, returned,
+                            builder))
       return std::nullopt;
     if (returned)
       configs = returned;
@@ -726,8 +735,14 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
       return readList(sum->lhs.get()) && readList(sum->rhs.get());
     return true;
   };
-  if (!readList(configs))
+  if (builder) {
+    if (!runConfigBuilder(*builder, constants, diags, readConfig)) {
+      failed = true;
+      return std::nullopt;
+    }
+  } else if (!readList(configs)) {
     return std::nullopt;
+  }
   if (spec.configs.empty())
     return fail(configs->getLoc(), "configs must be a non-empty list of "
                                    "config(...)");

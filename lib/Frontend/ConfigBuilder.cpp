@@ -1,0 +1,254 @@
+//===- ConfigBuilder.cpp - Config lists built by statements ---------------===//
+
+#include "tile/Frontend/ConfigBuilder.h"
+#include "tile/Frontend/Diagnostics.h"
+#include "tile/Frontend/Sema.h"
+
+using namespace tilec;
+
+namespace {
+
+/// The name a statement's call `NAME.method(...)` is made on, with the
+/// call; empty when the statement is no such call.
+std::pair<llvm::StringRef, const CallExpr *>
+methodCall(const Stmt &stmt, llvm::StringRef method) {
+  auto *s = llvm::dyn_cast<ExprStmt>(&stmt);
+  auto *call = s ? llvm::dyn_cast<CallExpr>(s->expr.get()) : nullptr;
+  auto *attr =
+      call ? llvm::dyn_cast<AttributeExpr>(call->callee.get()) : nullptr;
+  auto *base = attr ? llvm::dyn_cast<NameExpr>(attr->base.get()) : nullptr;
+  if (!base || attr->attr != method)
+    return {};
+  return {base->name, call};
+}
+
+/// Where control goes after a statement.
+enum class Flow { Next, Break, Continue, Return, Failed };
+
+class Builder {
+public:
+  Builder(
+      llvm::StringMap<Val> env, DiagnosticEngine &diags,
+      llvm::function_ref<bool(const ExprPtr &, const llvm::StringMap<Val> &)>
+          each)
+      : env(std::move(env)), diags(diags), each(each) {}
+
+  bool run(const FunctionDef &fn) {
+    Flow flow = runBody(fn.body);
+    if (flow == Flow::Failed)
+      return false;
+    if (flow != Flow::Return)
+      return fail(fn.loc, "'" + fn.name + "' must return its list of configs");
+    return true;
+  }
+
+private:
+  Flow runBody(const StmtList &body) {
+    for (const StmtPtr &stmt : body) {
+      Flow flow = runStmt(*stmt);
+      if (flow != Flow::Next)
+        return flow;
+    }
+    return Flow::Next;
+  }
+
+  Flow runStmt(const Stmt &stmt) {
+    if (llvm::isa<PassStmt>(stmt))
+      return Flow::Next;
+    if (llvm::isa<BreakStmt>(stmt))
+      return Flow::Break;
+    if (llvm::isa<ContinueStmt>(stmt))
+      return Flow::Continue;
+    if (auto *s = llvm::dyn_cast<ExprStmt>(&stmt);
+        s && llvm::isa<StrExpr>(s->expr.get()))
+      return Flow::Next; // a docstring
+    if (auto [name, call] = methodCall(stmt, "append"); call) {
+      if (name != list || call->args.size() != 1 || !call->keywords.empty() ||
+          !isConfigCall(*call->args[0]))
+        return failFlow(stmt.getLoc(), "only the configs list '" + list +
+                                           "' may be appended to, one "
+                                           "config(...) at a time");
+      return each(call->args[0], env) ? Flow::Next : Flow::Failed;
+    }
+    if (auto [name, call] = methodCall(stmt, "extend"); call) {
+      if (name != list || call->args.size() != 1)
+        return failFlow(stmt.getLoc(),
+                        "only the configs list '" + list + "' may be extended");
+      return addList(*call->args[0]) ? Flow::Next : Flow::Failed;
+    }
+    if (auto *aug = llvm::dyn_cast<AugAssignStmt>(&stmt)) {
+      auto *target = llvm::dyn_cast<NameExpr>(aug->target.get());
+      if (target && target->name == list && aug->op == BinaryOp::Add)
+        return addList(*aug->value) ? Flow::Next : Flow::Failed;
+      return unsupported(stmt);
+    }
+    if (auto *assign = llvm::dyn_cast<AssignStmt>(&stmt))
+      return runAssign(*assign);
+    if (auto *loop = llvm::dyn_cast<ForStmt>(&stmt))
+      return runFor(*loop);
+    if (auto *branch = llvm::dyn_cast<IfStmt>(&stmt)) {
+      std::optional<Val> cond = evalConstexpr(*branch->cond, env, diags);
+      if (!cond)
+        return Flow::Failed;
+      return runBody(cond->truthy() ? branch->thenBody : branch->elseBody);
+    }
+    if (auto *ret = llvm::dyn_cast<ReturnStmt>(&stmt))
+      return runReturn(*ret);
+    return unsupported(stmt);
+  }
+
+  Flow runAssign(const AssignStmt &assign) {
+    // The configs list: `configs = []`, or started with configs.
+    if (assign.targets.size() == 1 && list.empty())
+      if (auto *target = llvm::dyn_cast<NameExpr>(assign.targets[0].get()))
+        if (auto *value = llvm::dyn_cast<ListExpr>(assign.value.get());
+            value && (value->elements.empty() || isConfigList(*value))) {
+          list = target->name;
+          return addList(*value) ? Flow::Next : Flow::Failed;
+        }
+    std::optional<Val> v = evalConstexpr(*assign.value, env, diags);
+    if (!v)
+      return Flow::Failed;
+    for (const ExprPtr &target : assign.targets)
+      if (!bind(*target, *v))
+        return Flow::Failed;
+    return Flow::Next;
+  }
+
+  Flow runFor(const ForStmt &loop) {
+    std::optional<Val> items = evalConstexpr(*loop.iter, env, diags);
+    if (!items)
+      return Flow::Failed;
+    if (!items->isTuple())
+      return failFlow(loop.iter->getLoc(),
+                      "a config builder's loop iterates over a constant "
+                      "list, tuple, range() or itertools.product(), not " +
+                          items->describe());
+    for (const Val &item : items->getElements()) {
+      if (!bind(*loop.target, item))
+        return Flow::Failed;
+      Flow flow = runBody(loop.body);
+      if (flow == Flow::Break)
+        break;
+      if (flow == Flow::Return || flow == Flow::Failed)
+        return flow;
+    }
+    return Flow::Next;
+  }
+
+  /// `return configs`, `return configs + [...]` or `[...] + configs`.
+  Flow runReturn(const ReturnStmt &ret) {
+    // The list's own configs were reported as they came; a `+` adds the
+    // others in place, so report in the order the sum lists them.
+    std::function<bool(const Expr &)> report = [&](const Expr &e) {
+      if (auto *name = llvm::dyn_cast<NameExpr>(&e); name && name->name == list)
+        return true;
+      if (auto *sum = llvm::dyn_cast<BinaryExpr>(&e);
+          sum && sum->op == BinaryOp::Add)
+        return report(*sum->lhs) && report(*sum->rhs);
+      return addList(e);
+    };
+    auto *name =
+        ret.value ? llvm::dyn_cast<NameExpr>(ret.value.get()) : nullptr;
+    if (!ret.value || list.empty() || (!name && !isSumOfLists(*ret.value)) ||
+        (name && name->name != list))
+      return failFlow(ret.getLoc(),
+                      "a config builder returns the list it "
+                      "built ('" +
+                          (list.empty() ? std::string("configs") : list) +
+                          "'), optionally + more configs");
+    return report(*ret.value) ? Flow::Return : Flow::Failed;
+  }
+
+  /// Whether `e` is the list joined by `+` with config lists.
+  bool isSumOfLists(const Expr &e) const {
+    if (auto *name = llvm::dyn_cast<NameExpr>(&e))
+      return name->name == list;
+    if (auto *sum = llvm::dyn_cast<BinaryExpr>(&e);
+        sum && sum->op == BinaryOp::Add)
+      return isSumOfLists(*sum->lhs) && isSumOfLists(*sum->rhs);
+    return isConfigList(e);
+  }
+
+  /// Reports the configs of a list or comprehension of config calls.
+  bool addList(const Expr &e) {
+    if (auto *l = llvm::dyn_cast<ListExpr>(&e)) {
+      for (const ExprPtr &x : l->elements)
+        if (!isConfigCall(*x) || !each(x, env))
+          return isConfigCall(*x) ? false
+                                  : fail(x->getLoc(), "the configs list holds "
+                                                      "config(...) calls only");
+      return true;
+    }
+    if (auto *comp = llvm::dyn_cast<ListCompExpr>(&e);
+        comp && isConfigCall(*comp->element)) {
+      llvm::StringMap<Val> scope = env;
+      return expandComprehension(*comp, 0, scope, diags, each);
+    }
+    return fail(e.getLoc(), "expected a list, or a list comprehension, of "
+                            "config(...) calls");
+  }
+
+  /// Binds a name, or names unpacking a tuple.
+  bool bind(const Expr &target, const Val &v) {
+    if (auto *name = llvm::dyn_cast<NameExpr>(&target)) {
+      if (name->name == list)
+        return fail(target.getLoc(),
+                    "the configs list '" + list + "' cannot be reassigned");
+      env[name->name] = v;
+      return true;
+    }
+    auto *tuple = llvm::dyn_cast<TupleExpr>(&target);
+    if (!tuple)
+      return fail(target.getLoc(), "a config builder assigns names only");
+    if (!v.isTuple() || v.getElements().size() != tuple->elements.size())
+      return fail(target.getLoc(), "cannot unpack " + v.repr() + " into " +
+                                       std::to_string(tuple->elements.size()) +
+                                       " names");
+    for (auto [t, item] : llvm::zip(tuple->elements, v.getElements()))
+      if (!bind(*t, item))
+        return false;
+    return true;
+  }
+
+  Flow unsupported(const Stmt &stmt) {
+    return failFlow(stmt.getLoc(),
+                    "a config builder may only assign constants, loop over "
+                    "constant sequences, branch on constants and add "
+                    "config(...) calls to its list (with append, extend or "
+                    "+=)");
+  }
+  bool fail(llvm::SMLoc at, const llvm::Twine &msg) {
+    diags.error(at, msg);
+    return false;
+  }
+  Flow failFlow(llvm::SMLoc at, const llvm::Twine &msg) {
+    diags.error(at, msg);
+    return Flow::Failed;
+  }
+
+  llvm::StringMap<Val> env;
+  DiagnosticEngine &diags;
+  llvm::function_ref<bool(const ExprPtr &, const llvm::StringMap<Val> &)> each;
+  std::string list; // the configs list's name, once assigned
+};
+
+} // namespace
+
+bool tilec::isConfigBuilder(const FunctionDef &fn) {
+  if (fn.isKernel || fn.body.empty())
+    return false;
+  bool startsList = false;
+  for (const StmtPtr &stmt : fn.body)
+    if (auto *assign = llvm::dyn_cast<AssignStmt>(stmt.get()))
+      if (auto *value = llvm::dyn_cast<ListExpr>(assign->value.get()))
+        startsList |= value->elements.empty() || isConfigList(*value);
+  return startsList && llvm::isa<ReturnStmt>(fn.body.back().get());
+}
+
+bool tilec::runConfigBuilder(
+    const FunctionDef &fn, llvm::StringMap<Val> env, DiagnosticEngine &diags,
+    llvm::function_ref<bool(const ExprPtr &, const llvm::StringMap<Val> &)>
+        each) {
+  return Builder(std::move(env), diags, each).run(fn);
+}
