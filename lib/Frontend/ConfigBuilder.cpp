@@ -4,6 +4,9 @@
 #include "tile/Frontend/Diagnostics.h"
 #include "tile/Frontend/Sema.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+
 using namespace tilec;
 
 namespace {
@@ -63,6 +66,9 @@ private:
         s && llvm::isa<StrExpr>(s->expr.get()))
       return Flow::Next; // a docstring
     if (auto [name, call] = methodCall(stmt, "append"); call) {
+      if (list.empty())
+        return failFlow(stmt.getLoc(), "append to the configs list after "
+                                       "starting it (`configs = []`)");
       if (name != list || call->args.size() != 1 || !call->keywords.empty() ||
           !isConfigCall(*call->args[0]))
         return failFlow(stmt.getLoc(), "only the configs list '" + list +
@@ -136,48 +142,40 @@ private:
     return Flow::Next;
   }
 
-  /// `return configs`, `return configs + [...]` or `[...] + configs`.
+  /// `return configs`, or `return configs + [...] (+ [...])`: the list's
+  /// own configs were reported as they came, the lists added after it
+  /// follow in order.
   Flow runReturn(const ReturnStmt &ret) {
-    // The list's own configs were reported as they came; a `+` adds the
-    // others in place, so report in the order the sum lists them.
-    std::function<bool(const Expr &)> report = [&](const Expr &e) {
-      if (auto *name = llvm::dyn_cast<NameExpr>(&e); name && name->name == list)
-        return true;
-      if (auto *sum = llvm::dyn_cast<BinaryExpr>(&e);
-          sum && sum->op == BinaryOp::Add)
-        return report(*sum->lhs) && report(*sum->rhs);
-      return addList(e);
-    };
-    auto *name =
-        ret.value ? llvm::dyn_cast<NameExpr>(ret.value.get()) : nullptr;
-    if (!ret.value || list.empty() || (!name && !isSumOfLists(*ret.value)) ||
-        (name && name->name != list))
+    llvm::SmallVector<const Expr *> added;
+    const Expr *e = ret.value.get();
+    while (auto *sum = llvm::dyn_cast_or_null<BinaryExpr>(e)) {
+      if (sum->op != BinaryOp::Add)
+        break;
+      added.push_back(sum->rhs.get());
+      e = sum->lhs.get();
+    }
+    auto *name = llvm::dyn_cast_or_null<NameExpr>(e);
+    if (list.empty() || !name || name->name != list)
       return failFlow(ret.getLoc(),
-                      "a config builder returns the list it "
-                      "built ('" +
+                      "a config builder returns the list it built ('" +
                           (list.empty() ? std::string("configs") : list) +
                           "'), optionally + more configs");
-    return report(*ret.value) ? Flow::Return : Flow::Failed;
-  }
-
-  /// Whether `e` is the list joined by `+` with config lists.
-  bool isSumOfLists(const Expr &e) const {
-    if (auto *name = llvm::dyn_cast<NameExpr>(&e))
-      return name->name == list;
-    if (auto *sum = llvm::dyn_cast<BinaryExpr>(&e);
-        sum && sum->op == BinaryOp::Add)
-      return isSumOfLists(*sum->lhs) && isSumOfLists(*sum->rhs);
-    return isConfigList(e);
+    for (const Expr *more : llvm::reverse(added))
+      if (!addList(*more))
+        return Flow::Failed;
+    return Flow::Return;
   }
 
   /// Reports the configs of a list or comprehension of config calls.
   bool addList(const Expr &e) {
     if (auto *l = llvm::dyn_cast<ListExpr>(&e)) {
-      for (const ExprPtr &x : l->elements)
-        if (!isConfigCall(*x) || !each(x, env))
-          return isConfigCall(*x) ? false
-                                  : fail(x->getLoc(), "the configs list holds "
-                                                      "config(...) calls only");
+      for (const ExprPtr &x : l->elements) {
+        if (!isConfigCall(*x))
+          return fail(x->getLoc(), "the configs list holds config(...) "
+                                   "calls only");
+        if (!each(x, env))
+          return false;
+      }
       return true;
     }
     if (auto *comp = llvm::dyn_cast<ListCompExpr>(&e);
