@@ -67,8 +67,7 @@ private:
       return Flow::Next; // a docstring
     if (auto [name, call] = methodCall(stmt, "append"); call) {
       if (list.empty())
-        return failFlow(stmt.getLoc(), "append to the configs list after "
-                                       "starting it (`configs = []`)");
+        return listNotStarted(stmt);
       if (name != list || call->args.size() != 1 || !call->keywords.empty() ||
           !isConfigCall(*call->args[0]))
         return failFlow(stmt.getLoc(), "only the configs list '" + list +
@@ -77,6 +76,8 @@ private:
       return each(call->args[0], env) ? Flow::Next : Flow::Failed;
     }
     if (auto [name, call] = methodCall(stmt, "extend"); call) {
+      if (list.empty())
+        return listNotStarted(stmt);
       if (name != list || call->args.size() != 1)
         return failFlow(stmt.getLoc(),
                         "only the configs list '" + list + "' may be extended");
@@ -207,6 +208,12 @@ private:
       if (!bind(*t, item))
         return false;
     return true;
+  }
+
+  /// A list grown before a `configs = []` started it.
+  Flow listNotStarted(const Stmt &stmt) {
+    return failFlow(stmt.getLoc(), "add configs to the configs list after "
+                                   "starting it (`configs = []`)");
   }
 
   Flow unsupported(const Stmt &stmt) {
