@@ -403,9 +403,10 @@ static bool isWrittenPointer(const FunctionDef &kernel, llvm::StringRef name) {
 }
 
 /// For `configs=NAME(...)` naming a function of the kernel's file: the
-/// list (or comprehension) of configs its body returns, in `returned`, and
-/// its parameters bound in `env`. False after a diagnostic; true with
-/// `returned` null when NAME is no such function.
+/// list (or comprehension) of configs its body returns, in `returned`, or
+/// the function itself in `builder` when its statements build the list
+/// (ConfigBuilder.h), and its parameters bound in `env`. False after a
+/// diagnostic; true with both null when NAME is no such function.
 static bool bindConfigFunction(const FunctionDef &kernel, const CallExpr &call,
                                llvm::StringMap<Val> &env,
                                DiagnosticEngine &diags, bool &failed,
