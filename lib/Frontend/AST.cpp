@@ -459,6 +459,11 @@ void tilec::printAST(const Module &module, llvm::raw_ostream &os) {
         printExpr(*p.defaultValue, os);
       }
     });
+    if (!fn->varArgs.empty())
+      os << (fn->params.empty() ? "*" : ", *") << fn->varArgs;
+    if (!fn->varKeywords.empty())
+      os << (fn->params.empty() && fn->varArgs.empty() ? "**" : ", **")
+         << fn->varKeywords;
     os << "):\n";
     printBlock(fn->body, 2, os);
   }

@@ -870,6 +870,12 @@ FailureOr<Val> Generator::callHelper(const FunctionDef &fn,
                                         "' from the kernel here");
     return failure();
   }
+  if (!fn.varArgs.empty() || !fn.varKeywords.empty())
+    return error(at,
+                 "'" + fn.name + "' takes *" +
+                     (fn.varArgs.empty() ? "*" + fn.varKeywords : fn.varArgs) +
+                     ", which device code does not support; give it "
+                     "named parameters");
   if (args.positional.size() > fn.params.size())
     return error(at, "'" + fn.name + "' takes " +
                                  std::to_string(fn.params.size()) +

@@ -561,6 +561,25 @@ std::unique_ptr<FunctionDef> Parser::parseFunction(std::vector<Decorator> decos)
     return nullptr;
   bool sawDefault = false;
   while (!peek().isOp(")")) {
+    // `*args` / `**kwargs` (a helper's only: a kernel's parameters are its
+    // launch's slots).
+    if ((peek().isOp("*") || peek().isOp("**")) && !fn->isKernel &&
+        peek(1).is(TokenKind::Name) && fn->varKeywords.empty()) {
+      bool keywords = consume().isOp("**");
+      std::string &slot = keywords ? fn->varKeywords : fn->varArgs;
+      if (!slot.empty()) {
+        fail(peek(), "a function takes at most one *args and one **kwargs");
+        return nullptr;
+      }
+      slot = consume().text.str();
+      if (!consumeIfOp(","))
+        break;
+      continue;
+    }
+    if (!fn->varKeywords.empty()) {
+      fail(peek(), "no parameter may follow **" + fn->varKeywords);
+      return nullptr;
+    }
     Param param;
     if (!parseParam(param, fn->isKernel))
       return nullptr;

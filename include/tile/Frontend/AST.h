@@ -451,6 +451,11 @@ struct FunctionDef {
   llvm::SMLoc loc;
   std::vector<Decorator> decorators;
   std::vector<Param> params;
+  /// `*args` and `**kwargs`, by name (empty if absent): host functions
+  /// that Triton calls with them, such as an autotuner's
+  /// early_config_prune(configs, named_args, **kwargs). Device code
+  /// cannot call such a function.
+  std::string varArgs, varKeywords;
   StmtList body;
 
   const Decorator *findDecorator(llvm::StringRef name) const;
