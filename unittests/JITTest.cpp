@@ -436,6 +436,46 @@ TEST(JIT, Heuristics) {
       << failed.error();
 }
 
+/// An early_config_prune runs on each call's arguments it reads, as
+/// @heuristics do: only the configs it keeps are compiled (and timed).
+TEST(JIT, PruneConfigs) {
+  std::string dir = tempDir("tile-jit-prune");
+  JIT jit(JITOptions{dir, true});
+  const char *source =
+      "def prune(configs, named_args, **kwargs):\n"
+      "    return [c for c in configs if c.kwargs['BLOCK'] <= "
+      "named_args['n']]\n"
+      "@autotune(configs=[config(BLOCK=64), config(BLOCK=128), "
+      "config(BLOCK=256)],\n"
+      "          key=['n'], prune_configs_by={'early_config_prune': "
+      "prune})\n"
+      "@grid(1)\n"
+      "kernel k(x: *fp32, n: i32, BLOCK: constexpr):\n"
+      "    o = arange(0, BLOCK)\n"
+      "    store(x + o, 1.0, mask=o < n)\n";
+  auto k = jit.loadSource(source, "k", {}, "prune.tile");
+  ASSERT_TRUE(bool(k)) << k.error();
+  alignas(16) static float x[1024];
+  auto entries = [](const std::string &ptx) {
+    size_t count = 0;
+    for (size_t at = ptx.find(".entry"); at != std::string::npos;
+         at = ptx.find(".entry", at + 1))
+      ++count;
+    return count;
+  };
+  auto narrow = k->ptxFor({ptr(x), int32_t(120)});
+  ASSERT_TRUE(bool(narrow)) << narrow.error();
+  EXPECT_EQ(entries(*narrow), 1u);
+  auto wide = k->ptxFor({ptr(x), int32_t(1000)});
+  ASSERT_TRUE(bool(wide)) << wide.error();
+  EXPECT_EQ(entries(*wide), 3u);
+  // A call for which it keeps nothing fails, as in Triton.
+  auto none = k->ptxFor({ptr(x), int32_t(8)});
+  ASSERT_FALSE(bool(none));
+  EXPECT_NE(none.error().find("keeps none of the configs"), std::string::npos)
+      << none.error();
+}
+
 /// A pointer the body tests against None may be passed as None (a null
 /// pointer): the kernel's None version runs, without loading it.
 TEST(JIT, PointerTestedAgainstNone) {

@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/Diagnostics.h"
@@ -154,6 +155,44 @@ bool CompilerSession::runPasses(
   return true;
 }
 
+bool CompilerSession::emitPlanned(std::vector<PlannedKernel> planned) {
+  // Compiling every config to tune them, a config whose static_assert fails
+  // does not apply (Triton's autotuner skips it, as a
+  // CompileTimeAssertionFailure): tutorial 06's BLOCK_N <= HEAD_DIM. The
+  // others are kept; a kernel none of whose configs applies reports its
+  // last config's failure.
+  llvm::StringMap<unsigned> configsOf, rejectedOf;
+  for (const PlannedKernel &k : planned)
+    ++configsOf[k.instance.kernel->name];
+  kernels.clear();
+  for (PlannedKernel &k : planned) {
+    const std::string &kernel = k.instance.kernel->name;
+    bool tuned = options.specialize.allConfigs && configsOf[kernel] > 1;
+    std::optional<DiagnosticEngine::Held> held;
+    if (tuned)
+      held = diags.hold();
+    bool staticAssert = false;
+    bool ok = mlir::succeeded(emitKernel(*module, *ast, k.instance, diags,
+                                         options.nameObserver, &staticAssert));
+    if (held)
+      diags.release(std::move(*held));
+    if (ok) {
+      kernels.push_back(std::move(k));
+      continue;
+    }
+    if (auto partial =
+            module->lookupSymbol<mlir::func::FuncOp>(k.instance.symbol))
+      partial.erase();
+    bool lastConfig = ++rejectedOf[kernel] == configsOf[kernel];
+    if (tuned && staticAssert && !lastConfig)
+      continue;
+    if (tuned) // report it
+      (void)emitKernel(*module, *ast, k.instance, diags, options.nameObserver);
+    return false;
+  }
+  return true;
+}
+
 bool CompilerSession::generate() {
   if (!parse())
     return false;
@@ -164,12 +203,9 @@ bool CompilerSession::generate() {
         planKernels(*ast, options.specialize, diags);
     if (!planned)
       return false;
-    kernels = std::move(*planned);
     module = mlir::ModuleOp::create(mlir::UnknownLoc::get(&context));
-    for (const PlannedKernel &k : kernels)
-      if (mlir::failed(emitKernel(*module, *ast, k.instance, diags,
-                                  options.nameObserver)))
-        return false;
+    if (!emitPlanned(std::move(*planned)))
+      return false;
     if (mlir::failed(mlir::verify(*module))) {
       diags.error("internal error: the generated tile IR does not verify");
       return false;

@@ -909,10 +909,12 @@ FailureOr<Val> Generator::builtinDebug(llvm::StringRef name,
         return error(b->loc(0, at),
                              "static_assert needs a compile-time condition; "
                              "use device_assert for run-time values");
-      if (!cond.truthy())
+      if (!cond.truthy()) {
+        staticAssertFailed = true;
         return error(b->loc(0, at), "static_assert failed" +
                                      (msg->empty() ? std::string()
                                                    : ": " + *msg));
+      }
       return Val::none();
     }
     if (cond.isConstexpr() && cond.truthy())

@@ -75,6 +75,9 @@ public:
 
   /// Told of every variable use and assignment (may be empty).
   NameObserver observer;
+  /// Set when a static_assert failed (Triton's CompileTimeAssertionFailure,
+  /// which its autotuner takes as a config that does not apply).
+  bool staticAssertFailed = false;
 
   //===--------------------------------------------------------------------===//
   // Statements and control flow (MLIRGen.cpp)

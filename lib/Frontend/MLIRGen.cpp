@@ -18,10 +18,14 @@ using llvm::isa;
 LogicalResult tilec::emitKernel(ModuleOp module, const Module &ast,
                                 const KernelInstance &instance,
                                 tilec::DiagnosticEngine &diags,
-                                const NameObserver &observer) {
+                                const NameObserver &observer,
+                                bool *failedStaticAssert) {
   Generator gen(module, ast, diags);
   gen.observer = observer;
-  return gen.emitKernel(instance);
+  LogicalResult result = gen.emitKernel(instance);
+  if (failedStaticAssert)
+    *failedStaticAssert = failed(result) && gen.staticAssertFailed;
+  return result;
 }
 
 Generator::Generator(ModuleOp module, const Module &ast,

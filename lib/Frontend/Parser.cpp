@@ -285,11 +285,62 @@ bool Parser::parseTopLevelBlock(Module &module) {
   return parseIndented(item, item);
 }
 
+/// `os.environ` (`NAME in os.environ`, `os.environ.get(NAME[, default])`,
+/// `os.getenv(...)`) in a module-level condition: the compiler's process
+/// environment, as Triton reads the importing process's (tutorial 06's
+/// `if "PYTEST_VERSION" in os.environ:`).
+using llvm::dyn_cast;
+
+static std::optional<Val> readEnvironment(const Expr &e, bool &handled,
+                                          const llvm::StringMap<Val> &env,
+                                          DiagnosticEngine &diags) {
+  auto isOs = [](const Expr &x) {
+    auto *name = dyn_cast<NameExpr>(&x);
+    return name && name->name == "os";
+  };
+  auto isEnviron = [&](const Expr &x) {
+    auto *attr = dyn_cast<AttributeExpr>(&x);
+    return attr && attr->attr == "environ" && isOs(*attr->base);
+  };
+  auto variable = [&](const Expr &name) -> std::optional<std::string> {
+    std::optional<Val> v = evalConstexpr(name, env, diags);
+    if (!v || v->getKind() != Val::Kind::Str)
+      return std::nullopt;
+    return v->getString();
+  };
+  if (auto *cmp = dyn_cast<CompareExpr>(&e);
+      cmp && cmp->rest.size() == 1 && isEnviron(*cmp->rest[0].second) &&
+      (cmp->rest[0].first == CompareOp::In ||
+       cmp->rest[0].first == CompareOp::NotIn)) {
+    handled = true;
+    std::optional<std::string> name = variable(*cmp->first);
+    if (!name)
+      return std::nullopt;
+    bool set = std::getenv(name->c_str()) != nullptr;
+    return Val::boolean(set == (cmp->rest[0].first == CompareOp::In));
+  }
+  auto *call = dyn_cast<CallExpr>(&e);
+  auto *callee = call ? dyn_cast<AttributeExpr>(call->callee.get()) : nullptr;
+  if (!callee || call->args.empty() || call->args.size() > 2 ||
+      !((callee->attr == "get" && isEnviron(*callee->base)) ||
+        (callee->attr == "getenv" && isOs(*callee->base))))
+    return std::nullopt;
+  handled = true;
+  std::optional<std::string> name = variable(*call->args[0]);
+  if (!name)
+    return std::nullopt;
+  if (const char *value = std::getenv(name->c_str()))
+    return Val::string(value);
+  if (call->args.size() == 2)
+    return evalConstexpr(*call->args[1], env, diags);
+  return Val::none();
+}
+
 /// A module-level `if` runs while the file is read, so its condition must
 /// be known while compiling: module constants, `__name__` (never
-/// "__main__": the file is not run as a script) and `TYPE_CHECKING`
-/// (false). The branch taken is read as module-level code; the others are
-/// skipped.
+/// "__main__": the file is not run as a script), `TYPE_CHECKING` (false)
+/// and the environment (readEnvironment). The branch taken is read as
+/// module-level code; the others are skipped.
 bool Parser::parseTopLevelIf(Module &module) {
   bool taken = false;
   bool first = true;
@@ -309,7 +360,14 @@ bool Parser::parseTopLevelIf(Module &module) {
         env["__name__"] = Val::string("__tile__");
         env["TYPE_CHECKING"] = Val::boolean(false);
         DiagnosticEngine::Held held = diags.hold();
-        std::optional<Val> value = evalConstexpr(*condition, env, diags);
+        auto noDict = [](llvm::StringRef, const Expr &) -> std::optional<Val> {
+          return std::nullopt;
+        };
+        auto environment = [&](const Expr &x, bool &handled) {
+          return readEnvironment(x, handled, env, diags);
+        };
+        ConstDict dict{"", noDict, environment};
+        std::optional<Val> value = evalConstexpr(*condition, env, diags, &dict);
         diags.release(std::move(held));
         if (!value)
           return fail(keyword,

@@ -678,6 +678,12 @@ private:
 } // namespace
 
 std::optional<Val> ConstEvaluator::eval(const Expr &e) {
+  if (dict && dict->resolve) {
+    bool handled = false;
+    std::optional<Val> v = dict->resolve(e, handled);
+    if (handled)
+      return v;
+  }
   std::string error;
   switch (e.getKind()) {
   case Expr::Kind::Int: {
@@ -837,8 +843,27 @@ std::optional<Val> ConstEvaluator::eval(const Expr &e) {
   case Expr::Kind::Subscript: {
     auto &sub = llvm::cast<SubscriptExpr>(e);
     auto *base = dyn_cast<NameExpr>(sub.base.get());
-    if (!dict || !base || base->name != dict->name)
-      return fail(e, "expected a compile-time constant");
+    if (!dict || !base || base->name != dict->name) {
+      // An element of a constant tuple (a device capability's major).
+      if (sub.indices.size() != 1)
+        return fail(e, "expected a compile-time constant");
+      std::optional<Val> tuple = eval(*sub.base);
+      if (!tuple)
+        return std::nullopt;
+      std::optional<Val> index = eval(*sub.indices[0]);
+      if (!index)
+        return std::nullopt;
+      if (!tuple->isTuple() || index->getKind() != Val::Kind::Int)
+        return fail(e, "expected a compile-time constant");
+      int64_t size = int64_t(tuple->getElements().size());
+      int64_t i =
+          index->getInt() < 0 ? index->getInt() + size : index->getInt();
+      if (i < 0 || i >= size)
+        return fail(*sub.indices[0], "tuple index " +
+                                         std::to_string(index->getInt()) +
+                                         " out of range");
+      return tuple->getElements()[i];
+    }
     auto *key = sub.indices.size() == 1
                     ? dyn_cast<StrExpr>(sub.indices[0].get())
                     : nullptr;

@@ -2,6 +2,7 @@
 
 #include "tile/Frontend/Specialize.h"
 #include "tile/Frontend/ConfigBuilder.h"
+#include "tile/Frontend/ConfigFilter.h"
 #include "tile/Frontend/Heuristics.h"
 #include "tile/Frontend/Lexer.h"
 #include "tile/Frontend/Parser.h"
@@ -195,6 +196,10 @@ static bool setsOnlyBlockShapes(const StmtList &body) {
         doc && llvm::isa<StrExpr>(doc->expr.get()))
       continue;
     if (llvm::isa<PassStmt>(stmt.get()))
+      continue;
+    // Tutorial 06's `if not isinstance(nargs["desc_q"], TensorDescriptor):
+    // return`: leaving early sets nothing either.
+    if (auto *ret = dyn_cast<ReturnStmt>(stmt.get()); ret && !ret->value)
       continue;
     if (auto *assign = dyn_cast<AssignStmt>(stmt.get())) {
       bool shapes = llvm::all_of(assign->targets, [](const ExprPtr &t) {
@@ -495,9 +500,69 @@ unsigned tilec::defaultNumSMs(unsigned computeCapability) {
   return computeCapability >= 90 ? 132 : 108;
 }
 
+/// prune_configs_by={'early_config_prune': f, 'perf_model': ..., 'top_k': k}:
+/// `f` must be a function of the file; the performance model only narrows
+/// which configs Triton times, so it is accepted and every config that
+/// stays is timed. False after a diagnostic.
+static bool readPruneConfigsBy(const FunctionDef &kernel, const Expr &value,
+                               AutotuneSpec &spec, DiagnosticEngine &diags) {
+  auto *dict = dyn_cast<DictExpr>(&value);
+  if (!dict) {
+    diags.error(value.getLoc(),
+                "prune_configs_by takes a dict: {'early_config_prune': f}");
+    return false;
+  }
+  for (auto [keyExpr, fnExpr] : llvm::zip(dict->keys, dict->values)) {
+    auto *key = dyn_cast<StrExpr>(keyExpr.get());
+    if (key && (key->value == "perf_model" || key->value == "top_k"))
+      continue;
+    if (!key || key->value != "early_config_prune") {
+      diags.error(keyExpr->getLoc(),
+                  "prune_configs_by takes 'early_config_prune', "
+                  "'perf_model' and 'top_k'");
+      return false;
+    }
+    auto *name = dyn_cast<NameExpr>(fnExpr.get());
+    const FunctionDef *fn = name && kernel.module
+                                ? kernel.module->findFunction(name->name)
+                                : nullptr;
+    if (!fn || fn->isKernel) {
+      std::string why;
+      if (name && kernel.module)
+        if (auto host = kernel.module->hostDefinitions.find(name->name);
+            host != kernel.module->hostDefinitions.end())
+          why = " ('" + name->name + "' is " + host->second.reason + ")";
+      diags.error(fnExpr->getLoc(),
+                  "early_config_prune must name a function of the file, "
+                  "fn(configs, named_args, **kwargs)" +
+                      why);
+      return false;
+    }
+    spec.prune = fn;
+  }
+  return true;
+}
+
+/// `configs=list(filter(keep, X))` or `filter(keep, X)`: X, with `keep`
+/// set; `list(X)`: X.
+static const Expr *unwrapConfigFilter(const Expr *configs, const Expr *&keep) {
+  auto *call = dyn_cast<CallExpr>(configs);
+  auto *callee = call ? dyn_cast<NameExpr>(call->callee.get()) : nullptr;
+  if (!callee || !call->keywords.empty())
+    return configs;
+  if (callee->name == "list" && call->args.size() == 1)
+    return unwrapConfigFilter(call->args[0].get(), keep);
+  if (callee->name == "filter" && call->args.size() == 2 && !keep) {
+    keep = call->args[0].get();
+    return call->args[1].get();
+  }
+  return configs;
+}
+
 std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
                                                 DiagnosticEngine &diags,
-                                                bool &failed, unsigned numSMs) {
+                                                bool &failed, unsigned numSMs,
+                                                unsigned computeCapability) {
   const Decorator *deco = kernel.findDecorator("autotune");
   if (!deco)
     deco = kernel.findDecorator("triton.autotune");
@@ -525,11 +590,12 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
       configs = kw.value.get();
     else if (kw.name == "key")
       key = kw.value.get();
-    else if (kw.name == "prune_configs_by")
-      return fail(kw.loc, "@autotune's prune_configs_by (a host function) is "
-                          "not supported: keep the configs you want with an "
-                          "'if' in a list comprehension, or list them");
-    else if (kw.name == "reset_to_zero" || kw.name == "restore_value") {
+    else if (kw.name == "prune_configs_by") {
+      if (!readPruneConfigsBy(kernel, *kw.value, spec, diags)) {
+        failed = true;
+        return std::nullopt;
+      }
+    } else if (kw.name == "reset_to_zero" || kw.name == "restore_value") {
       // Names of pointer parameters whose contents timing a config must not
       // change; launchers honour them (the metadata lists them).
       std::vector<std::string> &names =
@@ -568,6 +634,9 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
   }
   if (!configs)
     return fail(deco->loc, "@autotune needs configs=[config(...), ...]");
+  // Tutorial 06's `configs=list(filter(keep, configs))`.
+  const Expr *keep = nullptr;
+  configs = unwrapConfigFilter(configs, keep);
   // `configs=configs`: a module-level list of configs (tutorial 06 builds
   // one by a comprehension).
   if (auto *name = dyn_cast<NameExpr>(configs))
@@ -580,8 +649,9 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
       if (callee->name == "list" || callee->name == "filter")
         return fail(configs->getLoc(),
                     "configs=" + callee->name +
-                        "(...) runs Python on the host; write the filter as "
-                        "an 'if' in a list comprehension of the configs");
+                        "(...) takes a list of configs, or filter(keep, "
+                        "configs) with `keep` a function of the file or a "
+                        "lambda");
   // Module-level constants are in scope (tutorial 06's NUM_STAGES_OPTIONS).
   llvm::StringMap<Val> constants = moduleConstants(kernel, diags);
   // `configs=get_cuda_autotune_config()` (tutorial 03) or
@@ -747,6 +817,26 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
   if (spec.configs.empty())
     return fail(configs->getLoc(), "configs must be a non-empty list of "
                                    "config(...)");
+  if (keep) {
+    constants[kDeviceCapabilityConstant] =
+        Val::tuple({Val::integer(computeCapability / 10),
+                    Val::integer(computeCapability % 10)});
+    std::optional<std::vector<bool>> kept =
+        kernel.module ? filterConfigs(*keep, *kernel.module, spec.configs,
+                                      constants, diags)
+                      : std::nullopt;
+    if (!kept) {
+      failed = true;
+      return std::nullopt;
+    }
+    std::vector<AutotuneConfig> filtered;
+    for (auto [config, k] : llvm::zip(spec.configs, *kept))
+      if (k)
+        filtered.push_back(std::move(config));
+    if (filtered.empty())
+      return fail(keep->getLoc(), "the filter keeps none of the configs");
+    spec.configs = std::move(filtered);
+  }
   if (key) {
     const std::vector<ExprPtr> *names = nullptr;
     if (auto *l = dyn_cast<ListExpr>(key))
@@ -986,6 +1076,62 @@ static bool checkDecorators(const Module &ast, DiagnosticEngine &diags) {
   return ok;
 }
 
+/// The configs `spec.prune` keeps where a launch's arguments are
+/// `arguments` (all of them when it reads a run-time argument whose value
+/// is not given). Constexprs read as bound with -D, else as their defaults
+/// unless the configs set them. Nullopt after a diagnostic.
+static std::optional<std::vector<bool>>
+runPrune(const FunctionDef &kernel, const AutotuneSpec &spec,
+         const llvm::StringMap<Val> &constants,
+         const llvm::StringMap<Val> &arguments,
+         llvm::ArrayRef<std::pair<std::string, Val>> defines,
+         unsigned computeCapability, DiagnosticEngine &diags) {
+  auto lookup = [&](llvm::StringRef name, const Expr &at,
+                    ArgumentStatus &status) -> std::optional<Val> {
+    status = ArgumentStatus::Absent;
+    const Param *p = kernel.findParam(name);
+    if (!p)
+      return std::nullopt;
+    if (!p->isConstexpr()) {
+      auto it = arguments.find(name);
+      status = it == arguments.end() ? ArgumentStatus::Unknown
+                                     : ArgumentStatus::Known;
+      return it == arguments.end() ? std::nullopt
+                                   : std::optional<Val>(it->second);
+    }
+    auto d = llvm::find_if(defines, [&](auto &e) { return e.first == name; });
+    if (d != defines.end()) {
+      status = ArgumentStatus::Known;
+      return d->second;
+    }
+    bool tuned = llvm::any_of(spec.configs, [&](const AutotuneConfig &c) {
+      return llvm::any_of(c.constexprs,
+                          [&](auto &binding) { return binding.first == name; });
+    });
+    if (tuned || !p->defaultValue)
+      return std::nullopt;
+    std::optional<Val> v = evalConstexpr(*p->defaultValue, constants, diags);
+    status = v ? ArgumentStatus::Known : ArgumentStatus::Failed;
+    return v;
+  };
+  llvm::StringMap<Val> env = constants;
+  env[kDeviceCapabilityConstant] =
+      Val::tuple({Val::integer(computeCapability / 10),
+                  Val::integer(computeCapability % 10)});
+  std::optional<PruneResult> result =
+      pruneConfigs(*spec.prune, spec.configs, env, lookup, diags);
+  if (!result)
+    return std::nullopt;
+  if (llvm::none_of(result->keep, [](bool k) { return k; })) {
+    diags.error(spec.prune->loc,
+                "'" + spec.prune->name +
+                    "' keeps none of the configs of kernel '" + kernel.name +
+                    "' (an early_config_prune must return at least one)");
+    return std::nullopt;
+  }
+  return result->keep;
+}
+
 std::optional<std::vector<PlannedKernel>>
 tilec::planKernels(const Module &ast, const SpecializeOptions &options,
                    DiagnosticEngine &diags) {
@@ -1127,7 +1273,8 @@ tilec::planKernels(const Module &ast, const SpecializeOptions &options,
     std::optional<AutotuneSpec> autotune =
         readAutotune(*kernel, diags, failedAutotune,
                      options.numSMs ? options.numSMs
-                                    : defaultNumSMs(options.computeCapability));
+                                    : defaultNumSMs(options.computeCapability),
+                     options.computeCapability);
     std::vector<Heuristic> heuristics =
         readHeuristics(*kernel, diags, failedAutotune);
     if (failedAutotune)
@@ -1166,28 +1313,6 @@ tilec::planKernels(const Module &ast, const SpecializeOptions &options,
       }
     }
 
-    // Which configs to compile.
-    std::vector<const AutotuneConfig *> configs{nullptr};
-    if (autotune) {
-      // -D replaces the tuning only when it binds every tuned constexpr
-      // (configs that set only options always apply).
-      bool tunesConstexprs = false, definesAllTuned = true;
-      for (const AutotuneConfig &c : autotune->configs)
-        for (auto &[name, v] : c.constexprs) {
-          tunesConstexprs = true;
-          if (!llvm::any_of(defines, [&](auto &d) { return d.first == name; }))
-            definesAllTuned = false;
-        }
-      definesAllTuned = definesAllTuned && tunesConstexprs;
-      if (options.allConfigs) {
-        configs.clear();
-        for (const AutotuneConfig &c : autotune->configs)
-          configs.push_back(&c);
-      } else if (!definesAllTuned) {
-        configs = {&autotune->configs[0]};
-      }
-    }
-
     // Module-level constants, in scope of every config's defaults.
     llvm::StringMap<Val> constants = moduleConstants(*kernel, diags);
     // The run-time arguments' values the heuristics read, the same for
@@ -1202,7 +1327,56 @@ tilec::planKernels(const Module &ast, const SpecializeOptions &options,
                             ? Val::dtype(param->second.elementType, true)
                             : value;
     }
-    for (auto [index, config] : llvm::enumerate(configs)) {
+    // Which configs to compile: those the prune function keeps, where it
+    // can run (a run-time argument it reads is known).
+    std::vector<bool> kept;
+    if (autotune) {
+      kept.assign(autotune->configs.size(), true);
+      if (autotune->prune) {
+        std::optional<std::vector<bool>> pruned =
+            runPrune(*kernel, *autotune, constants, arguments, defines,
+                     options.computeCapability, diags);
+        if (!pruned)
+          return std::nullopt;
+        kept = std::move(*pruned);
+      }
+    }
+    std::vector<const AutotuneConfig *> configs{nullptr};
+    std::vector<size_t> configIndices{0};
+    if (autotune) {
+      // -D replaces the tuning only when it binds every tuned constexpr
+      // (configs that set only options always apply).
+      bool tunesConstexprs = false, definesAllTuned = true;
+      for (const AutotuneConfig &c : autotune->configs)
+        for (auto &[name, v] : c.constexprs) {
+          tunesConstexprs = true;
+          if (!llvm::any_of(defines, [&](auto &d) { return d.first == name; }))
+            definesAllTuned = false;
+        }
+      definesAllTuned = definesAllTuned && tunesConstexprs;
+      if (!definesAllTuned) {
+        configs.clear();
+        configIndices.clear();
+        for (auto [i, c] : llvm::enumerate(autotune->configs)) {
+          if (!kept[i])
+            continue;
+          configs.push_back(&c);
+          configIndices.push_back(i);
+          if (!options.allConfigs)
+            break;
+        }
+      } else if (options.allConfigs) {
+        configs.clear();
+        configIndices.clear();
+        for (auto [i, c] : llvm::enumerate(autotune->configs))
+          if (kept[i]) {
+            configs.push_back(&c);
+            configIndices.push_back(i);
+          }
+      }
+    }
+
+    for (auto [config, index] : llvm::zip(configs, configIndices)) {
       PlannedKernel pk;
       KernelInstance &inst = pk.instance;
       inst.kernel = kernel;

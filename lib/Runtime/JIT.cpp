@@ -11,6 +11,7 @@
 
 #include "tile/Runtime/JIT.h"
 #include "tile/Driver/Compiler.h"
+#include "tile/Frontend/ConfigFilter.h"
 #include "tile/Frontend/Heuristics.h"
 #include "tile/Frontend/Parser.h"
 #include "tile/Frontend/Sema.h"
@@ -1166,7 +1167,19 @@ Expected<Kernel> JIT::loadSource(const std::string &source,
     if (d.isPointer && tilec::comparesWithNone(*fn, d.name))
       d.mayBeNull = true;
   if (std::optional<tilec::AutotuneSpec> tune = tilec::readAutotune(
-          *fn, session.getDiagnostics(), failed, state->numSMs)) {
+          *fn, session.getDiagnostics(), failed, state->numSMs,
+          tilec::TargetInfo{state->arch}.computeCapability())) {
+    // The run-time arguments an early_config_prune reads: as with
+    // @heuristics, each launch's values plan the set, so the configs it
+    // keeps are the ones compiled and timed.
+    if (tune->prune) {
+      for (const std::string &input : tilec::pruneReads(*tune->prune))
+        for (size_t i = 0; i < state->params.size(); ++i)
+          if (state->params[i].name == input &&
+              !llvm::is_contained(state->heuristicInputs, int(i)))
+            state->heuristicInputs.push_back(int(i));
+      llvm::sort(state->heuristicInputs);
+    }
     // -D bindings of every tuned constexpr replace the tuning (as in tilec).
     bool bindsAll = true;
     for (const tilec::AutotuneConfig &c : tune->configs)

@@ -172,6 +172,8 @@ public:
   void printTimings();
 
 private:
+  /// Emits `planned` into the module, keeping in `kernels` those emitted.
+  bool emitPlanned(std::vector<PlannedKernel> planned);
   bool runPasses(llvm::function_ref<void(mlir::PassManager &)> build,
                  llvm::StringRef phase);
 

@@ -58,10 +58,13 @@ constexpr llvm::StringLiteral kValueAttr = "tile.value";
 using NameObserver =
     std::function<void(llvm::SMLoc, llvm::StringRef, bool, const Val &)>;
 
+/// `failedStaticAssert`, if given, tells whether a failure came from a
+/// static_assert.
 mlir::LogicalResult emitKernel(mlir::ModuleOp module, const Module &ast,
                                const KernelInstance &instance,
                                DiagnosticEngine &diags,
-                               const NameObserver &observer = {});
+                               const NameObserver &observer = {},
+                               bool *failedStaticAssert = nullptr);
 
 } // namespace tilec
 

@@ -77,6 +77,12 @@ struct ConstDict {
   llvm::StringRef name;
   llvm::function_ref<std::optional<Val>(llvm::StringRef key, const Expr &at)>
       lookup;
+  /// Optional: expressions its owner evaluates itself, tried first on every
+  /// subexpression (an autotune config's `conf.kwargs['BLOCK_M']`, a prune
+  /// function's `kwargs.get('N', 0)`). Sets `handled` and returns the value,
+  /// or nullopt after its own error.
+  llvm::function_ref<std::optional<Val>(const Expr &e, bool &handled)> resolve =
+      nullptr;
 };
 
 /// Where an environment binds `num_sms()` (the device's SM count, in
@@ -90,8 +96,9 @@ inline constexpr llvm::StringLiteral kNumSMsOutsideConfigs =
 /// Evaluate a constant expression (literals, dtype names, names bound in
 /// `env`, operators, tuples/lists and list comprehensions, `range`,
 /// `itertools.product`, `float('inf')`, `cdiv`, `min`, `max`, `abs`,
-/// `bool`, `next_power_of_2`, `num_sms()` where `env` binds it, and
-/// `dict['key']` when `dict` is given). Reports an error and returns
+/// `bool`, `next_power_of_2`, `num_sms()` where `env` binds it, a
+/// constant tuple's element `t[i]`, and `dict['key']` when `dict` is
+/// given). Reports an error and returns
 /// nullopt when the expression is not constant.
 std::optional<Val> evalConstexpr(const Expr &expr,
                                  const llvm::StringMap<Val> &env,

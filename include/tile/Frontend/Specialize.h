@@ -58,6 +58,9 @@ struct AutotuneSpec {
   /// Triton's `reset_to_zero` and `restore_value`: pointer parameters the
   /// kernel writes that timing a config must not leave changed.
   std::vector<std::string> resetToZero, restoreValue;
+  /// prune_configs_by's early_config_prune, run where a launch's arguments
+  /// are known (ConfigFilter.h); null without one.
+  const FunctionDef *prune = nullptr;
 };
 
 /// A kernel instance plus what the metadata and launchers need.
@@ -102,10 +105,13 @@ JitOptions readJitOptions(const FunctionDef &fn, DiagnosticEngine &diags,
                           bool &failed);
 
 /// Read a kernel's @autotune decorator (nullopt if it has none); its
-/// configs' `num_sms()` is `numSMs`.
+/// configs' `num_sms()` is `numSMs`, torch.cuda.get_device_capability()
+/// that of `computeCapability` (90: (9, 0)). A filter of the configs
+/// (`configs=list(filter(keep, configs))`) is applied here.
 std::optional<AutotuneSpec> readAutotune(const FunctionDef &kernel,
                                          DiagnosticEngine &diags, bool &failed,
-                                         unsigned numSMs);
+                                         unsigned numSMs,
+                                         unsigned computeCapability);
 
 /// Render a @grid expression with the constexprs of `instance` folded in.
 std::optional<std::string> formatGridExpr(const Expr &expr,
