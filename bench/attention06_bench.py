@@ -8,12 +8,13 @@ interleaved rounds (CUDA graphs; medians of per-round ratios).
 
 usage: bash bench/build_attention06.sh (here), then on the GPU
        python3 bench/attention06_bench.py .carry/attention06 [LOG]
-           [--baseline DIR]
+           [--baseline DIR] [--published] [--head-dim D]
 With --baseline, DIR's kernels (another build, e.g. OUT=... TILEC=...
 bash bench/build_attention06.sh) are checked too and their fastest config
 joins the interleaved rounds: the log then gives tilec/baseline as well.
 """
 import glob
+import json
 import os
 import statistics
 import sys
@@ -26,6 +27,16 @@ import triton.language as tl
 from tilelaunch import Kernel, graph_ms, rel_error, logger
 
 ARGS = sys.argv[1:]
+# --published: Triton tunes over the tutorial's own configs (a build with
+# PUBLISHED=1 gives tilec the same).
+PUBLISHED = "--published" in ARGS
+if PUBLISHED:
+    ARGS.remove("--published")
+HEAD_DIMS = [64, 128]
+if "--head-dim" in ARGS:
+    i = ARGS.index("--head-dim")
+    HEAD_DIMS = [int(ARGS[i + 1])]
+    del ARGS[i:i + 2]
 BASELINE = None
 if "--baseline" in ARGS:
     i = ARGS.index("--baseline")
@@ -42,6 +53,23 @@ CONFIGS = [triton.Config({"BLOCK_M": m, "BLOCK_N": n}, num_stages=3, num_warps=w
 
 def _prune(configs, named_args, **kwargs):
     return [c for c in configs if c.kwargs["BLOCK_N"] <= kwargs["HEAD_DIM"]]
+
+
+if PUBLISHED:
+    # The tutorial's own list, filter and prune (Triton 3.6, on Hopper).
+    CONFIGS = [triton.Config({"BLOCK_M": BM, "BLOCK_N": BN}, num_stages=s,
+                             num_warps=w)
+               for BM in [64, 128] for BN in [32, 64, 128]
+               for s in [2, 3, 4] for w in [4, 8]
+               if not (BM * BN < 128 * 128 and w == 8)]
+
+    def _prune(configs, named_args, **kwargs):
+        args = {**named_args, **kwargs}  # N_CTX is passed by position here
+        N_CTX, STAGE = args["N_CTX"], args["STAGE"]
+        return [c for c in configs
+                if c.kwargs["BLOCK_N"] <= kwargs["HEAD_DIM"]
+                and c.kwargs["BLOCK_M"] <= N_CTX
+                and (c.kwargs["BLOCK_M"] >= c.kwargs["BLOCK_N"] or STAGE == 1)]
 
 
 # --- the tutorial's kernel, as Triton compiles it --------------------------
@@ -174,12 +202,18 @@ def triton_attention(q, k, v, o, m, causal, scale):
 def main():
     summary = []
     Z, H = 4, 32
-    for D in [64, 128]:
+    for D in HEAD_DIMS:
         for causal in [False, True]:
             stage = 3 if causal else 1
             def load(folder):
-                return [Kernel(folder, os.path.basename(p)[:-5]) for p in
-                        sorted(glob.glob(f"{folder}/attn_d{D}_s{stage}_*.json"))]
+                kernels = []
+                for p in sorted(glob.glob(f"{folder}/attn_d{D}_s{stage}_*.json")):
+                    name = os.path.basename(p)[:-5]
+                    md = json.load(open(p))
+                    # A build of every config (--all-configs): one entry each.
+                    for i in range(len(md)) if isinstance(md, list) else [None]:
+                        kernels.append(Kernel(folder, name, i))
+                return kernels
             kernels = load(DIR)
             baseline = load(BASELINE) if BASELINE else []
             for N in [1024, 4096]:
