@@ -117,7 +117,7 @@ const Module *CompilerSession::parse() {
   if (ast)
     return ast.get();
   PhaseScope scope{startPhase("parse")};
-  ast = parseSource(getSource(), diags);
+  ast = parseSource(getSource(), diags, options.target.computeCapability());
   return ast.get();
 }
 

@@ -583,3 +583,14 @@ void tilec::forEachReadExpression(const StmtList &body,
     }
   }
 }
+
+const ReturnStmt *tilec::onlyReturn(const FunctionDef &fn) {
+  for (const StmtPtr &stmt : fn.body) {
+    if (auto *doc = llvm::dyn_cast<ExprStmt>(stmt.get());
+        doc && llvm::isa<StrExpr>(doc->expr.get()))
+      continue;
+    return stmt == fn.body.back() ? llvm::dyn_cast<ReturnStmt>(stmt.get())
+                                  : nullptr;
+  }
+  return nullptr;
+}

@@ -4,6 +4,7 @@
 #include "tile/Frontend/Diagnostics.h"
 #include "tile/Frontend/Sema.h"
 #include "tile/Frontend/Specialize.h"
+#include "tile/Frontend/TargetQueries.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -16,25 +17,17 @@ namespace {
 /// Where control goes after a statement.
 enum class Flow { Next, Break, Continue, Return, Failed };
 
-/// Python's `torch.cuda.get_device_capability()`.
-bool isDeviceCapabilityCall(const CallExpr &call) {
-  auto *attr = dyn_cast<AttributeExpr>(call.callee.get());
-  auto *cuda = attr ? dyn_cast<AttributeExpr>(attr->base.get()) : nullptr;
-  auto *torch = cuda ? dyn_cast<NameExpr>(cuda->base.get()) : nullptr;
-  return torch && torch->name == "torch" && cuda->attr == "cuda" &&
-         attr->attr == "get_device_capability" && call.args.empty();
-}
-
 /// Runs the functions of one config list: filters (a function of a config,
 /// or a lambda) and prune functions (of the list and the launch's
 /// arguments).
 class Runner {
 public:
   Runner(const Module &module, llvm::ArrayRef<AutotuneConfig> configs,
-         const llvm::StringMap<Val> &constants, DiagnosticEngine &diags,
+         const llvm::StringMap<Val> &constants, unsigned computeCapability,
+         DiagnosticEngine &diags,
          std::optional<PruneArgumentLookup> lookup = std::nullopt)
-      : module(module), configs(configs), constants(constants), diags(diags),
-        lookup(lookup) {}
+      : module(module), configs(configs), constants(constants),
+        computeCapability(computeCapability), diags(diags), lookup(lookup) {}
 
   /// Whether `keep` (a function of the file or a lambda) holds for config
   /// `index`; nullopt after a diagnostic.
@@ -465,6 +458,8 @@ private:
   /// What this runner evaluates itself: configs, the argument dicts and
   /// the device capability.
   std::optional<Val> resolve(const Expr &e, bool &handled) {
+    if (std::optional<Val> v = evalTargetQuery(e, computeCapability, handled))
+      return v;
     handled = true;
     if (auto *sub = dyn_cast<SubscriptExpr>(&e)) {
       auto *key = sub->indices.size() == 1
@@ -484,12 +479,6 @@ private:
       }
     }
     if (auto *call = dyn_cast<CallExpr>(&e)) {
-      if (isDeviceCapabilityCall(*call)) {
-        auto it = frame->values.find(kDeviceCapabilityConstant);
-        if (it == frame->values.end())
-          return failedVal(e, "the device capability is not known here");
-        return it->second;
-      }
       auto *attr = dyn_cast<AttributeExpr>(call->callee.get());
       if (attr && attr->attr == "get") {
         bool arguments = isArgumentDict(*attr->base);
@@ -503,8 +492,25 @@ private:
                            : setting(*index, key, e, &*fallback);
         }
       }
-      // keep(conf): a filter of the file called on a config.
+      // A function of the file whose body returns a value of constants or
+      // queries of the device (`def is_hopper(): return ...`).
       auto *callee = dyn_cast<NameExpr>(call->callee.get());
+      const FunctionDef *query =
+          callee && call->args.empty() && call->keywords.empty()
+              ? module.findFunction(callee->name)
+              : nullptr;
+      const ReturnStmt *ret = query && !query->isKernel && query->params.empty()
+                                  ? onlyReturn(*query)
+                                  : nullptr;
+      if (ret && ret->value && depth <= 16) {
+        Frame queryFrame(constants);
+        FrameScope scope(*this, queryFrame);
+        ++depth;
+        std::optional<Val> v = eval(*ret->value);
+        --depth;
+        return v;
+      }
+      // keep(conf): a filter of the file called on a config.
       if (callee && call->args.size() == 1 && configVar(*call->args[0]))
         if (const FunctionDef *fn = module.findFunction(callee->name)) {
           std::optional<bool> k =
@@ -572,6 +578,7 @@ private:
   const Module &module;
   llvm::ArrayRef<AutotuneConfig> configs;
   const llvm::StringMap<Val> &constants;
+  unsigned computeCapability;
   DiagnosticEngine &diags;
   std::optional<PruneArgumentLookup> lookup;
   Frame *frame = nullptr;
@@ -603,8 +610,8 @@ std::optional<std::vector<bool>>
 tilec::filterConfigs(const Expr &keep, const Module &module,
                      llvm::ArrayRef<AutotuneConfig> configs,
                      const llvm::StringMap<Val> &constants,
-                     DiagnosticEngine &diags) {
-  Runner runner(module, configs, constants, diags);
+                     unsigned computeCapability, DiagnosticEngine &diags) {
+  Runner runner(module, configs, constants, computeCapability, diags);
   std::vector<bool> kept;
   for (unsigned i = 0; i < configs.size(); ++i) {
     std::optional<bool> k = runner.keeps(keep, i);
@@ -615,14 +622,15 @@ tilec::filterConfigs(const Expr &keep, const Module &module,
   return kept;
 }
 
-std::optional<PruneResult>
-tilec::pruneConfigs(const FunctionDef &fn,
-                    llvm::ArrayRef<AutotuneConfig> configs,
-                    const llvm::StringMap<Val> &constants,
-                    PruneArgumentLookup lookup, DiagnosticEngine &diags) {
+std::optional<PruneResult> tilec::pruneConfigs(
+    const FunctionDef &fn, llvm::ArrayRef<AutotuneConfig> configs,
+    const llvm::StringMap<Val> &constants, unsigned computeCapability,
+    PruneArgumentLookup lookup, DiagnosticEngine &diags) {
   if (!fn.module)
     return std::nullopt;
-  return Runner(*fn.module, configs, constants, diags, lookup).prune(fn);
+  return Runner(*fn.module, configs, constants, computeCapability, diags,
+                lookup)
+      .prune(fn);
 }
 
 std::vector<std::string> tilec::pruneReads(const FunctionDef &fn) {

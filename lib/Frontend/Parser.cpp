@@ -3,19 +3,21 @@
 #include "tile/Frontend/Parser.h"
 #include "tile/Frontend/Lexer.h"
 #include "tile/Frontend/Sema.h"
+#include "tile/Frontend/TargetQueries.h"
 
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace tilec;
 
 std::unique_ptr<Module> tilec::parseSource(llvm::StringRef buffer,
-                                           DiagnosticEngine &diags) {
+                                           DiagnosticEngine &diags,
+                                           unsigned computeCapability) {
   unsigned before = diags.getErrorCount();
   Lexer lexer(buffer, diags);
   std::vector<Token> tokens = lexer.lexAll();
   if (diags.getErrorCount() != before)
     return nullptr;
-  Parser parser(std::move(tokens), diags);
+  Parser parser(std::move(tokens), diags, computeCapability);
   return parser.parseModule();
 }
 
@@ -336,11 +338,51 @@ static std::optional<Val> readEnvironment(const Expr &e, bool &handled,
   return Val::none();
 }
 
+/// The value of a module-level condition: module constants, `__name__`
+/// (never "__main__": the file is not run as a script), `TYPE_CHECKING`
+/// (false), the environment (readEnvironment), the target's answers to
+/// the driver's queries (TargetQueries.h), and calls of functions of the
+/// file defined above whose body returns one such expression (tutorial
+/// 06's `supports_host_descriptor()`).
+std::optional<Val> Parser::evalModuleCondition(const Expr &condition,
+                                               const Module &module) {
+  llvm::StringMap<Val> env = moduleConstants(module, diags);
+  env["__name__"] = Val::string("__tile__");
+  env["TYPE_CHECKING"] = Val::boolean(false);
+  unsigned calls = 0;
+  auto noDict = [](llvm::StringRef, const Expr &) -> std::optional<Val> {
+    return std::nullopt;
+  };
+  ConstDict dict{"", noDict, nullptr};
+  std::function<std::optional<Val>(const Expr &, bool &)> resolve =
+      [&](const Expr &x, bool &handled) -> std::optional<Val> {
+    if (std::optional<Val> v = readEnvironment(x, handled, env, diags); handled)
+      return v;
+    if (std::optional<Val> v = evalTargetQuery(x, computeCapability, handled);
+        handled)
+      return v;
+    auto *call = dyn_cast<CallExpr>(&x);
+    auto *callee = call ? dyn_cast<NameExpr>(call->callee.get()) : nullptr;
+    const FunctionDef *fn =
+        callee && call->args.empty() && call->keywords.empty()
+            ? module.findFunction(callee->name)
+            : nullptr;
+    if (!fn || fn->isKernel || !fn->params.empty() || calls > 64)
+      return std::nullopt;
+    const ReturnStmt *ret = onlyReturn(*fn);
+    if (!ret || !ret->value)
+      return std::nullopt;
+    handled = true;
+    ++calls;
+    return evalConstexpr(*ret->value, env, diags, &dict);
+  };
+  dict.resolve = resolve;
+  return evalConstexpr(condition, env, diags, &dict);
+}
+
 /// A module-level `if` runs while the file is read, so its condition must
-/// be known while compiling: module constants, `__name__` (never
-/// "__main__": the file is not run as a script), `TYPE_CHECKING` (false)
-/// and the environment (readEnvironment). The branch taken is read as
-/// module-level code; the others are skipped.
+/// be known while compiling (evalModuleCondition). The branch taken is
+/// read as module-level code; the others are skipped.
 bool Parser::parseTopLevelIf(Module &module) {
   bool taken = false;
   bool first = true;
@@ -356,25 +398,16 @@ bool Parser::parseTopLevelIf(Module &module) {
       if (!expectOp(":", "after the condition"))
         return false;
       if (!taken) {
-        llvm::StringMap<Val> env = moduleConstants(module, diags);
-        env["__name__"] = Val::string("__tile__");
-        env["TYPE_CHECKING"] = Val::boolean(false);
         DiagnosticEngine::Held held = diags.hold();
-        auto noDict = [](llvm::StringRef, const Expr &) -> std::optional<Val> {
-          return std::nullopt;
-        };
-        auto environment = [&](const Expr &x, bool &handled) {
-          return readEnvironment(x, handled, env, diags);
-        };
-        ConstDict dict{"", noDict, environment};
-        std::optional<Val> value = evalConstexpr(*condition, env, diags, &dict);
+        std::optional<Val> value = evalModuleCondition(*condition, module);
         diags.release(std::move(held));
         if (!value)
           return fail(keyword,
                       "a module-level '" + keyword.text.str() +
                           "' runs while the file is read, and tilec cannot "
-                          "evaluate its condition while compiling (only "
-                          "module constants can be); keep the branch this "
+                          "evaluate its condition while compiling (module "
+                          "constants, the environment and the device's "
+                          "capability can be); keep the branch this "
                           "Triton (3.6) would take");
         take = value->truthy();
       }

@@ -219,18 +219,6 @@ static bool setsOnlyBlockShapes(const StmtList &body) {
   return true;
 }
 
-/// The `return` that is a function's whole body (after a docstring at
-/// most), or null: configs=NAME(...) functions and hook factories are such.
-static const ReturnStmt *onlyReturn(const FunctionDef &fn) {
-  for (const StmtPtr &stmt : fn.body) {
-    if (auto *doc = dyn_cast<ExprStmt>(stmt.get());
-        doc && llvm::isa<StrExpr>(doc->expr.get()))
-      continue;
-    return stmt == fn.body.back() ? dyn_cast<ReturnStmt>(stmt.get()) : nullptr;
-  }
-  return nullptr;
-}
-
 /// What `call` passes for `fn`'s parameter `i`: its keyword, else its
 /// positional argument; null if neither.
 static const Expr *argumentFor(const CallExpr &call, const FunctionDef &fn,
@@ -818,12 +806,9 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
     return fail(configs->getLoc(), "configs must be a non-empty list of "
                                    "config(...)");
   if (keep) {
-    constants[kDeviceCapabilityConstant] =
-        Val::tuple({Val::integer(computeCapability / 10),
-                    Val::integer(computeCapability % 10)});
     std::optional<std::vector<bool>> kept =
         kernel.module ? filterConfigs(*keep, *kernel.module, spec.configs,
-                                      constants, diags)
+                                      constants, computeCapability, diags)
                       : std::nullopt;
     if (!kept) {
       failed = true;
@@ -1114,12 +1099,8 @@ runPrune(const FunctionDef &kernel, const AutotuneSpec &spec,
     status = v ? ArgumentStatus::Known : ArgumentStatus::Failed;
     return v;
   };
-  llvm::StringMap<Val> env = constants;
-  env[kDeviceCapabilityConstant] =
-      Val::tuple({Val::integer(computeCapability / 10),
-                  Val::integer(computeCapability % 10)});
-  std::optional<PruneResult> result =
-      pruneConfigs(*spec.prune, spec.configs, env, lookup, diags);
+  std::optional<PruneResult> result = pruneConfigs(
+      *spec.prune, spec.configs, constants, computeCapability, lookup, diags);
   if (!result)
     return std::nullopt;
   if (llvm::none_of(result->keep, [](bool k) { return k; })) {

@@ -457,7 +457,8 @@ Expected<std::string> heuristicResults(KernelState &k,
   tilec::DiagnosticEngine diags(k.heuristicSource, diagStream);
   if (!k.heuristicAst)
     k.heuristicAst = tilec::parseSource(
-        k.heuristicSource.getMemoryBuffer(1)->getBuffer(), diags);
+        k.heuristicSource.getMemoryBuffer(1)->getBuffer(), diags,
+        tilec::TargetInfo{k.arch}.computeCapability());
   std::optional<std::vector<tilec::PlannedKernel>> planned;
   if (k.heuristicAst)
     planned = tilec::planKernels(

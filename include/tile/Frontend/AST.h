@@ -462,6 +462,11 @@ struct FunctionDef {
   const Param *findParam(llvm::StringRef name) const;
 };
 
+/// The `return` that is `fn`'s whole body (after a docstring at most), or
+/// null: configs=NAME(...) functions, hook factories and host queries such
+/// as `def is_hopper(): return ...` are such.
+const ReturnStmt *onlyReturn(const FunctionDef &fn);
+
 struct Module {
   std::vector<std::unique_ptr<FunctionDef>> functions;
   std::vector<GlobalConst> constants; // in definition order

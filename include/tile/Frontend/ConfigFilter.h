@@ -23,7 +23,7 @@
 // filter() over the configs, or (in a filter) of a condition. A config
 // reads as `conf.kwargs[...]`, `conf.kwargs.get(..., default)`,
 // `conf.num_warps`, `conf.num_stages`, `conf.num_ctas` and `conf.maxnreg`;
-// `torch.cuda.get_device_capability()` is the target's.
+// the device is the target (TargetQueries.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,11 +46,6 @@ namespace tilec {
 class DiagnosticEngine;
 struct AutotuneConfig;
 
-/// Where an environment binds torch.cuda.get_device_capability() (the
-/// target's (major, minor)): not a name a program can write.
-inline constexpr llvm::StringLiteral kDeviceCapabilityConstant =
-    "get_device_capability()";
-
 /// How a prune function's read of an argument came out.
 enum class ArgumentStatus {
   Known,
@@ -69,11 +64,13 @@ using PruneArgumentLookup = llvm::function_ref<std::optional<Val>(
     llvm::StringRef name, const Expr &at, ArgumentStatus &status)>;
 
 /// Which of `configs` the predicate `keep` (a function of the file taking
-/// a config, or a lambda) keeps; nullopt after a diagnostic.
+/// a config, or a lambda) keeps, on a device of `computeCapability`;
+/// nullopt after a diagnostic.
 std::optional<std::vector<bool>>
 filterConfigs(const Expr &keep, const Module &module,
               llvm::ArrayRef<AutotuneConfig> configs,
-              const llvm::StringMap<Val> &constants, DiagnosticEngine &diags);
+              const llvm::StringMap<Val> &constants, unsigned computeCapability,
+              DiagnosticEngine &diags);
 
 /// The result of an early_config_prune on the configs: which stay, or
 /// `undecided` when it reads a run-time argument whose value is unknown.
@@ -83,12 +80,12 @@ struct PruneResult {
 };
 
 /// Runs the prune function `fn(configs, named_args, **kwargs)`; nullopt
-/// after a diagnostic.
-std::optional<PruneResult> pruneConfigs(const FunctionDef &fn,
-                                        llvm::ArrayRef<AutotuneConfig> configs,
-                                        const llvm::StringMap<Val> &constants,
-                                        PruneArgumentLookup lookup,
-                                        DiagnosticEngine &diags);
+/// after a diagnostic. The target's compute capability answers its
+/// queries of the device (TargetQueries.h).
+std::optional<PruneResult>
+pruneConfigs(const FunctionDef &fn, llvm::ArrayRef<AutotuneConfig> configs,
+             const llvm::StringMap<Val> &constants, unsigned computeCapability,
+             PruneArgumentLookup lookup, DiagnosticEngine &diags);
 
 /// The names a prune function reads from its argument dicts with constant
 /// keys (`kwargs['N_CTX']`, `named_args.get('K', 0)`), in order of first

@@ -12,6 +12,7 @@
 #include "tile/Frontend/AST.h"
 #include "tile/Frontend/Diagnostics.h"
 #include "tile/Frontend/Token.h"
+#include "tile/Frontend/Value.h"
 #include <memory>
 #include <vector>
 
@@ -19,8 +20,12 @@ namespace tilec {
 
 class Parser {
 public:
-  Parser(std::vector<Token> tokens, DiagnosticEngine &diags)
-      : tokens(std::move(tokens)), diags(diags) {}
+  /// `computeCapability`: the target's, which module-level conditions
+  /// that ask about the device see (TargetQueries.h).
+  Parser(std::vector<Token> tokens, DiagnosticEngine &diags,
+         unsigned computeCapability = 90)
+      : tokens(std::move(tokens)), diags(diags),
+        computeCapability(computeCapability) {}
 
   /// Parse a whole file; null after a syntax error.
   std::unique_ptr<Module> parseModule();
@@ -34,6 +39,8 @@ private:
   bool parseTopLevel(Module &module);
   bool parseTopLevelBlock(Module &module);
   bool parseTopLevelIf(Module &module);
+  std::optional<Val> evalModuleCondition(const Expr &condition,
+                                         const Module &module);
   bool parseTopLevelTry(Module &module);
   bool parseHostOrHelper(Module &module, std::vector<Decorator> decorators);
   bool addFunction(Module &module, std::unique_ptr<FunctionDef> fn);
@@ -102,6 +109,7 @@ private:
   std::vector<Token> tokens;
   size_t pos = 0;
   DiagnosticEngine &diags;
+  unsigned computeCapability;
   bool failed = false;
   /// Nesting of expressions and of blocks, counted apart so that each limit
   /// has its own message (the condition of a deeply nested 'if' is not a
@@ -116,9 +124,11 @@ private:
 };
 
 /// Lex and parse `buffer` (already registered with the diagnostics'
-/// SourceMgr); null when there was any error.
+/// SourceMgr) for a target of `computeCapability`; null when there was any
+/// error.
 std::unique_ptr<Module> parseSource(llvm::StringRef buffer,
-                                    DiagnosticEngine &diags);
+                                    DiagnosticEngine &diags,
+                                    unsigned computeCapability = 90);
 
 } // namespace tilec
 
