@@ -1093,8 +1093,13 @@ runPrune(const FunctionDef &kernel, const AutotuneSpec &spec,
       return llvm::any_of(c.constexprs,
                           [&](auto &binding) { return binding.first == name; });
     });
-    if (tuned || !p->defaultValue)
+    if (tuned)
       return std::nullopt;
+    // No value yet: planning the kernel reports that.
+    if (!p->defaultValue) {
+      status = ArgumentStatus::Unknown;
+      return std::nullopt;
+    }
     std::optional<Val> v = evalConstexpr(*p->defaultValue, constants, diags);
     status = v ? ArgumentStatus::Known : ArgumentStatus::Failed;
     return v;
