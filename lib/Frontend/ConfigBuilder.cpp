@@ -37,6 +37,7 @@ public:
       : env(std::move(env)), diags(diags), each(each) {}
 
   bool run(const FunctionDef &fn) {
+    module = fn.module;
     Flow flow = runBody(fn.body);
     if (flow == Flow::Failed)
       return false;
@@ -94,7 +95,8 @@ private:
     if (auto *loop = llvm::dyn_cast<ForStmt>(&stmt))
       return runFor(*loop);
     if (auto *branch = llvm::dyn_cast<IfStmt>(&stmt)) {
-      std::optional<Val> cond = evalConstexpr(*branch->cond, env, diags);
+      std::optional<Val> cond =
+          evalConstexpr(*branch->cond, env, diags, nullptr, module);
       if (!cond)
         return Flow::Failed;
       return runBody(cond->truthy() ? branch->thenBody : branch->elseBody);
@@ -113,7 +115,8 @@ private:
           list = target->name;
           return addList(*value) ? Flow::Next : Flow::Failed;
         }
-    std::optional<Val> v = evalConstexpr(*assign.value, env, diags);
+    std::optional<Val> v =
+        evalConstexpr(*assign.value, env, diags, nullptr, module);
     if (!v)
       return Flow::Failed;
     for (const ExprPtr &target : assign.targets)
@@ -123,7 +126,8 @@ private:
   }
 
   Flow runFor(const ForStmt &loop) {
-    std::optional<Val> items = evalConstexpr(*loop.iter, env, diags);
+    std::optional<Val> items =
+        evalConstexpr(*loop.iter, env, diags, nullptr, module);
     if (!items)
       return Flow::Failed;
     if (!items->isTuple())
@@ -236,6 +240,7 @@ private:
   DiagnosticEngine &diags;
   llvm::function_ref<bool(const ExprPtr &, const llvm::StringMap<Val> &)> each;
   std::string list; // the configs list's name, once assigned
+  const Module *module = nullptr;
 };
 
 } // namespace

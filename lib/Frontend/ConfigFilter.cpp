@@ -4,7 +4,6 @@
 #include "tile/Frontend/Diagnostics.h"
 #include "tile/Frontend/Sema.h"
 #include "tile/Frontend/Specialize.h"
-#include "tile/Frontend/TargetQueries.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -23,11 +22,10 @@ enum class Flow { Next, Break, Continue, Return, Failed };
 class Runner {
 public:
   Runner(const Module &module, llvm::ArrayRef<AutotuneConfig> configs,
-         const llvm::StringMap<Val> &constants, unsigned computeCapability,
-         DiagnosticEngine &diags,
+         const llvm::StringMap<Val> &constants, DiagnosticEngine &diags,
          std::optional<PruneArgumentLookup> lookup = std::nullopt)
-      : module(module), configs(configs), constants(constants),
-        computeCapability(computeCapability), diags(diags), lookup(lookup) {}
+      : module(module), configs(configs), constants(constants), diags(diags),
+        lookup(lookup) {}
 
   /// Whether `keep` (a function of the file or a lambda) holds for config
   /// `index`; nullopt after a diagnostic.
@@ -373,7 +371,7 @@ private:
       return resolve(x, handled);
     };
     ConstDict dict{"", noDict, resolveHere};
-    return evalConstexpr(e, frame->values, diags, &dict);
+    return evalConstexpr(e, frame->values, diags, &dict, &module);
   }
 
   /// The index of the config `e` names, if it names one.
@@ -455,11 +453,8 @@ private:
     return fallback.has_value();
   }
 
-  /// What this runner evaluates itself: configs, the argument dicts and
-  /// the device capability.
+  /// What this runner evaluates itself: configs and the argument dicts.
   std::optional<Val> resolve(const Expr &e, bool &handled) {
-    if (std::optional<Val> v = evalTargetQuery(e, computeCapability, handled))
-      return v;
     handled = true;
     if (auto *sub = dyn_cast<SubscriptExpr>(&e)) {
       auto *key = sub->indices.size() == 1
@@ -492,25 +487,8 @@ private:
                            : setting(*index, key, e, &*fallback);
         }
       }
-      // A function of the file whose body returns a value of constants or
-      // queries of the device (`def is_hopper(): return ...`).
-      auto *callee = dyn_cast<NameExpr>(call->callee.get());
-      const FunctionDef *query =
-          callee && call->args.empty() && call->keywords.empty()
-              ? module.findFunction(callee->name)
-              : nullptr;
-      const ReturnStmt *ret = query && !query->isKernel && query->params.empty()
-                                  ? onlyReturn(*query)
-                                  : nullptr;
-      if (ret && ret->value && depth <= 16) {
-        Frame queryFrame(constants);
-        FrameScope scope(*this, queryFrame);
-        ++depth;
-        std::optional<Val> v = eval(*ret->value);
-        --depth;
-        return v;
-      }
       // keep(conf): a filter of the file called on a config.
+      auto *callee = dyn_cast<NameExpr>(call->callee.get());
       if (callee && call->args.size() == 1 && configVar(*call->args[0]))
         if (const FunctionDef *fn = module.findFunction(callee->name)) {
           std::optional<bool> k =
@@ -578,7 +556,6 @@ private:
   const Module &module;
   llvm::ArrayRef<AutotuneConfig> configs;
   const llvm::StringMap<Val> &constants;
-  unsigned computeCapability;
   DiagnosticEngine &diags;
   std::optional<PruneArgumentLookup> lookup;
   Frame *frame = nullptr;
@@ -610,8 +587,8 @@ std::optional<std::vector<bool>>
 tilec::filterConfigs(const Expr &keep, const Module &module,
                      llvm::ArrayRef<AutotuneConfig> configs,
                      const llvm::StringMap<Val> &constants,
-                     unsigned computeCapability, DiagnosticEngine &diags) {
-  Runner runner(module, configs, constants, computeCapability, diags);
+                     DiagnosticEngine &diags) {
+  Runner runner(module, configs, constants, diags);
   std::vector<bool> kept;
   for (unsigned i = 0; i < configs.size(); ++i) {
     std::optional<bool> k = runner.keeps(keep, i);
@@ -622,15 +599,14 @@ tilec::filterConfigs(const Expr &keep, const Module &module,
   return kept;
 }
 
-std::optional<PruneResult> tilec::pruneConfigs(
-    const FunctionDef &fn, llvm::ArrayRef<AutotuneConfig> configs,
-    const llvm::StringMap<Val> &constants, unsigned computeCapability,
-    PruneArgumentLookup lookup, DiagnosticEngine &diags) {
+std::optional<PruneResult>
+tilec::pruneConfigs(const FunctionDef &fn,
+                    llvm::ArrayRef<AutotuneConfig> configs,
+                    const llvm::StringMap<Val> &constants,
+                    PruneArgumentLookup lookup, DiagnosticEngine &diags) {
   if (!fn.module)
     return std::nullopt;
-  return Runner(*fn.module, configs, constants, computeCapability, diags,
-                lookup)
-      .prune(fn);
+  return Runner(*fn.module, configs, constants, diags, lookup).prune(fn);
 }
 
 std::vector<std::string> tilec::pruneReads(const FunctionDef &fn) {

@@ -62,14 +62,23 @@ std::vector<Heuristic> tilec::readHeuristics(const FunctionDef &kernel,
           continue;
         }
       }
-      auto *fn = dyn_cast<LambdaExpr>(valueExpr.get());
-      if (!fn || fn->params.size() != 1) {
+      Heuristic h{key->value, dyn_cast<LambdaExpr>(valueExpr.get()), nullptr,
+                  key->getLoc()};
+      if (auto *name = dyn_cast<NameExpr>(valueExpr.get());
+          name && kernel.module)
+        h.function = kernel.module->findFunction(name->name);
+      bool oneParam =
+          (h.lambda && h.lambda->params.size() == 1) ||
+          (h.function && !h.function->isKernel &&
+           h.function->params.size() == 1 && h.function->varArgs.empty());
+      if (!oneParam) {
         bad(valueExpr->getLoc(),
-            "a heuristic must be a lambda of one parameter, the dict of "
-            "the launch's arguments (lambda args: args['N'] % 64 == 0)");
+            "a heuristic must be a lambda, or a function of the file, of one "
+            "parameter, the dict of the launch's arguments (lambda args: "
+            "args['N'] % 64 == 0)");
         continue;
       }
-      heuristics.push_back({key->value, fn, key->getLoc()});
+      heuristics.push_back(h);
     }
   }
   return heuristics;
@@ -93,9 +102,16 @@ std::vector<std::string>
 tilec::heuristicInputs(const FunctionDef &kernel,
                        llvm::ArrayRef<Heuristic> heuristics) {
   llvm::StringSet<> read;
-  for (const Heuristic &h : heuristics)
-    forEachDictRead(*h.fn->body, h.fn->params[0],
-                    [&](llvm::StringRef key) { read.insert(key); });
+  for (const Heuristic &h : heuristics) {
+    auto note = [&](const Expr &e) {
+      forEachDictRead(e, h.argsName(),
+                      [&](llvm::StringRef key) { read.insert(key); });
+    };
+    if (h.lambda)
+      note(*h.lambda->body);
+    else
+      forEachReadExpression(h.function->body, note);
+  }
   std::vector<std::string> inputs;
   for (const Param &p : kernel.params)
     if (!p.isConstexpr() && read.contains(p.name))
@@ -149,9 +165,12 @@ bool tilec::applyHeuristics(const FunctionDef &kernel,
                                 : "which has no value here"));
       return std::nullopt;
     };
-    ConstDict args{h.fn->params[0], lookup};
+    ConstDict args{h.argsName(), lookup};
     std::optional<Val> value =
-        evalConstexpr(*h.fn->body, constants, diags, &args);
+        h.lambda ? evalConstexpr(*h.lambda->body, constants, diags, &args,
+                                 kernel.module)
+                 : runHostFunction(*h.function, constants, diags, &args,
+                                   kernel.module);
     if (!value)
       return false;
     if (!value->isConstexpr()) {

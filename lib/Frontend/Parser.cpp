@@ -3,7 +3,6 @@
 #include "tile/Frontend/Parser.h"
 #include "tile/Frontend/Lexer.h"
 #include "tile/Frontend/Sema.h"
-#include "tile/Frontend/TargetQueries.h"
 
 #include "llvm/ADT/StringSwitch.h"
 
@@ -98,6 +97,7 @@ bool Parser::expectNewline() {
 
 std::unique_ptr<Module> Parser::parseModule() {
   auto module = std::make_unique<Module>();
+  module->computeCapability = computeCapability;
   while (!peek().is(TokenKind::Eof)) {
     if (!parseTopLevel(*module))
       return nullptr;
@@ -341,43 +341,22 @@ static std::optional<Val> readEnvironment(const Expr &e, bool &handled,
 /// The value of a module-level condition: module constants, `__name__`
 /// (never "__main__": the file is not run as a script), `TYPE_CHECKING`
 /// (false), the environment (readEnvironment), the target's answers to
-/// the driver's queries (TargetQueries.h), and calls of functions of the
-/// file defined above whose body returns one such expression (tutorial
-/// 06's `supports_host_descriptor()`).
+/// the driver's queries and calls of the file's functions defined above
+/// (evalConstexpr with the module: tutorial 06's
+/// `supports_host_descriptor()`).
 std::optional<Val> Parser::evalModuleCondition(const Expr &condition,
                                                const Module &module) {
   llvm::StringMap<Val> env = moduleConstants(module, diags);
   env["__name__"] = Val::string("__tile__");
   env["TYPE_CHECKING"] = Val::boolean(false);
-  unsigned calls = 0;
   auto noDict = [](llvm::StringRef, const Expr &) -> std::optional<Val> {
     return std::nullopt;
   };
-  ConstDict dict{"", noDict, nullptr};
-  std::function<std::optional<Val>(const Expr &, bool &)> resolve =
-      [&](const Expr &x, bool &handled) -> std::optional<Val> {
-    if (std::optional<Val> v = readEnvironment(x, handled, env, diags); handled)
-      return v;
-    if (std::optional<Val> v = evalTargetQuery(x, computeCapability, handled);
-        handled)
-      return v;
-    auto *call = dyn_cast<CallExpr>(&x);
-    auto *callee = call ? dyn_cast<NameExpr>(call->callee.get()) : nullptr;
-    const FunctionDef *fn =
-        callee && call->args.empty() && call->keywords.empty()
-            ? module.findFunction(callee->name)
-            : nullptr;
-    if (!fn || fn->isKernel || !fn->params.empty() || calls > 64)
-      return std::nullopt;
-    const ReturnStmt *ret = onlyReturn(*fn);
-    if (!ret || !ret->value)
-      return std::nullopt;
-    handled = true;
-    ++calls;
-    return evalConstexpr(*ret->value, env, diags, &dict);
+  auto environment = [&](const Expr &x, bool &handled) {
+    return readEnvironment(x, handled, env, diags);
   };
-  dict.resolve = resolve;
-  return evalConstexpr(condition, env, diags, &dict);
+  ConstDict dict{"", noDict, environment};
+  return evalConstexpr(condition, env, diags, &dict, &module);
 }
 
 /// A module-level `if` runs while the file is read, so its condition must
@@ -903,7 +882,30 @@ bool Parser::parseParam(Param &param, bool isKernel) {
       if ((n == "tl" || n == "triton") && peek(1).isOp(".") &&
           peek(2).isName("tensor"))
         return 3;
-      return 0;
+      // Python's containers and typing names (attorch's heuristic
+      // functions take `args: Dict`), with their subscripts: `Dict[str,
+      // Any]`, `Optional[int]`.
+      unsigned start = 0;
+      if (n == "typing" && peek(1).isOp(".") && peek(2).is(TokenKind::Name))
+        start = 2;
+      if (!llvm::is_contained({"Dict", "dict", "List", "list", "Tuple", "tuple",
+                               "Optional", "Any", "Union", "Sequence",
+                               "Mapping", "Callable"},
+                              peek(start).text))
+        return 0;
+      unsigned end = start + 1;
+      if (peek(end).isOp("[")) {
+        for (unsigned open = 0;; ++end) {
+          const Token &t = peek(end);
+          if (t.is(TokenKind::Eof) || t.is(TokenKind::Newline))
+            return 0;
+          open += t.isOp("[") ? 1 : 0;
+          if (t.isOp("]") && --open == 0)
+            break;
+        }
+        ++end;
+      }
+      return end;
     };
     if (unsigned tokens = pythonHint()) {
       for (unsigned i = 0; i < tokens; ++i)

@@ -4,6 +4,7 @@
 #include "tile/Frontend/Diagnostics.h"
 #include "tile/Frontend/PythonFormat.h"
 #include "tile/Frontend/PythonMath.h"
+#include "tile/Frontend/TargetQueries.h"
 #include "tile/Support/IntegerDivision.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -653,8 +654,9 @@ namespace {
 class ConstEvaluator {
 public:
   ConstEvaluator(const llvm::StringMap<Val> &env, DiagnosticEngine &diags,
-                 const ConstDict *dict = nullptr)
-      : env(env), diags(diags), dict(dict) {}
+                 const ConstDict *dict = nullptr,
+                 const Module *module = nullptr)
+      : env(env), diags(diags), dict(dict), module(module) {}
 
   std::optional<Val> eval(const Expr &e);
 
@@ -671,9 +673,12 @@ private:
     return name && name->name == "math" && !env.count("math");
   }
 
+  std::optional<Val> callFunction(const FunctionDef &fn, const CallExpr &call);
+
   const llvm::StringMap<Val> &env;
   DiagnosticEngine &diags;
   const ConstDict *dict;
+  const Module *module;
 };
 } // namespace
 
@@ -681,6 +686,13 @@ std::optional<Val> ConstEvaluator::eval(const Expr &e) {
   if (dict && dict->resolve) {
     bool handled = false;
     std::optional<Val> v = dict->resolve(e, handled);
+    if (handled)
+      return v;
+  }
+  if (module) {
+    bool handled = false;
+    std::optional<Val> v =
+        evalTargetQuery(e, module->computeCapability, handled);
     if (handled)
       return v;
   }
@@ -829,7 +841,8 @@ std::optional<Val> ConstEvaluator::eval(const Expr &e) {
     bool ok = expandComprehension(
         llvm::cast<ListCompExpr>(e), 0, scope, diags,
         [&](const ExprPtr &element, const llvm::StringMap<Val> &bound) {
-          std::optional<Val> v = evalConstexpr(*element, bound, diags, dict);
+          std::optional<Val> v =
+              evalConstexpr(*element, bound, diags, dict, module);
           if (v)
             values.push_back(*v);
           return v.has_value();
@@ -898,6 +911,13 @@ std::optional<Val> ConstEvaluator::evalCall(const CallExpr &call) {
     if (module && module->attr == "target_info")
       name = a->attr;
   }
+  // A function of the file (`def get_n_stages(n=2): return ...`), unless a
+  // constant of that name shadows it.
+  if (auto *callee = dyn_cast<NameExpr>(call.callee.get());
+      callee && module && !env.count(callee->name))
+    if (const FunctionDef *fn = module->findFunction(callee->name);
+        fn && !fn->isKernel)
+      return callFunction(*fn, call);
   if (std::optional<bool> holds = targetInfoPredicate(name)) {
     // A module-level IS_CUDA = tl.constexpr(is_cuda()).
     if (!call.args.empty() || !call.keywords.empty())
@@ -1095,11 +1115,144 @@ std::optional<Val> ConstEvaluator::evalCall(const CallExpr &call) {
   return fail(call, "expected a compile-time constant");
 }
 
+/// Binds `fn`'s parameters to the call's arguments (by position, by name,
+/// else their defaults) and runs its body on constants.
+std::optional<Val> ConstEvaluator::callFunction(const FunctionDef &fn,
+                                                const CallExpr &call) {
+  static thread_local unsigned depth = 0;
+  if (depth >= 32)
+    return fail(call, "functions of the file call each other more than 32 "
+                      "deep while compiling");
+  if (!fn.varArgs.empty() || !fn.varKeywords.empty() ||
+      call.args.size() > fn.params.size())
+    return fail(
+        call, "'" + fn.name + "' takes " + std::to_string(fn.params.size()) +
+                  " argument(s) here, got " + std::to_string(call.args.size()));
+  // The function sees the names of the file (here: those in scope of the
+  // call) and its parameters.
+  llvm::StringMap<Val> locals = env;
+  for (size_t i = 0; i < fn.params.size(); ++i) {
+    const Param &p = fn.params[i];
+    const Expr *value = i < call.args.size() ? call.args[i].get() : nullptr;
+    for (const KeywordArg &kw : call.keywords)
+      if (kw.name == p.name)
+        value = kw.value.get();
+    std::optional<Val> v;
+    if (value)
+      v = eval(*value);
+    else if (p.defaultValue)
+      v = evalConstexpr(*p.defaultValue, env, diags, nullptr, module);
+    else
+      return fail(call, "'" + fn.name + "' needs a value for '" + p.name + "'");
+    if (!v)
+      return std::nullopt;
+    locals[p.name] = *v;
+  }
+  for (const KeywordArg &kw : call.keywords)
+    if (!fn.findParam(kw.name))
+      return fail(call, "'" + fn.name + "' has no parameter '" + kw.name + "'");
+  ++depth;
+  std::optional<Val> result =
+      runHostFunction(fn, std::move(locals), diags, dict, module);
+  --depth;
+  return result;
+}
+
 std::optional<Val> tilec::evalConstexpr(const Expr &expr,
                                         const llvm::StringMap<Val> &env,
                                         DiagnosticEngine &diags,
-                                        const ConstDict *dict) {
-  return ConstEvaluator(env, diags, dict).eval(expr);
+                                        const ConstDict *dict,
+                                        const Module *module) {
+  return ConstEvaluator(env, diags, dict, module).eval(expr);
+}
+
+namespace {
+/// Runs a host function's body on constants: assignments (names, tuples of
+/// names), `if` / `elif` / `else`, `pass` and `return`.
+class HostFunctionRunner {
+public:
+  HostFunctionRunner(llvm::StringMap<Val> env, DiagnosticEngine &diags,
+                     const ConstDict *dict, const Module *module)
+      : env(std::move(env)), diags(diags), dict(dict), module(module) {}
+
+  /// False after a diagnostic.
+  bool run(const StmtList &body) {
+    for (const StmtPtr &stmt : body) {
+      if (result)
+        return true;
+      if (auto *s = dyn_cast<ExprStmt>(stmt.get());
+          s && llvm::isa<StrExpr>(s->expr.get()))
+        continue; // a docstring
+      if (llvm::isa<PassStmt>(stmt.get()))
+        continue;
+      if (auto *assign = dyn_cast<AssignStmt>(stmt.get())) {
+        std::optional<Val> v = eval(*assign->value);
+        if (!v)
+          return false;
+        for (const ExprPtr &target : assign->targets)
+          if (!bind(*target, *v))
+            return false;
+        continue;
+      }
+      if (auto *branch = dyn_cast<IfStmt>(stmt.get())) {
+        std::optional<Val> cond = eval(*branch->cond);
+        if (!cond || !run(cond->truthy() ? branch->thenBody : branch->elseBody))
+          return false;
+        continue;
+      }
+      if (auto *ret = dyn_cast<ReturnStmt>(stmt.get())) {
+        result =
+            ret->value ? eval(*ret->value) : std::optional<Val>(Val::none());
+        return result.has_value();
+      }
+      diags.error(stmt->getLoc(), "a function run while compiling may only "
+                                  "assign values, branch and return");
+      return false;
+    }
+    return true;
+  }
+
+  std::optional<Val> result;
+
+private:
+  std::optional<Val> eval(const Expr &e) {
+    return evalConstexpr(e, env, diags, dict, module);
+  }
+  bool bind(const Expr &target, const Val &v) {
+    if (auto *name = dyn_cast<NameExpr>(&target)) {
+      env[name->name] = v;
+      return true;
+    }
+    auto *tuple = dyn_cast<TupleExpr>(&target);
+    if (!tuple || !v.isTuple() ||
+        v.getElements().size() != tuple->elements.size()) {
+      diags.error(target.getLoc(), "a function run while compiling assigns "
+                                   "names, or unpacks a tuple of matching "
+                                   "length");
+      return false;
+    }
+    for (auto [t, item] : llvm::zip(tuple->elements, v.getElements()))
+      if (!bind(*t, item))
+        return false;
+    return true;
+  }
+
+  llvm::StringMap<Val> env;
+  DiagnosticEngine &diags;
+  const ConstDict *dict;
+  const Module *module;
+};
+} // namespace
+
+std::optional<Val> tilec::runHostFunction(const FunctionDef &fn,
+                                          llvm::StringMap<Val> env,
+                                          DiagnosticEngine &diags,
+                                          const ConstDict *dict,
+                                          const Module *module) {
+  HostFunctionRunner runner(std::move(env), diags, dict, module);
+  if (!runner.run(fn.body))
+    return std::nullopt;
+  return runner.result ? runner.result : std::optional<Val>(Val::none());
 }
 
 bool tilec::comparesWithNone(const FunctionDef &fn, llvm::StringRef name) {
@@ -1236,7 +1389,8 @@ llvm::StringMap<Val> tilec::moduleConstants(const Module &module,
     // global no kernel reads, so neither is it an error here until a kernel
     // reads it (Generator::genName then reports why).
     DiagnosticEngine::Held held = diags.hold();
-    std::optional<Val> v = ConstEvaluator(env, diags).eval(*c.value);
+    std::optional<Val> v =
+        ConstEvaluator(env, diags, nullptr, &module).eval(*c.value);
     diags.release(std::move(held));
     if (!v) {
       env.erase(c.name); // a later binding replaces an earlier one

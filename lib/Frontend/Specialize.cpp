@@ -219,6 +219,21 @@ static bool setsOnlyBlockShapes(const StmtList &body) {
   return true;
 }
 
+/// The function of the file `e` calls when its body returns one config
+/// (`def cfg(BLOCK, n_warps=4): return triton.Config(...)`), or null.
+static const FunctionDef *configFactory(const Expr &e,
+                                        const FunctionDef &kernel) {
+  auto *call = dyn_cast<CallExpr>(&e);
+  auto *callee = call ? dyn_cast<NameExpr>(call->callee.get()) : nullptr;
+  const FunctionDef *fn = callee && kernel.module
+                              ? kernel.module->findFunction(callee->name)
+                              : nullptr;
+  if (!fn || fn->isKernel || call->args.size() > fn->params.size())
+    return nullptr;
+  const ReturnStmt *ret = onlyReturn(*fn);
+  return ret && ret->value && isConfigCall(*ret->value) ? fn : nullptr;
+}
+
 /// What `call` passes for `fn`'s parameter `i`: its keyword, else its
 /// positional argument; null if neither.
 static const Expr *argumentFor(const CallExpr &call, const FunctionDef &fn,
@@ -470,7 +485,8 @@ static bool bindConfigFunction(const FunctionDef &kernel, const CallExpr &call,
       env[p.name] = Val::none();
       continue;
     }
-    std::optional<Val> v = evalConstexpr(*value, env, diags);
+    std::optional<Val> v =
+        evalConstexpr(*value, env, diags, nullptr, kernel.module);
     if (!v) {
       failed = true;
       return false;
@@ -549,8 +565,7 @@ static const Expr *unwrapConfigFilter(const Expr *configs, const Expr *&keep) {
 
 std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
                                                 DiagnosticEngine &diags,
-                                                bool &failed, unsigned numSMs,
-                                                unsigned computeCapability) {
+                                                bool &failed, unsigned numSMs) {
   const Decorator *deco = kernel.findDecorator("autotune");
   if (!deco)
     deco = kernel.findDecorator("triton.autotune");
@@ -664,9 +679,30 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
   };
   // One config(...) call, its names bound in `env` (a comprehension's
   // variables); false after a diagnostic.
-  auto readConfig = [&](const ExprPtr &e,
-                        const llvm::StringMap<Val> &env) -> bool {
+  std::function<bool(const ExprPtr &, const llvm::StringMap<Val> &)>
+      readConfig =
+          [&](const ExprPtr &e, const llvm::StringMap<Val> &env) -> bool {
     auto *call = dyn_cast<CallExpr>(e.get());
+    // A config made by a function of the file (`def cfg(BLOCK, warps=4):
+    // return triton.Config(...)`): its body's config, its parameters bound.
+    if (const FunctionDef *factory = configFactory(*e, kernel)) {
+      llvm::StringMap<Val> bound = env;
+      for (auto [i, p] : llvm::enumerate(factory->params)) {
+        const Expr *arg = argumentFor(*call, *factory, i);
+        if (!arg)
+          arg = p.defaultValue.get();
+        std::optional<Val> v =
+            arg ? evalConstexpr(*arg, env, diags, nullptr, kernel.module)
+                : std::nullopt;
+        if (!v)
+          return bad(e->getLoc(), "'" + factory->name +
+                                      "' needs a value "
+                                      "for '" +
+                                      p.name + "'");
+        bound[p.name] = *v;
+      }
+      return readConfig(onlyReturn(*factory)->value, bound);
+    }
     if (!isConfigCall(*e))
       return bad(e->getLoc(), "each autotune config must be config(NAME=value, "
                               "..., num_warps=N, num_stages=N)");
@@ -698,11 +734,22 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
                    "config() takes keyword arguments, or a dict of "
                    "constexprs first as triton.Config does");
       for (size_t i = 0; i < dict->keys.size(); ++i) {
-        auto *key = dyn_cast<StrExpr>(dict->keys[i].get());
-        if (!key)
-          return bad(dict->keys[i]->getLoc(),
+        // A string, or a name bound to one (attorch's configs take the
+        // block's name as a parameter: `{block_name: 64}`).
+        const Expr &keyExpr = *dict->keys[i];
+        std::optional<Val> key;
+        if (!llvm::isa<StrExpr>(keyExpr)) {
+          DiagnosticEngine::Held held = diags.hold();
+          key = evalConstexpr(keyExpr, env, diags, nullptr, kernel.module);
+          diags.release(std::move(held));
+        } else {
+          key = Val::string(llvm::cast<StrExpr>(keyExpr).value);
+        }
+        if (!key || key->getKind() != Val::Kind::Str)
+          return bad(keyExpr.getLoc(),
                      "config dict keys must be parameter names as strings");
-        settings.push_back({key->value, dict->values[i].get(), key->getLoc()});
+        settings.push_back(
+            {key->getString(), dict->values[i].get(), keyExpr.getLoc()});
       }
     }
     for (const KeywordArg &kw : call->keywords)
@@ -729,7 +776,8 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
         }
         continue;
       }
-      std::optional<Val> v = evalConstexpr(*kw.value, env, diags);
+      std::optional<Val> v =
+          evalConstexpr(*kw.value, env, diags, nullptr, kernel.module);
       if (!v) {
         failed = true;
         return false;
@@ -808,7 +856,7 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
   if (keep) {
     std::optional<std::vector<bool>> kept =
         kernel.module ? filterConfigs(*keep, *kernel.module, spec.configs,
-                                      constants, computeCapability, diags)
+                                      constants, diags)
                       : std::nullopt;
     if (!kept) {
       failed = true;
@@ -1070,7 +1118,7 @@ runPrune(const FunctionDef &kernel, const AutotuneSpec &spec,
          const llvm::StringMap<Val> &constants,
          const llvm::StringMap<Val> &arguments,
          llvm::ArrayRef<std::pair<std::string, Val>> defines,
-         unsigned computeCapability, DiagnosticEngine &diags) {
+         DiagnosticEngine &diags) {
   auto lookup = [&](llvm::StringRef name, const Expr &at,
                     ArgumentStatus &status) -> std::optional<Val> {
     status = ArgumentStatus::Absent;
@@ -1100,12 +1148,13 @@ runPrune(const FunctionDef &kernel, const AutotuneSpec &spec,
       status = ArgumentStatus::Unknown;
       return std::nullopt;
     }
-    std::optional<Val> v = evalConstexpr(*p->defaultValue, constants, diags);
+    std::optional<Val> v = evalConstexpr(*p->defaultValue, constants, diags,
+                                         nullptr, kernel.module);
     status = v ? ArgumentStatus::Known : ArgumentStatus::Failed;
     return v;
   };
-  std::optional<PruneResult> result = pruneConfigs(
-      *spec.prune, spec.configs, constants, computeCapability, lookup, diags);
+  std::optional<PruneResult> result =
+      pruneConfigs(*spec.prune, spec.configs, constants, lookup, diags);
   if (!result)
     return std::nullopt;
   if (llvm::none_of(result->keep, [](bool k) { return k; })) {
@@ -1259,8 +1308,7 @@ tilec::planKernels(const Module &ast, const SpecializeOptions &options,
     std::optional<AutotuneSpec> autotune =
         readAutotune(*kernel, diags, failedAutotune,
                      options.numSMs ? options.numSMs
-                                    : defaultNumSMs(options.computeCapability),
-                     options.computeCapability);
+                                    : defaultNumSMs(options.computeCapability));
     std::vector<Heuristic> heuristics =
         readHeuristics(*kernel, diags, failedAutotune);
     if (failedAutotune)
@@ -1320,8 +1368,7 @@ tilec::planKernels(const Module &ast, const SpecializeOptions &options,
       kept.assign(autotune->configs.size(), true);
       if (autotune->prune) {
         std::optional<std::vector<bool>> pruned =
-            runPrune(*kernel, *autotune, constants, arguments, defines,
-                     options.computeCapability, diags);
+            runPrune(*kernel, *autotune, constants, arguments, defines, diags);
         if (!pruned)
           return std::nullopt;
         kept = std::move(*pruned);
@@ -1423,7 +1470,8 @@ tilec::planKernels(const Module &ast, const SpecializeOptions &options,
             value = c->second;
         }
         if (!value && p.defaultValue) {
-          value = evalConstexpr(*p.defaultValue, env, diags);
+          value = evalConstexpr(*p.defaultValue, env, diags, nullptr,
+                                kernel->module);
           if (!value)
             return std::nullopt;
         }

@@ -1168,8 +1168,7 @@ Expected<Kernel> JIT::loadSource(const std::string &source,
     if (d.isPointer && tilec::comparesWithNone(*fn, d.name))
       d.mayBeNull = true;
   if (std::optional<tilec::AutotuneSpec> tune = tilec::readAutotune(
-          *fn, session.getDiagnostics(), failed, state->numSMs,
-          tilec::TargetInfo{state->arch}.computeCapability())) {
+          *fn, session.getDiagnostics(), failed, state->numSMs)) {
     // The run-time arguments an early_config_prune reads: as with
     // @heuristics, each launch's values plan the set, so the configs it
     // keeps are the ones compiled and timed.

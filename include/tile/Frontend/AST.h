@@ -469,6 +469,9 @@ const ReturnStmt *onlyReturn(const FunctionDef &fn);
 
 struct Module {
   std::vector<std::unique_ptr<FunctionDef>> functions;
+  /// The target's compute capability, which host code's queries of the
+  /// device see (TargetQueries.h).
+  unsigned computeCapability = 90;
   std::vector<GlobalConst> constants; // in definition order
   /// Names that imports of modules other than Triton's bind (FlagGems'
   /// `triton_lang_extension as tle`), with the module: accepted so that

@@ -64,13 +64,11 @@ using PruneArgumentLookup = llvm::function_ref<std::optional<Val>(
     llvm::StringRef name, const Expr &at, ArgumentStatus &status)>;
 
 /// Which of `configs` the predicate `keep` (a function of the file taking
-/// a config, or a lambda) keeps, on a device of `computeCapability`;
-/// nullopt after a diagnostic.
+/// a config, or a lambda) keeps; nullopt after a diagnostic.
 std::optional<std::vector<bool>>
 filterConfigs(const Expr &keep, const Module &module,
               llvm::ArrayRef<AutotuneConfig> configs,
-              const llvm::StringMap<Val> &constants, unsigned computeCapability,
-              DiagnosticEngine &diags);
+              const llvm::StringMap<Val> &constants, DiagnosticEngine &diags);
 
 /// The result of an early_config_prune on the configs: which stay, or
 /// `undecided` when it reads a run-time argument whose value is unknown.
@@ -80,12 +78,12 @@ struct PruneResult {
 };
 
 /// Runs the prune function `fn(configs, named_args, **kwargs)`; nullopt
-/// after a diagnostic. The target's compute capability answers its
-/// queries of the device (TargetQueries.h).
-std::optional<PruneResult>
-pruneConfigs(const FunctionDef &fn, llvm::ArrayRef<AutotuneConfig> configs,
-             const llvm::StringMap<Val> &constants, unsigned computeCapability,
-             PruneArgumentLookup lookup, DiagnosticEngine &diags);
+/// after a diagnostic.
+std::optional<PruneResult> pruneConfigs(const FunctionDef &fn,
+                                        llvm::ArrayRef<AutotuneConfig> configs,
+                                        const llvm::StringMap<Val> &constants,
+                                        PruneArgumentLookup lookup,
+                                        DiagnosticEngine &diags);
 
 /// The names a prune function reads from its argument dicts with constant
 /// keys (`kwargs['N_CTX']`, `named_args.get('K', 0)`), in order of first

@@ -23,12 +23,20 @@ namespace tilec {
 
 class DiagnosticEngine;
 
-/// One entry of a @heuristics dict.
+/// One entry of a @heuristics dict: a lambda, or a function of the file
+/// (attorch's `def BLOCK_SIZE_heuristic(args): ...`, whose body may assign
+/// names, branch and return).
 struct Heuristic {
   /// The constexpr parameter it sets, or `num_warps` / `num_stages`.
   std::string name;
-  const LambdaExpr *fn = nullptr;
+  const LambdaExpr *lambda = nullptr;
+  const FunctionDef *function = nullptr;
   llvm::SMLoc loc;
+  /// The name of its parameter, the dict of the launch's arguments.
+  llvm::StringRef argsName() const {
+    return lambda ? llvm::StringRef(lambda->params[0])
+                  : llvm::StringRef(function->params[0].name);
+  }
 };
 
 /// The kernel's @heuristics entries in Triton's order of evaluation: the

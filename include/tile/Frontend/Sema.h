@@ -100,10 +100,24 @@ inline constexpr llvm::StringLiteral kNumSMsOutsideConfigs =
 /// constant tuple's element `t[i]`, and `dict['key']` when `dict` is
 /// given). Reports an error and returns
 /// nullopt when the expression is not constant.
+/// With `module`, the driver's queries of the device are answered for the
+/// module's target (TargetQueries.h) and calls of the file's functions run
+/// their bodies (runHostFunction).
 std::optional<Val> evalConstexpr(const Expr &expr,
                                  const llvm::StringMap<Val> &env,
                                  class DiagnosticEngine &diags,
-                                 const ConstDict *dict = nullptr);
+                                 const ConstDict *dict = nullptr,
+                                 const Module *module = nullptr);
+
+/// Runs the body of a function of the file on constants, its names bound
+/// in `env` (parameters included): assignments, `if` / `elif` / `else` and
+/// `return` (a heuristic function, `def get_n_stages(n=2): return ...`).
+/// The value returned (None past the end); nullopt after a diagnostic.
+std::optional<Val> runHostFunction(const FunctionDef &fn,
+                                   llvm::StringMap<Val> env,
+                                   class DiagnosticEngine &diags,
+                                   const ConstDict *dict = nullptr,
+                                   const Module *module = nullptr);
 
 /// Whether `fn`'s body compares the name `name` with None (`name is None`,
 /// `None is not name`), in a statement's expressions at any depth (not in

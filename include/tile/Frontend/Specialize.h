@@ -105,13 +105,11 @@ JitOptions readJitOptions(const FunctionDef &fn, DiagnosticEngine &diags,
                           bool &failed);
 
 /// Read a kernel's @autotune decorator (nullopt if it has none); its
-/// configs' `num_sms()` is `numSMs`, torch.cuda.get_device_capability()
-/// that of `computeCapability` (90: (9, 0)). A filter of the configs
+/// configs' `num_sms()` is `numSMs`. A filter of the configs
 /// (`configs=list(filter(keep, configs))`) is applied here.
 std::optional<AutotuneSpec> readAutotune(const FunctionDef &kernel,
                                          DiagnosticEngine &diags, bool &failed,
-                                         unsigned numSMs,
-                                         unsigned computeCapability);
+                                         unsigned numSMs);
 
 /// Render a @grid expression with the constexprs of `instance` folded in.
 std::optional<std::string> formatGridExpr(const Expr &expr,
