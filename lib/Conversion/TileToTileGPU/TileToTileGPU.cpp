@@ -383,7 +383,15 @@ static LogicalResult checkRegisterCounts(func::FuncOp func) {
         continue;
       unsigned regs = getLinearLayout(type).getNumRegs();
       if (regs > kMaxRegistersPerThread) {
-        op->emitError("a block of ")
+        // A constant the canonicalizer made has no source location; the
+        // first user with one says where the block comes from.
+        Location loc = op->getLoc();
+        for (Operation *user : v.getUsers())
+          if (isa<UnknownLoc>(loc))
+            loc = user->getLoc();
+        if (isa<UnknownLoc>(loc))
+          loc = func.getLoc();
+        emitError(loc, "a block of ")
             << type.getNumElements() << " elements needs " << regs
             << " registers per thread with " << numWarps
             << " warps; use smaller blocks or more warps";
