@@ -92,10 +92,10 @@ struct RearrangeLowering : public OpConversionPattern<OpT> {
             rewriter, loc, src, layoutOf(srcType), layoutOf(dstType), pitch,
             elem, tilegpu::getScratchOffset(op));
       else
-        results = exchangeThroughScratch(rewriter, loc, src, layoutOf(srcType),
-                                         srcType.getShape(), layoutOf(dstType),
-                                         sourceCoordinates(rewriter, loc, op),
-                                         elem, tilegpu::getScratchOffset(op));
+        results = exchangeThroughScratch(
+            rewriter, loc, src, layoutOf(srcType), srcType.getShape(),
+            layoutOf(dstType), sourceCoordinates(rewriter, loc, op), elem,
+            tilegpu::getScratchOffset(op), tilegpu::getScratchRounds(op));
     }
     rewriter.replaceOpWithMultiple(op,
                                    SmallVector<SmallVector<Value>>{results});

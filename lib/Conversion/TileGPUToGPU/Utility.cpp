@@ -306,11 +306,76 @@ void mlir::tile::lowering::sharedOnlyBarrier(OpBuilder &b, Location loc) {
                                           b.getUnitAttr());
 }
 
+/// exchangeThroughScratch for a tensor larger than its scratch: in each
+/// round every thread stores the registers whose element falls in that
+/// round's part (a predicated store) and every result register takes the
+/// scratch's value where its element does (a load of the same slot, kept
+/// by a select), barriers between rounds.
+static SmallVector<Value> exchangeInRounds(
+    OpBuilder &b, Location loc, ValueRange srcValues, const LinearLayout &src,
+    ArrayRef<int64_t> srcShape, const LinearLayout &dst,
+    const std::function<SmallVector<Value>(ArrayRef<Value>)> &mapCoords,
+    Type elementType, unsigned byteBase, unsigned rounds) {
+  int64_t elements = 1;
+  for (int64_t d : srcShape)
+    elements *= d;
+  int64_t part = elements / rounds; // powers of two
+  Value slotMask = i32Constant(b, loc, part - 1);
+  Value partShift = i32Constant(b, loc, llvm::Log2_64(part));
+  // Each element's part and slot, for the stored and the loaded registers.
+  auto split = [&](SmallVector<SmallVector<Value>> coords, bool mapped) {
+    SmallVector<std::pair<Value, Value>> partAndSlot;
+    for (const SmallVector<Value> &c : coords) {
+      Value flat = linearOffset(b, loc, mapped ? mapCoords(c) : c, srcShape);
+      partAndSlot.push_back({arith::ShRUIOp::create(b, loc, flat, partShift),
+                             arith::AndIOp::create(b, loc, flat, slotMask)});
+    }
+    return partAndSlot;
+  };
+  SmallVector<std::pair<Value, Value>> stored =
+      split(emitCoordinates(b, loc, src), /*mapped=*/false);
+  SmallVector<std::pair<Value, Value>> loaded =
+      split(emitCoordinates(b, loc, dst), /*mapped=*/true);
+  SmallVector<Value> result(loaded.size());
+  for (unsigned k = 0; k < rounds; ++k) {
+    Value round = i32Constant(b, loc, k);
+    // The previous round's (or user's) readers may still be reading.
+    barrier(b, loc);
+    for (auto [value, at] : llvm::zip(srcValues, stored)) {
+      Value mine = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         at.first, round);
+      auto inPart = scf::IfOp::create(b, loc, mine, /*withElse=*/false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(inPart.thenBlock());
+      storeScratch(b, loc,
+                   scratchAddress(b, loc, at.second, elementType, byteBase),
+                   value);
+    }
+    barrier(b, loc);
+    for (auto [i, at] : llvm::enumerate(loaded)) {
+      Value value = loadScratch(
+          b, loc, scratchAddress(b, loc, at.second, elementType, byteBase),
+          elementType);
+      if (k == 0) {
+        result[i] = value;
+        continue;
+      }
+      Value mine = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         at.first, round);
+      result[i] = arith::SelectOp::create(b, loc, mine, value, result[i]);
+    }
+  }
+  return result;
+}
+
 SmallVector<Value> mlir::tile::lowering::exchangeThroughScratch(
     OpBuilder &b, Location loc, ValueRange srcValues, const LinearLayout &src,
     ArrayRef<int64_t> srcShape, const LinearLayout &dst,
     const std::function<SmallVector<Value>(ArrayRef<Value>)> &mapCoords,
-    Type elementType, unsigned byteBase) {
+    Type elementType, unsigned byteBase, unsigned rounds) {
+  if (rounds > 1)
+    return exchangeInRounds(b, loc, srcValues, src, srcShape, dst, mapCoords,
+                            elementType, byteBase, rounds);
   // The previous user of the scratch may still be reading it.
   barrier(b, loc);
   SmallVector<SmallVector<Value>> srcCoords = emitCoordinates(b, loc, src);

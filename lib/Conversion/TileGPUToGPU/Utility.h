@@ -146,12 +146,14 @@ void sharedOnlyBarrier(OpBuilder &b, Location loc);
 /// Move a tensor's elements between threads through shared memory: every
 /// thread writes its registers (laid out by `src` over `srcShape`), and each
 /// register of `dst` reads the element at `mapCoords(dst coordinates)`.
+/// With `rounds` > 1 the scratch holds 1/rounds of the tensor: round k
+/// moves the elements whose row-major index is in its k-th part.
 SmallVector<Value> exchangeThroughScratch(
     OpBuilder &b, Location loc, ValueRange srcValues,
     const tilegpu::LinearLayout &src, ArrayRef<int64_t> srcShape,
     const tilegpu::LinearLayout &dst,
     const std::function<SmallVector<Value>(ArrayRef<Value>)> &mapCoords,
-    Type elementType, unsigned byteBase);
+    Type elementType, unsigned byteBase, unsigned rounds = 1);
 
 /// A 2-D layout change through a scratch of rows `pitch` elements apart
 /// (tilegpu::getRowScratchPitch): each thread stores and loads runs of

@@ -22,8 +22,19 @@ static unsigned tensorBytes(Value v) {
                       getScratchElementBytes(type.getElementType()));
 }
 
+unsigned mlir::tilegpu::getScratchRounds(Operation *op) {
+  if (!isa<ConvertLayoutOp, tile::ExpandDimsOp, tile::BroadcastOp,
+           tile::TransOp, tile::ReshapeOp>(op))
+    return 1;
+  uint64_t bytes = tensorBytes(op->getOperand(0));
+  if (bytes <= kMaxExchangeScratchBytes)
+    return 1;
+  return llvm::PowerOf2Ceil(llvm::divideCeil(bytes, kMaxExchangeScratchBytes));
+}
+
 int64_t mlir::tilegpu::getRowScratchPitch(Operation *op) {
-  if (!isa<ConvertLayoutOp>(op))
+  // Rounds exchange a part of the elements, row pitch or not.
+  if (!isa<ConvertLayoutOp>(op) || getScratchRounds(op) > 1)
     return 0;
   auto type = cast<RankedTensorType>(op->getOperand(0).getType());
   if (type.getRank() != 2 || type.getElementType().isInteger(1))
@@ -86,12 +97,12 @@ unsigned mlir::tilegpu::getScratchBytes(Operation *op) {
           return alignScratch(type.getDimSize(0) * pitch *
                               getScratchElementBytes(type.getElementType()));
         }
-        return tensorBytes(o->getOperand(0));
+        return tensorBytes(o->getOperand(0)) / getScratchRounds(o);
       })
       .Case<tile::ReshapeOp>([&](tile::ReshapeOp r) -> unsigned {
         if (!getLayout(r.getType()) || getRegisterRemap(r))
           return 0;
-        return tensorBytes(r.getSrc());
+        return tensorBytes(r.getSrc()) / getScratchRounds(r);
       })
       .Case<tile::ReduceOp>([&](tile::ReduceOp r) -> unsigned {
         auto srcType = cast<RankedTensorType>(r.getSrcs()[0].getType());

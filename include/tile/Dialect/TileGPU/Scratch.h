@@ -32,6 +32,15 @@ std::optional<SmallVector<unsigned>> getRegisterRemap(Operation *op);
 /// the unpadded row-major scratch), other ranks and i1.
 int64_t getRowScratchPitch(Operation *op);
 
+/// The most scratch bytes one exchange of elements between threads
+/// (convert_layout, expand_dims, broadcast, trans, reshape) takes: a larger
+/// tensor goes through in rounds, a part of its elements each.
+constexpr unsigned kMaxExchangeScratchBytes = 128 * 1024;
+
+/// The rounds in which `op` exchanges its tensor through its scratch (a
+/// power of two; 1 when the whole tensor fits kMaxExchangeScratchBytes).
+unsigned getScratchRounds(Operation *op);
+
 /// Scratch bytes `op` needs (0 when it needs none).
 unsigned getScratchBytes(Operation *op);
 
