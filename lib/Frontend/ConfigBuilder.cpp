@@ -1,6 +1,7 @@
 //===- ConfigBuilder.cpp - Config lists built by statements ---------------===//
 
 #include "tile/Frontend/ConfigBuilder.h"
+#include "HostStatements.h"
 #include "tile/Frontend/Diagnostics.h"
 #include "tile/Frontend/Sema.h"
 
@@ -25,8 +26,7 @@ methodCall(const Stmt &stmt, llvm::StringRef method) {
   return {base->name, call};
 }
 
-/// Where control goes after a statement.
-enum class Flow { Next, Break, Continue, Return, Failed };
+using Flow = HostFlow;
 
 class Builder {
 public:
@@ -48,24 +48,12 @@ public:
 
 private:
   Flow runBody(const StmtList &body) {
-    for (const StmtPtr &stmt : body) {
-      Flow flow = runStmt(*stmt);
-      if (flow != Flow::Next)
-        return flow;
-    }
-    return Flow::Next;
+    return runStatements(body, [&](const Stmt &stmt) { return runStmt(stmt); });
   }
 
   Flow runStmt(const Stmt &stmt) {
-    if (llvm::isa<PassStmt>(stmt))
-      return Flow::Next;
-    if (llvm::isa<BreakStmt>(stmt))
-      return Flow::Break;
-    if (llvm::isa<ContinueStmt>(stmt))
-      return Flow::Continue;
-    if (auto *s = llvm::dyn_cast<ExprStmt>(&stmt);
-        s && llvm::isa<StrExpr>(s->expr.get()))
-      return Flow::Next; // a docstring
+    if (std::optional<Flow> flow = simpleFlow(stmt))
+      return *flow;
     if (auto [name, call] = methodCall(stmt, "append"); call) {
       if (list.empty())
         return listNotStarted(stmt);
@@ -126,25 +114,12 @@ private:
   }
 
   Flow runFor(const ForStmt &loop) {
-    std::optional<Val> items =
-        evalConstexpr(*loop.iter, env, diags, nullptr, module);
-    if (!items)
-      return Flow::Failed;
-    if (!items->isTuple())
-      return failFlow(loop.iter->getLoc(),
-                      "a config builder's loop iterates over a constant "
-                      "list, tuple, range() or itertools.product(), not " +
-                          items->describe());
-    for (const Val &item : items->getElements()) {
-      if (!bind(*loop.target, item))
-        return Flow::Failed;
-      Flow flow = runBody(loop.body);
-      if (flow == Flow::Break)
-        break;
-      if (flow == Flow::Return || flow == Flow::Failed)
-        return flow;
-    }
-    return Flow::Next;
+    return runConstantLoop(
+        loop, evalConstexpr(*loop.iter, env, diags, nullptr, module),
+        "a config builder's loop iterates over a constant list, tuple, "
+        "range() or itertools.product()",
+        [&](const Expr &target, const Val &v) { return bind(target, v); },
+        [&] { return runBody(loop.body); }, diags);
   }
 
   /// `return configs`, or `return configs + [...] (+ [...])`: the list's
@@ -194,24 +169,16 @@ private:
 
   /// Binds a name, or names unpacking a tuple.
   bool bind(const Expr &target, const Val &v) {
-    if (auto *name = llvm::dyn_cast<NameExpr>(&target)) {
-      if (name->name == list)
-        return fail(target.getLoc(),
-                    "the configs list '" + list + "' cannot be reassigned");
-      env[name->name] = v;
-      return true;
-    }
-    auto *tuple = llvm::dyn_cast<TupleExpr>(&target);
-    if (!tuple)
-      return fail(target.getLoc(), "a config builder assigns names only");
-    if (!v.isTuple() || v.getElements().size() != tuple->elements.size())
-      return fail(target.getLoc(), "cannot unpack " + v.repr() + " into " +
-                                       std::to_string(tuple->elements.size()) +
-                                       " names");
-    for (auto [t, item] : llvm::zip(tuple->elements, v.getElements()))
-      if (!bind(*t, item))
-        return false;
-    return true;
+    return bindTarget(
+        target, v,
+        [&](const NameExpr &name, const Val &value) {
+          if (name.name == list)
+            return fail(name.getLoc(),
+                        "the configs list '" + list + "' cannot be reassigned");
+          env[name.name] = value;
+          return true;
+        },
+        diags);
   }
 
   /// A list grown before a `configs = []` started it.

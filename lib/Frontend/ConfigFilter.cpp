@@ -1,6 +1,7 @@
 //===- ConfigFilter.cpp - Functions that choose autotune configs ----------===//
 
 #include "tile/Frontend/ConfigFilter.h"
+#include "HostStatements.h"
 #include "tile/Frontend/Diagnostics.h"
 #include "tile/Frontend/Sema.h"
 #include "tile/Frontend/Specialize.h"
@@ -13,8 +14,7 @@ using llvm::dyn_cast;
 
 namespace {
 
-/// Where control goes after a statement.
-enum class Flow { Next, Break, Continue, Return, Failed };
+using Flow = HostFlow;
 
 /// Runs the functions of one config list: filters (a function of a config,
 /// or a lambda) and prune functions (of the list and the launch's
@@ -153,24 +153,13 @@ private:
   }
 
   Flow runBody(const StmtList &body) {
-    for (const StmtPtr &stmt : body) {
-      Flow flow = runStmt(*stmt);
-      if (flow != Flow::Next)
-        return flow;
-    }
-    return Flow::Next;
+    return runStatements(body, [&](const Stmt &stmt) { return runStmt(stmt); });
   }
 
   Flow runStmt(const Stmt &stmt) {
-    if (llvm::isa<PassStmt>(stmt))
-      return Flow::Next;
-    if (llvm::isa<BreakStmt>(stmt))
-      return Flow::Break;
-    if (llvm::isa<ContinueStmt>(stmt))
-      return Flow::Continue;
+    if (std::optional<Flow> flow = simpleFlow(stmt))
+      return *flow;
     if (auto *s = dyn_cast<ExprStmt>(&stmt)) {
-      if (llvm::isa<StrExpr>(s->expr.get()))
-        return Flow::Next; // a docstring
       if (std::optional<unsigned> index = appendedConfig(*s->expr)) {
         frame->keep[*index] = true;
         return Flow::Next;
@@ -228,34 +217,20 @@ private:
       if (!target)
         return failFlow(loop.target->getLoc(),
                         "a loop over the configs binds one name");
-      for (unsigned i = 0; i < configs.size(); ++i) {
-        frame->configVars[target->name] = i;
-        Flow flow = runBody(loop.body);
-        if (flow == Flow::Break)
-          break;
-        if (flow == Flow::Return || flow == Flow::Failed)
-          return flow;
-      }
-      return Flow::Next;
+      return runIterations(
+          configs.size(),
+          [&](size_t i) {
+            frame->configVars[target->name] = i;
+            return true;
+          },
+          [&] { return runBody(loop.body); });
     }
-    std::optional<Val> items = eval(*loop.iter);
-    if (!items)
-      return Flow::Failed;
-    if (!items->isTuple())
-      return failFlow(loop.iter->getLoc(),
-                      "a loop here iterates over the configs or a constant "
-                      "list, tuple or range(), not " +
-                          items->describe());
-    for (const Val &item : items->getElements()) {
-      if (!bind(*loop.target, item))
-        return Flow::Failed;
-      Flow flow = runBody(loop.body);
-      if (flow == Flow::Break)
-        break;
-      if (flow == Flow::Return || flow == Flow::Failed)
-        return flow;
-    }
-    return Flow::Next;
+    return runConstantLoop(
+        loop, eval(*loop.iter),
+        "a loop here iterates over the configs or a constant list, tuple or "
+        "range()",
+        [&](const Expr &target, const Val &v) { return bind(target, v); },
+        [&] { return runBody(loop.body); }, diags);
   }
 
   Flow runReturn(const ReturnStmt &ret) {
@@ -341,22 +316,14 @@ private:
 
   /// Binds a name, or names unpacking a tuple.
   bool bind(const Expr &target, const Val &v) {
-    if (auto *name = dyn_cast<NameExpr>(&target)) {
-      frame->configVars.erase(name->name);
-      frame->values[name->name] = v;
-      return true;
-    }
-    auto *tuple = dyn_cast<TupleExpr>(&target);
-    if (!tuple)
-      return fail(target.getLoc(), "only names may be assigned here");
-    if (!v.isTuple() || v.getElements().size() != tuple->elements.size())
-      return fail(target.getLoc(), "cannot unpack " + v.repr() + " into " +
-                                       std::to_string(tuple->elements.size()) +
-                                       " names");
-    for (auto [t, item] : llvm::zip(tuple->elements, v.getElements()))
-      if (!bind(*t, item))
-        return false;
-    return true;
+    return bindTarget(
+        target, v,
+        [&](const NameExpr &name, const Val &value) {
+          frame->configVars.erase(name.name);
+          frame->values[name.name] = value;
+          return true;
+        },
+        diags);
   }
 
   //===--------------------------------------------------------------------===//

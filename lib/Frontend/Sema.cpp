@@ -1,6 +1,7 @@
 //===- Sema.cpp - Typing rules and constexpr folding ----------------------===//
 
 #include "tile/Frontend/Sema.h"
+#include "HostStatements.h"
 #include "tile/Frontend/Diagnostics.h"
 #include "tile/Frontend/PythonFormat.h"
 #include "tile/Frontend/PythonMath.h"
@@ -1180,10 +1181,7 @@ public:
     for (const StmtPtr &stmt : body) {
       if (result)
         return true;
-      if (auto *s = dyn_cast<ExprStmt>(stmt.get());
-          s && llvm::isa<StrExpr>(s->expr.get()))
-        continue; // a docstring
-      if (llvm::isa<PassStmt>(stmt.get()))
+      if (isDocstring(*stmt) || llvm::isa<PassStmt>(stmt.get()))
         continue;
       if (auto *assign = dyn_cast<AssignStmt>(stmt.get())) {
         std::optional<Val> v = eval(*assign->value);
@@ -1219,22 +1217,13 @@ private:
     return evalConstexpr(e, env, diags, dict, module);
   }
   bool bind(const Expr &target, const Val &v) {
-    if (auto *name = dyn_cast<NameExpr>(&target)) {
-      env[name->name] = v;
-      return true;
-    }
-    auto *tuple = dyn_cast<TupleExpr>(&target);
-    if (!tuple || !v.isTuple() ||
-        v.getElements().size() != tuple->elements.size()) {
-      diags.error(target.getLoc(), "a function run while compiling assigns "
-                                   "names, or unpacks a tuple of matching "
-                                   "length");
-      return false;
-    }
-    for (auto [t, item] : llvm::zip(tuple->elements, v.getElements()))
-      if (!bind(*t, item))
-        return false;
-    return true;
+    return bindTarget(
+        target, v,
+        [&](const NameExpr &name, const Val &value) {
+          env[name.name] = value;
+          return true;
+        },
+        diags);
   }
 
   llvm::StringMap<Val> env;
