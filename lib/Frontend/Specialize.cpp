@@ -696,9 +696,7 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
                 : std::nullopt;
         if (!v)
           return bad(e->getLoc(), "'" + factory->name +
-                                      "' needs a value "
-                                      "for '" +
-                                      p.name + "'");
+                                      "' needs a value for '" + p.name + "'");
         bound[p.name] = *v;
       }
       return readConfig(onlyReturn(*factory)->value, bound);
