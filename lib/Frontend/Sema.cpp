@@ -1116,22 +1116,40 @@ std::optional<Val> ConstEvaluator::evalCall(const CallExpr &call) {
   return fail(call, "expected a compile-time constant");
 }
 
-/// Binds `fn`'s parameters to the call's arguments (by position, by name,
-/// else their defaults) and runs its body on constants.
+/// Runs `fn`'s body with its parameters bound to the call's arguments.
 std::optional<Val> ConstEvaluator::callFunction(const FunctionDef &fn,
                                                 const CallExpr &call) {
   static thread_local unsigned depth = 0;
   if (depth >= 32)
     return fail(call, "functions of the file call each other more than 32 "
                       "deep while compiling");
-  if (!fn.varArgs.empty() || !fn.varKeywords.empty() ||
-      call.args.size() > fn.params.size())
-    return fail(
-        call, "'" + fn.name + "' takes " + std::to_string(fn.params.size()) +
-                  " argument(s) here, got " + std::to_string(call.args.size()));
   // The function sees the names of the file (here: those in scope of the
   // call) and its parameters.
-  llvm::StringMap<Val> locals = env;
+  std::optional<llvm::StringMap<Val>> locals =
+      bindCallArguments(fn, call, env, diags, dict, module);
+  if (!locals)
+    return std::nullopt;
+  ++depth;
+  std::optional<Val> result =
+      runHostFunction(fn, std::move(*locals), diags, dict, module);
+  --depth;
+  return result;
+}
+
+std::optional<llvm::StringMap<Val>>
+tilec::bindCallArguments(const FunctionDef &fn, const CallExpr &call,
+                         const llvm::StringMap<Val> &env,
+                         DiagnosticEngine &diags, const ConstDict *dict,
+                         const Module *module) {
+  auto fail = [&](const llvm::Twine &msg) {
+    diags.error(call.getLoc(), msg);
+    return std::nullopt;
+  };
+  if (!fn.varArgs.empty() || !fn.varKeywords.empty() ||
+      call.args.size() > fn.params.size())
+    return fail("'" + fn.name + "' takes " + std::to_string(fn.params.size()) +
+                " argument(s) here, got " + std::to_string(call.args.size()));
+  llvm::StringMap<Val> bound = env;
   for (size_t i = 0; i < fn.params.size(); ++i) {
     const Param &p = fn.params[i];
     const Expr *value = i < call.args.size() ? call.args[i].get() : nullptr;
@@ -1140,23 +1158,19 @@ std::optional<Val> ConstEvaluator::callFunction(const FunctionDef &fn,
         value = kw.value.get();
     std::optional<Val> v;
     if (value)
-      v = eval(*value);
+      v = evalConstexpr(*value, env, diags, dict, module);
     else if (p.defaultValue)
       v = evalConstexpr(*p.defaultValue, env, diags, nullptr, module);
     else
-      return fail(call, "'" + fn.name + "' needs a value for '" + p.name + "'");
+      return fail("'" + fn.name + "' needs a value for '" + p.name + "'");
     if (!v)
       return std::nullopt;
-    locals[p.name] = *v;
+    bound[p.name] = *v;
   }
   for (const KeywordArg &kw : call.keywords)
     if (!fn.findParam(kw.name))
-      return fail(call, "'" + fn.name + "' has no parameter '" + kw.name + "'");
-  ++depth;
-  std::optional<Val> result =
-      runHostFunction(fn, std::move(locals), diags, dict, module);
-  --depth;
-  return result;
+      return fail("'" + fn.name + "' has no parameter '" + kw.name + "'");
+  return bound;
 }
 
 std::optional<Val> tilec::evalConstexpr(const Expr &expr,

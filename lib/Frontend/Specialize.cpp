@@ -686,20 +686,13 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
     // A config made by a function of the file (`def cfg(BLOCK, warps=4):
     // return triton.Config(...)`): its body's config, its parameters bound.
     if (const FunctionDef *factory = configFactory(*e, kernel)) {
-      llvm::StringMap<Val> bound = env;
-      for (auto [i, p] : llvm::enumerate(factory->params)) {
-        const Expr *arg = argumentFor(*call, *factory, i);
-        if (!arg)
-          arg = p.defaultValue.get();
-        std::optional<Val> v =
-            arg ? evalConstexpr(*arg, env, diags, nullptr, kernel.module)
-                : std::nullopt;
-        if (!v)
-          return bad(e->getLoc(), "'" + factory->name +
-                                      "' needs a value for '" + p.name + "'");
-        bound[p.name] = *v;
+      std::optional<llvm::StringMap<Val>> bound = bindCallArguments(
+          *factory, *call, env, diags, nullptr, kernel.module);
+      if (!bound) {
+        failed = true;
+        return false;
       }
-      return readConfig(onlyReturn(*factory)->value, bound);
+      return readConfig(onlyReturn(*factory)->value, *bound);
     }
     if (!isConfigCall(*e))
       return bad(e->getLoc(), "each autotune config must be config(NAME=value, "

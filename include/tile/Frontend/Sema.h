@@ -109,6 +109,15 @@ std::optional<Val> evalConstexpr(const Expr &expr,
                                  const ConstDict *dict = nullptr,
                                  const Module *module = nullptr);
 
+/// `env` with `fn`'s parameters bound to the constant values of `call`'s
+/// arguments (by position, by name, else their defaults); nullopt after a
+/// diagnostic (too many arguments, a parameter without a value, an
+/// unknown keyword).
+std::optional<llvm::StringMap<Val>> bindCallArguments(
+    const FunctionDef &fn, const CallExpr &call,
+    const llvm::StringMap<Val> &env, class DiagnosticEngine &diags,
+    const ConstDict *dict = nullptr, const Module *module = nullptr);
+
 /// Runs the body of a function of the file on constants, its names bound
 /// in `env` (parameters included): assignments, `if` / `elif` / `else` and
 /// `return` (a heuristic function, `def get_n_stages(n=2): return ...`).
