@@ -299,6 +299,7 @@ bool CompilerSession::lowerToGPU() {
         specialization.enabled =
             options.warpSpecialize && layouts.useWgmma && options.mbarriers;
         specialization.maxSharedBytes = shared.maxSharedBytes;
+        specialization.deferDots = options.specializedDeferDots;
         pm.addPass(mlir::tile::createTileGPUWarpSpecialize(specialization));
         mlir::tile::TileGPUPipelineOptions pipelining;
         pipelining.maxSharedBytes = shared.maxSharedBytes;

@@ -35,9 +35,6 @@ using namespace mlir::tilegpu;
 
 namespace mlir::tile {
 
-/// Registers per thread the deferred dots' values may take together.
-constexpr int64_t kMaxDeferredRegisters = 128;
-
 /// Whether `acc` reaches `second`'s C operand only through elementwise ops
 /// after `first`, and is read nowhere else.
 static bool onlyRescaled(BlockArgument acc, WarpGroupDotOp first,
@@ -91,7 +88,8 @@ static bool dependsOn(Value value, Value from, Block *body) {
 }
 
 std::optional<DeferrableDot>
-findDeferrableDot(scf::ForOp loop, ArrayRef<LocalAllocOp> ringBuffers) {
+findDeferrableDot(scf::ForOp loop, ArrayRef<LocalAllocOp> ringBuffers,
+                  int64_t maxRegisters) {
   Block *body = loop.getBody();
   SmallVector<WarpGroupDotOp> dots(body->getOps<WarpGroupDotOp>());
   if (dots.size() != 2)
@@ -122,9 +120,8 @@ findDeferrableDot(scf::ForOp loop, ArrayRef<LocalAllocOp> ringBuffers) {
       dependsOn(second.getA(), second.getD(), body))
     return std::nullopt;
   // Deferring keeps the first dot's result, the previous A and the
-  // accumulator live at once: at most half of a thread's 255 registers, so
-  // the softmax and the addresses keep theirs (a 128x64 score tile with a
-  // 128x64 accumulator on 4 warps is 160 and spills).
+  // accumulator live at once (a 128x64 score tile with a 128x64
+  // accumulator on 4 warps is 160 and spills within 255).
   auto func = loop->getParentOfType<FunctionOpInterface>();
   unsigned threads = 32 * getNumWarps(func);
   auto registers = [&](Type type) {
@@ -134,7 +131,7 @@ findDeferrableDot(scf::ForOp loop, ArrayRef<LocalAllocOp> ringBuffers) {
   };
   if (registers(first.getType()) + registers(second.getA().getType()) +
           registers(second.getType()) >
-      kMaxDeferredRegisters)
+      maxRegisters)
     return std::nullopt;
   return DeferrableDot{first, second, acc,
                        unsigned(ring - ringBuffers.begin())};
@@ -153,8 +150,8 @@ static Value ringView(OpBuilder &b, MemDescIndexOp slotView,
   return b.clone(*trans, mapping)->getResult(0);
 }
 
-scf::ForOp deferDot(RewriterBase &rewriter, scf::ForOp loop,
-                    const DeferrableDot &dot) {
+DeferredDot deferDot(RewriterBase &rewriter, scf::ForOp loop,
+                     const DeferrableDot &dot, bool firstSlotFilled) {
   WarpGroupDotOp first = dot.first, second = dot.second;
   Location loc = second.getLoc();
   auto trans = second.getB().getDefiningOp<MemDescTransOp>();
@@ -210,13 +207,19 @@ scf::ForOp deferDot(RewriterBase &rewriter, scf::ForOp loop,
   auto accDone = WarpGroupDotWaitOp::create(
       rewriter, loc, TypeRange{acc.getType(), previousA.getType()},
       ValueRange{deferred.getD(), previousA}, 0);
-  Value isFirst =
-      arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
-                            grown.getInductionVar(), grown.getLowerBound());
-  auto current = arith::SelectOp::create(rewriter, loc, isFirst, acc,
-                                         accDone.getResult(0));
+  // Where iteration 0's slot holds its B, the zero product leaves the
+  // accumulator as it was (B finite) and no select needs to hold the
+  // accumulator from before the dot (a tile of registers more).
+  Value current = accDone.getResult(0);
+  if (!firstSlotFilled) {
+    Value isFirst =
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                              grown.getInductionVar(), grown.getLowerBound());
+    current = arith::SelectOp::create(rewriter, loc, isFirst, acc, current);
+  }
   acc.replaceUsesWithIf(current, [&](OpOperand &use) {
-    return use.getOwner() != deferred && use.getOwner() != current;
+    return use.getOwner() != deferred &&
+           use.getOwner() != current.getDefiningOp();
   });
   // The rescaled accumulator is carried; the dot itself moved.
   Value rescaled = second.getC();
@@ -238,7 +241,8 @@ scf::ForOp deferDot(RewriterBase &rewriter, scf::ForOp loop,
       arith::SelectOp::create(rewriter, loc, ran, flushed.getD(), lastAcc);
   lastAcc.replaceAllUsesExcept(
       result, llvm::SmallPtrSet<Operation *, 2>{flushed, result});
-  return grown;
+  return {grown, accDone, flushed, previousSlot,
+          grown.getResult(numCarried - 1)};
 }
 
 } // namespace mlir::tile

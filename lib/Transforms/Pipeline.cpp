@@ -569,7 +569,7 @@ static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
 
   IRRewriter rewriter(loop.getContext());
   if (deferrable)
-    loop = mlir::tile::deferDot(rewriter, loop, *deferrable);
+    loop = mlir::tile::deferDot(rewriter, loop, *deferrable).loop;
 
   scf::PipeliningOption options = mlir::tile::stagedLoopOptions(predicate);
   options.getScheduleFn =

@@ -33,6 +33,7 @@
 
 #include "tile/Transforms/Passes.h"
 
+#include "DeferDots.h"
 #include "LoopStages.h"
 #include "tile/Dialect/TileGPU/Scratch.h"
 
@@ -58,6 +59,8 @@ constexpr int64_t kRegistersPerSM = 65536;
 /// The producer's registers per thread after it gives the rest away: it
 /// holds the copies' coordinates and the ring's counters only.
 constexpr int64_t kProducerRegisters = 40;
+/// A consumer's registers beside the three tiles of a deferred dot.
+constexpr int64_t kDeferredReserve = 64;
 
 /// A loop nest whose innermost loop feeds its dots from TMA copies.
 struct Candidate {
@@ -348,6 +351,49 @@ static void makeSynchronousConsumerLoop(scf::ForOp loop,
                            Value(), /*perWarp=*/true);
 }
 
+/// Consumers of attention's loop with its second dot deferred (DeferDots.h):
+/// iteration j waits for its slot before Q K_j^T, issues it and P_{j-1}
+/// V_{j-1} together, and releases slot j - 1 once the latter is done; the
+/// last slot is released after the dot that follows the loop. Iteration 0's
+/// dot of a zero A reads its own slot, whose copies have landed by then.
+/// Returns the release after the loop.
+static Operation *makeDeferredConsumerLoop(RewriterBase &rewriter,
+                                           scf::ForOp loop,
+                                           ArrayRef<LocalAllocOp> allocs,
+                                           const DeferrableDot &pair,
+                                           const Ring &ring) {
+  Location loc = loop.getLoc();
+  Value initialStep = loop.getInitArgs().back();
+  auto [slot, use] = readFromRing(loop, allocs, ring);
+  OpBuilder b(ringReaders(loop.getBody(), ring).first);
+  MBarrierWaitOp::create(b, loc, barrierSlot(b, loc, ring.full, slot), use,
+                         false);
+  DeferredDot deferred = deferDot(rewriter, loop, pair,
+                                  /*firstSlotFilled=*/true);
+  scf::ForOp grown = deferred.loop;
+
+  rewriter.setInsertionPoint(grown);
+  grown.getTiedLoopInit(deferred.previousSlot)
+      ->set(ringSlotOfStep(rewriter, loc, initialStep, ring.slots));
+
+  rewriter.setInsertionPointAfter(deferred.accumulatorDone);
+  Value notFirst = arith::CmpIOp::create(
+      rewriter, loc, arith::CmpIPredicate::ne,
+      iterationIndex(rewriter, loc, grown), i32Value(rewriter, loc, 0));
+  MBarrierArriveOp::create(
+      rewriter, loc,
+      barrierSlot(rewriter, loc, ring.empty, deferred.previousSlot), notFirst,
+      /*perWarp=*/true);
+
+  rewriter.setInsertionPointAfter(deferred.flushed);
+  Value ran =
+      arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt,
+                            grown.getLowerBound(), grown.getUpperBound());
+  return MBarrierArriveOp::create(
+      rewriter, loc, barrierSlot(rewriter, loc, ring.empty, deferred.lastSlot),
+      ran, /*perWarp=*/true);
+}
+
 /// Makes loop-carried values that the producer does not need forwarded
 /// unchanged (then canonicalization drops them): a loop result nobody
 /// uses whose block argument only feeds side-effect free ops whose values
@@ -467,7 +513,7 @@ static int64_t sharedBytesBesideRing(const Split &split) {
 /// unused counters) when the producer's clone would keep tile
 /// computations.
 static LogicalResult specialize(Split &split, unsigned numWarps,
-                                int64_t maxSharedBytes) {
+                                int64_t maxSharedBytes, bool deferDots) {
   Candidate &first = split.loops.front();
   unsigned stages = first.stages;
   for (Candidate &c : split.loops)
@@ -577,6 +623,7 @@ static LogicalResult specialize(Split &split, unsigned numWarps,
   }
 
   // The consumers: every other thread, with the producer's registers.
+  int64_t consumerRegisters = 255;
   if (moveRegisters) {
     rewriter.setInsertionPointToStart(consumer);
     // The program starts with the registers ptxas gives each of its
@@ -589,21 +636,34 @@ static LogicalResult specialize(Split &split, unsigned numWarps,
     int64_t registers = (atLaunch * (consumerThreads + producerThreads) -
                          producerThreads * kProducerRegisters) /
                         consumerThreads;
-    SetMaxRegistersOp::create(rewriter, loc,
-                              std::min<int64_t>(256, registers / 8 * 8),
+    consumerRegisters = std::min<int64_t>(256, registers / 8 * 8);
+    SetMaxRegistersOp::create(rewriter, loc, consumerRegisters,
                               /*increase=*/true);
   }
+  // A deferred dot keeps three tiles live at once; beside them the next
+  // A while the first dot's tile converts into it, the row statistics,
+  // descriptors and counters. A general path keeps the dots in order: its
+  // addresses take registers the fast path's do not (tutorial 06's row
+  // offsets held across the loop spilled), and it is not the one timed.
+  int64_t deferredRegisters = consumerRegisters - kDeferredReserve;
   Operation *lastUse = nullptr;
   for (Candidate &c : split.loops) {
     lastUse = c.outer;
+    Operation *release = nullptr;
     if (c.inFlight) {
-      Operation *release = makeInFlightConsumerLoop(rewriter, c.inner, c.allocs,
-                                                    c.inFlight, ring);
-      if (c.inner == c.outer)
-        lastUse = release;
+      release = makeInFlightConsumerLoop(rewriter, c.inner, c.allocs,
+                                         c.inFlight, ring);
+    } else if (std::optional<DeferrableDot> pair =
+                   deferDots && !inGeneralPath(c.inner)
+                       ? findDeferrableDot(c.inner, c.allocs, deferredRegisters)
+                       : std::nullopt) {
+      release =
+          makeDeferredConsumerLoop(rewriter, c.inner, c.allocs, *pair, ring);
     } else {
       makeSynchronousConsumerLoop(c.inner, c.allocs, ring);
     }
+    if (release && c.inner == c.outer)
+      lastUse = release;
   }
   // Every copy has landed once the consumers are past the last loop and
   // its release: the ring's memory may serve the epilogue, its barriers
@@ -694,7 +754,8 @@ struct TileGPUWarpSpecializePass
         continue;
       bool any = false;
       for (Split &split : splits)
-        any |= succeeded(specialize(split, numWarps, maxSharedBytes));
+        any |=
+            succeeded(specialize(split, numWarps, maxSharedBytes, deferDots));
       if (any)
         func->setAttr(TileGPUDialect::getProducerWarpsAttrName(),
                       IntegerAttr::get(IntegerType::get(func.getContext(), 32),

@@ -109,6 +109,33 @@ func.func @register_a(%p: tensor<64x64xf16, #dA>, %out: tensor<64x64x!tile.ptr<f
 
 // -----
 
+// A wait that ties an A operand in registers (a deferred dot's P) reads
+// them, packed as the wgmma read them, in stores that never run: ptxas
+// would otherwise hand them to the code under the dot and wait for it
+// there. An accumulator alone is not read.
+#mma3 = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]>
+#dA = #tilegpu.dot_op<opIdx = 0, parent = #mma3, kWidth = 2>
+#sW = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>
+// CHECK-LABEL: gpu.func @wait_keeps_a
+// CHECK: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, {$64, $65, $66, $67}
+// CHECK: "wgmma.wait_group.sync.aligned 0;"
+// CHECK-NEXT: llvm.extractvalue
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred %never;\0A.reg .u32 %z;\0Amov.u32 %z, %nctaid.z;\0Asetp.eq.u32 %never, %z, 0;\0A@%never st.shared.v4.b32 [%z], {$0, $1, $2, $3};\0A{{.*}}@%never st.shared.v4.b32 [%z], {$12, $13, $14, $15};\0A}", "r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r" {{.*}} : (i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32) -> ()
+// CHECK: "wgmma.wait_group.sync.aligned 0;"
+// CHECK-NOT: %nctaid.z
+// CHECK: gpu.return
+func.func @wait_keeps_a(%p: tensor<64x64xf16, #dA>, %c: tensor<64x64xf32, #mma3>, %out: tensor<64x64x!tile.ptr<f32>, #mma3>) attributes {tilegpu.num_warps = 4 : i32} {
+  %b = tilegpu.local_alloc {offset = 0 : i32} : () -> !tilegpu.memdesc<64x64xf16, #sW>
+  %d = tilegpu.warpgroup_dot %p, %b, %c {isAsync} : tensor<64x64xf16, #dA>, !tilegpu.memdesc<64x64xf16, #sW>, tensor<64x64xf32, #mma3> -> tensor<64x64xf32, #mma3>
+  %w:2 = tilegpu.warpgroup_dot_wait %d, %p {pendings = 0 : i32} : tensor<64x64xf32, #mma3>, tensor<64x64xf16, #dA> -> tensor<64x64xf32, #mma3>, tensor<64x64xf16, #dA>
+  %e = tilegpu.warpgroup_dot %p, %b, %w#0 {isAsync} : tensor<64x64xf16, #dA>, !tilegpu.memdesc<64x64xf16, #sW>, tensor<64x64xf32, #mma3> -> tensor<64x64xf32, #mma3>
+  %f = tilegpu.warpgroup_dot_wait %e {pendings = 0 : i32} : tensor<64x64xf32, #mma3> -> tensor<64x64xf32, #mma3>
+  tile.store %out, %f : tensor<64x64x!tile.ptr<f32>, #mma3>
+  return
+}
+
+// -----
+
 // The epilogue's layout change (the wgmma accumulator, narrowed, to the
 // coalesced layout of the store): 128-byte rows are padded to 144 bytes
 // (pitch 72 elements), so the 8 rows of a fragment store fall in different

@@ -1,6 +1,7 @@
 // RUN: tile-opt %s --split-input-file --tilegpu-warp-specialize | FileCheck %s
 // RUN: tile-opt %s --split-input-file --tilegpu-warp-specialize=enabled=false | FileCheck %s --check-prefix=OFF
 // RUN: tile-opt %s --split-input-file --tilegpu-warp-specialize=max-shared-bytes=60000 | FileCheck %s --check-prefix=FIT
+// RUN: tile-opt %s --split-input-file --tilegpu-warp-specialize=defer-dots=false | FileCheck %s --check-prefix=SYNC
 
 // A persistent loop nest whose K loop feeds its dot from TMA only (tutorial
 // 09's shape): rings of 3 slots and a full (one arrival: the producer's
@@ -195,10 +196,16 @@ func.func @threads_copy(%pa: tensor<64x64x!tile.ptr<f16>, #bT5>, %ma: !tile.tens
 
 // Attention's shape: a tile loaded before the loop (Q: the split starts
 // there), a loop of two synchronous dots reading K and V from one ring,
-// the second dot's A in registers. The consumers wait for the slot before
-// its first reader and empty it after its last. In the producer the
-// accumulator and the row maximum, carried but no longer needed, are
-// gone. A causal kernel's two loops of such dots stay unspecialized.
+// the second dot's A in registers. In the producer the accumulator and
+// the row maximum, carried but no longer needed, are gone. The consumers
+// wait for the slot before its first reader; the second dot of iteration
+// j runs in iteration j + 1 beside the first, both in flight, with P and
+// V's slot carried (iteration 0's from the first step's slot, which has
+// landed by then); the previous slot is emptied once that dot is done,
+// the last one after the dot that follows the loop, and no select holds
+// the accumulator from before the dot. With defer-dots=false (SYNC) the
+// dots stay in order and the slot is emptied after its last reader. A
+// causal kernel's two loops of such dots stay unspecialized.
 #bA = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]>
 #mmaA = #tilegpu.mma<version = 3, warpsPerCTA = [8, 1], instrShape = [16, 64]>
 #sA = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>
@@ -214,16 +221,42 @@ func.func @threads_copy(%pa: tensor<64x64x!tile.ptr<f16>, #bT5>, %ma: !tile.tens
 // CHECK-NOT:         warpgroup_dot
 // CHECK:       } else {
 // CHECK:         tile.load %arg0
-// CHECK:         scf.for
+// CHECK:         %[[SLOT0:.*]] = arith.remui %c0_i32{{.*}}, %c2_i32
+// CHECK:         %[[L:.*]]:5 = scf.for {{.*}} iter_args(%[[ACC:[^ ]*]] = %{{.*}}, %{{.*}} = %{{.*}}, %[[STEP:[^ ]*]] = %{{.*}}, %[[PA:[^ ]*]] = %{{.*}}, %[[PS:[^ ]*]] = %[[SLOT0]])
+// CHECK:           %[[S:.*]] = arith.remui %[[STEP]]
 // CHECK:           tilegpu.mbarrier_wait
 // CHECK-NEXT:      tilegpu.memdesc_trans
-// CHECK-NEXT:      tilegpu.warpgroup_dot
-// CHECK:           tilegpu.warpgroup_dot
-// CHECK-NEXT:      %[[E:.*]] = tilegpu.memdesc_index
-// CHECK-NEXT:      tilegpu.mbarrier_arrive %[[E]] per_warp
-// CHECK:         tilegpu.mbarrier_inval
+// CHECK-NEXT:      %[[QK:.*]] = tilegpu.warpgroup_dot {{.*}} {isAsync}
+// CHECK-NEXT:      %[[PV:.*]] = tilegpu.memdesc_index %{{.*}}[%[[PS]]]
+// CHECK-NEXT:      %[[O:.*]] = tilegpu.warpgroup_dot %[[PA]], %[[PV]], %[[ACC]] {isAsync}
+// CHECK-NEXT:      tilegpu.warpgroup_dot_wait %[[QK]] {pendings = 1 : i32}
+// CHECK:           %[[P:.*]] = tilegpu.convert_layout
+// CHECK:           %[[DONE:.*]]:2 = tilegpu.warpgroup_dot_wait %[[O]], %[[PA]] {pendings = 0 : i32}
+// CHECK:           %[[E:.*]] = tilegpu.memdesc_index %{{.*}}[%[[PS]]]
+// CHECK-NEXT:      tilegpu.mbarrier_arrive %[[E]] if %{{.*}} per_warp
+// CHECK-NOT:       arith.select
+// CHECK:           scf.yield %[[DONE]]#0, %{{.*}}, %{{.*}}, %[[P]], %[[S]]
+// CHECK:         %[[LV:.*]] = tilegpu.memdesc_index %{{.*}}[%[[L]]#4]
+// CHECK-NEXT:    tilegpu.warpgroup_dot %[[L]]#3, %[[LV]], %[[L]]#0 :
+// CHECK:         %[[LE:.*]] = tilegpu.memdesc_index %{{.*}}[%[[L]]#4]
+// CHECK-NEXT:    tilegpu.mbarrier_arrive %[[LE]] if %{{.*}} per_warp
+// CHECK-NEXT:    tilegpu.mbarrier_inval
 // CHECK-NEXT:    tilegpu.mbarrier_inval
 // CHECK:       } {tilegpu.warp_specialized = 256 : i32}
+// SYNC-LABEL:  func.func @attention_one_loop
+// SYNC:        } else {
+// SYNC:          tile.load %arg0
+// SYNC:          scf.for
+// SYNC:            tilegpu.mbarrier_wait
+// SYNC-NEXT:       tilegpu.memdesc_trans
+// SYNC-NEXT:       tilegpu.warpgroup_dot
+// SYNC-NOT:        isAsync
+// SYNC:            tilegpu.warpgroup_dot
+// SYNC-NEXT:       %[[E:.*]] = tilegpu.memdesc_index
+// SYNC-NEXT:       tilegpu.mbarrier_arrive %[[E]] per_warp
+// SYNC:          tilegpu.mbarrier_inval
+// SYNC-NEXT:     tilegpu.mbarrier_inval
+// SYNC:        } {tilegpu.warp_specialized = 256 : i32}
 func.func @attention_one_loop(%pq: tensor<128x64x!tile.ptr<f16>, #bA>, %pk: tensor<64x64x!tile.ptr<f16>, #bA>,
                      %mq: !tile.tensormap, %mk: !tile.tensormap, %mv: !tile.tensormap,
                      %pout: tensor<128x64x!tile.ptr<f32>, #mmaA>, %n: i32)
@@ -248,6 +281,47 @@ func.func @attention_one_loop(%pq: tensor<128x64x!tile.ptr<f16>, #bA>, %pk: tens
     scf.yield %o, %mnew : tensor<128x64xf32, #mmaA>, tensor<128x64xf32, #mmaA>
   }
   tile.store %pout, %r1#0 : tensor<128x64x!tile.ptr<f32>, #mmaA>
+  return
+}
+
+// A versioned kernel's general path (the else region of tile.versioned)
+// keeps its dots in order: it runs only where the arguments miss the fast
+// path's facts, and its addresses take the registers a deferred dot needs.
+// CHECK-LABEL: func.func @attention_general_path
+// CHECK:       } else {
+// CHECK:         scf.if
+// CHECK:         } else {
+// CHECK:           scf.for
+// CHECK:             tilegpu.mbarrier_wait
+// CHECK-NOT:         isAsync
+// CHECK:             tilegpu.mbarrier_arrive %{{.*}} per_warp
+// CHECK:         } {tilegpu.warp_specialized = 256 : i32}
+// CHECK:       } {tile.versioned}
+func.func @attention_general_path(%pq: tensor<128x64x!tile.ptr<f16>, #bA>, %pk: tensor<64x64x!tile.ptr<f16>, #bA>,
+                     %mq: !tile.tensormap, %mk: !tile.tensormap, %mv: !tile.tensormap,
+                     %pout: tensor<128x64x!tile.ptr<f32>, #mmaA>, %n: i32, %fast: i1)
+    attributes {tile.num_stages = 2 : i32, tilegpu.num_warps = 8 : i32} {
+  scf.if %fast {
+  } else {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %zero = arith.constant dense<0.0> : tensor<128x64xf32, #mmaA>
+    %q = tile.load %pq tma(%mq[%c0, %c0]) {tilegpu.vec = 8 : i32} : tensor<128x64x!tile.ptr<f16>, #bA>
+    %sq = tilegpu.local_alloc %q : (tensor<128x64xf16, #bA>) -> !tilegpu.memdesc<128x64xf16, #sA>
+    %r1 = scf.for %i = %c0 to %n step %c64 iter_args(%acc = %zero) -> (tensor<128x64xf32, #mmaA>) : i32 {
+      %k = tile.load %pk tma(%mk[%i, %c0]) {tilegpu.vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #bA>
+      %sk = tilegpu.local_alloc %k : (tensor<64x64xf16, #bA>) -> !tilegpu.memdesc<64x64xf16, #sA>
+      %kt = tilegpu.memdesc_trans %sk, [1, 0] : !tilegpu.memdesc<64x64xf16, #sA> -> !tilegpu.memdesc<64x64xf16, #sAT>
+      %qk = tilegpu.warpgroup_dot %sq, %kt, %zero : !tilegpu.memdesc<128x64xf16, #sA>, !tilegpu.memdesc<64x64xf16, #sAT>, tensor<128x64xf32, #mmaA> -> tensor<128x64xf32, #mmaA>
+      %p = arith.truncf %qk : tensor<128x64xf32, #mmaA> to tensor<128x64xf16, #mmaA>
+      %pa = tilegpu.convert_layout %p : tensor<128x64xf16, #mmaA> -> tensor<128x64xf16, #opA>
+      %v = tile.load %pk tma(%mv[%i, %c0]) {tilegpu.vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #bA>
+      %sv = tilegpu.local_alloc %v : (tensor<64x64xf16, #bA>) -> !tilegpu.memdesc<64x64xf16, #sA>
+      %o = tilegpu.warpgroup_dot %pa, %sv, %acc : tensor<128x64xf16, #opA>, !tilegpu.memdesc<64x64xf16, #sA>, tensor<128x64xf32, #mmaA> -> tensor<128x64xf32, #mmaA>
+      scf.yield %o : tensor<128x64xf32, #mmaA>
+    }
+    tile.store %pout, %r1 : tensor<128x64x!tile.ptr<f32>, #mmaA>
+  } {tile.versioned}
   return
 }
 

@@ -144,6 +144,12 @@ cl::opt<bool> deferDots(
              "tensor cores run it during the next iteration's softmax (off: "
              "measured slower, bench/NOTES.md)"),
     cl::init(false), cl::cat(category));
+cl::opt<bool> specializedDeferDots(
+    "specialized-defer-dots",
+    cl::desc("In a warp-specialized attention loop, issue the second dot "
+             "one iteration later, so that the tensor cores run it during "
+             "the next iteration's softmax"),
+    cl::init(true), cl::cat(category));
 cl::opt<bool> fuseNestedLoops(
     "fuse-nested-loops",
     cl::desc("Fuse each tl.range(..., flatten=True) loop with the loop it "
@@ -257,6 +263,7 @@ static int run() {
   options.deferDots = deferDots;
   options.warpGroupTurns = warpGroupTurns;
   options.warpSpecialize = warpSpecialize;
+  options.specializedDeferDots = specializedDeferDots;
   options.fuseNestedLoops = fuseNestedLoops;
   options.registerBudget = registerBudget;
 

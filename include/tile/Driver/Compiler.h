@@ -123,6 +123,10 @@ struct CompileOptions {
   /// Give a loop that TMA feeds a producer warpgroup issuing the copies
   /// (tilegpu-warp-specialize; sm_90a only).
   bool warpSpecialize = true;
+  /// In a warp-specialized attention loop, issue the second dot one
+  /// iteration later (tilegpu-warp-specialize's defer-dots): the consumers
+  /// have the registers the software pipeline's form lacked.
+  bool specializedDeferDots = true;
   /// Fuse a `tl.range(..., flatten=True)` loop with the loop it holds
   /// (tile-fuse-nested-loops). Off by default: measured slower on the
   /// H100 for the tutorial 09 persistent matmul (bench/NOTES.md).

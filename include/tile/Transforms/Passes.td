@@ -329,6 +329,11 @@ def TileGPUWarpSpecialize : Pass<"tilegpu-warp-specialize", "ModuleOp"> {
     Option<"maxSharedBytes", "max-shared-bytes", "unsigned",
            /*default=*/"232448",
            "Shared memory a program may use (the ring's slots are cut to fit)">,
+    Option<"deferDots", "defer-dots", "bool", /*default=*/"true",
+           "In a loop of two synchronous dots where the second's A comes "
+           "from the first (attention), issue the second one iteration "
+           "later beside the next first, where the consumers' registers "
+           "hold the three tiles">,
   ];
   let dependentDialects = ["tilegpu::TileGPUDialect", "arith::ArithDialect",
                            "scf::SCFDialect", "gpu::GPUDialect"];

@@ -522,6 +522,35 @@ struct WarpGroupDotLowering
   }
 };
 
+/// Reads `halves` (an A operand's registers, pairs packed as wgmma reads
+/// them) after a wait, in stores that never run (the grid's z extent is
+/// never 0), so that ptxas sees them live until here. It otherwise takes
+/// the registers of an A operand as free once the wgmma that reads them is
+/// issued, hands them to the code under the dot, and then waits for the
+/// dot before that code (bench/NOTES.md, stop 42).
+static void keepRegistersUntilHere(OpBuilder &b, Location loc,
+                                   ValueRange halves) {
+  SmallVector<Value> packed;
+  for (size_t i = 0; i + 1 < halves.size(); i += 2)
+    packed.push_back(packHalves(b, loc, halves[i], halves[i + 1]));
+  while (packed.size() % 4)
+    packed.push_back(packed.back());
+  std::string text = "{\n.reg .pred %never;\n.reg .u32 %z;\n"
+                     "mov.u32 %z, %nctaid.z;\n"
+                     "setp.eq.u32 %never, %z, 0;\n";
+  std::string constraints;
+  for (size_t i = 0; i < packed.size(); i += 4) {
+    text += "@%never st.shared.v4.b32 [%z], {";
+    for (size_t j = 0; j < 4; ++j)
+      text += "$" + std::to_string(i + j) + (j < 3 ? ", " : "};\n");
+  }
+  text += "}";
+  for (size_t i = 0; i < packed.size(); ++i)
+    constraints += i ? ",r" : "r";
+  createInlineAsm(b, loc, Type(), packed, text, constraints,
+                  /*hasSideEffects=*/true);
+}
+
 struct WarpGroupDotWaitLowering
     : public OpConversionPattern<tilegpu::WarpGroupDotWaitOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -533,6 +562,12 @@ struct WarpGroupDotWaitLowering
       flat.append(regs.begin(), regs.end());
     SmallVector<Value> waited =
         waitGroup(rewriter, op.getLoc(), flat, op.getPendings());
+    for (auto [input, regs] : llvm::zip(op.getInputs(), adaptor.getInputs())) {
+      auto type = dyn_cast<RankedTensorType>(input.getType());
+      if (type && isa<tilegpu::DotOperandEncodingAttr>(type.getEncoding()) &&
+          type.getElementTypeBitWidth() == 16)
+        keepRegistersUntilHere(rewriter, op.getLoc(), regs);
+    }
     SmallVector<SmallVector<Value>> results;
     unsigned next = 0;
     for (ValueRange regs : adaptor.getInputs()) {

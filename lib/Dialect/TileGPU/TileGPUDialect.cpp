@@ -564,3 +564,13 @@ unsigned mlir::tilegpu::getProducerWarps(Operation *kernel) {
     return attr.getInt();
   return 0;
 }
+
+bool mlir::tilegpu::inGeneralPath(Operation *op) {
+  Region *region = op->getParentRegion();
+  for (Operation *parent = op->getParentOp(); parent;
+       region = parent->getParentRegion(), parent = parent->getParentOp())
+    if (parent->hasAttr(kVersionedAttrName) && parent->getNumRegions() == 2 &&
+        region == &parent->getRegion(1))
+      return true;
+  return false;
+}

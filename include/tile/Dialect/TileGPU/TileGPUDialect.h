@@ -67,6 +67,11 @@ inline constexpr llvm::StringLiteral kWarpSpecializedAttrName =
 /// the guarded fast path, its else region the general one.
 inline constexpr llvm::StringLiteral kVersionedAttrName = "tile.versioned";
 
+/// Whether `op` is in a versioned kernel's general path (the else region of
+/// the `tile.versioned` op), which runs only where the arguments miss the
+/// fast paths' facts.
+bool inGeneralPath(Operation *op);
+
 /// On a rank-1 load or store whose addresses are consecutive over the whole
 /// block: its lowering addresses every register from the first one's
 /// address plus an immediate offset.
