@@ -362,6 +362,10 @@ public:
     /// Names that are out of scope here, with the reason ("defined only in
     /// one branch of the if at 12:5").
     llvm::StringMap<std::string> unavailable;
+    /// Names a loop being generated cannot carry (None, a tuple): the error
+    /// where its body assigns one (an assignment Triton's tracing never
+    /// reaches, under a constexpr-false `if`, is no error).
+    llvm::StringMap<std::string> fixedInLoop;
     std::optional<Val> returnValue;
     /// Depth of run-time control flow (scf ops) in this function.
     unsigned runtimeDepth = 0;

@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SetVector.h"
 #include <set>
 
@@ -72,24 +73,30 @@ static TileType paramTileType(const ParamType &type) {
 LogicalResult Generator::emitKernel(const KernelInstance &inst) {
   noneTested.clear();
   recordNoneTests = true;
+  auto done = llvm::make_scope_exit([&] { recordNoneTests = false; });
   FailureOr<func::FuncOp> plain = emitKernelVersions(inst, {});
-  recordNoneTests = false;
   if (failed(plain))
     return failure();
   // Triton makes a None argument a constexpr None, so that `if p is not
   // None:` folds either way. A pointer argument the body tests against
   // None gets a version of the body where it is None, chosen at run time
   // by a null pointer; where that version does not compile (the body also
-  // uses the pointer unguarded), the pointer is taken as not None.
-  if (noneTested.empty() || noneTested.size() > 2)
-    return success();
-  SmallVector<unsigned> nullable(noneTested.begin(), noneTested.end());
-  DiagnosticEngine::Held held = diags.hold();
-  FailureOr<func::FuncOp> versioned = emitKernelVersions(inst, nullable);
-  diags.release(std::move(held));
-  if (succeeded(versioned)) {
+  // uses the pointer unguarded), the pointer is taken as not None. A test
+  // only reached where another pointer is None (`if a is None: if b is not
+  // None: ...`) shows in that version: versions are made again until no
+  // new pointer is tested.
+  SmallVector<unsigned> nullable;
+  while (!noneTested.empty() && noneTested.size() <= 2 &&
+         noneTested.size() != nullable.size()) {
+    nullable.assign(noneTested.begin(), noneTested.end());
+    DiagnosticEngine::Held held = diags.hold();
+    FailureOr<func::FuncOp> versioned = emitKernelVersions(inst, nullable);
+    diags.release(std::move(held));
+    if (failed(versioned))
+      break;
     (*versioned)->moveAfter(*plain);
     plain->erase();
+    plain = versioned;
   }
   return success();
 }
@@ -315,13 +322,14 @@ FailureOr<Generator::Flow> Generator::genStmt(const StmtList &block,
 LogicalResult Generator::bindName(const std::string &name, llvm::SMLoc at,
                                   const Val &value) {
   // As in Python, a variable may take a built-in's bare name (`max = ...`,
-  // a parameter `sum`); `tl.max` still names the built-in.
+  // a parameter `sum`; `tl.max` still names the built-in) or a function's
+  // of the file (xformers' `relu = tl.where(...)` beside a helper `relu`),
+  // which it then hides in this function.
   if (name == "tl" || name == "triton")
     return error(at, "'" + name + "' shadows the module; choose another name");
-  if (ast.findFunction(name) && !frame().vars.count(name))
-    return error(at, "'" + name +
-                         "' shadows the function of that name; choose "
-                         "another name");
+  if (auto fixed = frame().fixedInLoop.find(name);
+      fixed != frame().fixedInLoop.end())
+    return error(at, fixed->second);
   if (value.getKind() == Val::Kind::Slice)
     return error(at, "a slice cannot be assigned to a variable");
   frame().vars[name] = value;
@@ -798,7 +806,7 @@ struct Carried {
 /// exist before it.
 static FailureOr<SmallVector<Carried>>
 findCarried(Generator &gen, const StmtList &body, llvm::StringRef exclude,
-            llvm::SMLoc at) {
+            llvm::SMLoc at, llvm::StringMap<std::string> &fixed) {
   NameSet assigned;
   collectAssigned(body, assigned);
   SmallVector<Carried> carried;
@@ -819,13 +827,33 @@ findCarried(Generator &gen, const StmtList &body, llvm::StringRef exclude,
       carried.push_back({name, t, true});
       continue;
     }
-    return gen.error(at, "'" + name + "' holds " + v.describe() +
-                      " and is reassigned inside the loop; only numbers, "
-                      "pointers and blocks can change from one iteration to "
-                      "the next");
+    auto [line, column] = gen.diags.getLineAndColumn(at);
+    fixed[name] = "'" + name + "' holds " + v.describe() +
+                  " before the loop at line " + std::to_string(line) + ":" +
+                  std::to_string(column) +
+                  " and is reassigned inside it; only numbers, pointers and "
+                  "blocks can change from one iteration to the next";
   }
   return carried;
 }
+
+namespace {
+/// While a loop body is generated, the names it cannot carry are fixed
+/// (Frame::fixedInLoop); the enclosing loops' stay fixed too.
+class FixedInLoop {
+public:
+  FixedInLoop(Generator::Frame &frame, const llvm::StringMap<std::string> &add)
+      : frame(frame), saved(frame.fixedInLoop) {
+    for (const auto &entry : add)
+      frame.fixedInLoop[entry.getKey()] = entry.getValue();
+  }
+  ~FixedInLoop() { frame.fixedInLoop = std::move(saved); }
+
+private:
+  Generator::Frame &frame;
+  llvm::StringMap<std::string> saved;
+};
+} // namespace
 
 /// After a loop body: the value each carried variable ends with, converted
 /// to its carried type. Sets `retry` when a weakly typed variable needs a
@@ -1016,10 +1044,12 @@ LogicalResult Generator::genFor(const ForStmt &stmt) {
     loopStep = intConstant(1, t, at);
   }
 
+  llvm::StringMap<std::string> fixed;
   FailureOr<SmallVector<Carried>> carried =
-      findCarried(*this, stmt.body, target->name, at);
+      findCarried(*this, stmt.body, target->name, at, fixed);
   if (failed(carried))
     return failure();
+  FixedInLoop fixedInBody(frame(), fixed);
   llvm::StringMap<Val> before = frame().vars;
   auto unavailableBefore = frame().unavailable;
   for (int attempt = 0;; ++attempt) {
@@ -1117,10 +1147,12 @@ LogicalResult Generator::genStaticFor(const ForStmt &stmt,
 LogicalResult Generator::genWhile(const WhileStmt &stmt) {
   llvm::SMLoc at = stmt.getLoc();
   mlir::Location l = loc(at);
+  llvm::StringMap<std::string> fixed;
   FailureOr<SmallVector<Carried>> carried =
-      findCarried(*this, stmt.body, "", at);
+      findCarried(*this, stmt.body, "", at, fixed);
   if (failed(carried))
     return failure();
+  FixedInLoop fixedInBody(frame(), fixed);
   llvm::StringMap<Val> before = frame().vars;
   auto unavailableBefore = frame().unavailable;
   for (int attempt = 0;; ++attempt) {
