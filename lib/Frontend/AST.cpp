@@ -111,6 +111,21 @@ const FunctionDef *Module::findFunction(llvm::StringRef name) const {
   return nullptr;
 }
 
+const FunctionDef *Module::findFunctionOrAlias(llvm::StringRef name) const {
+  // A chain of `g = f` bindings (gemlite's `get_configs = autotune_cfgs`);
+  // bounded, as a cycle has no function at its end.
+  for (int hops = 0; hops < 8; ++hops) {
+    if (const FunctionDef *fn = findFunction(name))
+      return fn;
+    const GlobalConst *c = findConstant(name);
+    auto *next = c ? llvm::dyn_cast<NameExpr>(c->value.get()) : nullptr;
+    if (!next)
+      return nullptr;
+    name = next->name;
+  }
+  return nullptr;
+}
+
 //===----------------------------------------------------------------------===//
 // Printer
 //===----------------------------------------------------------------------===//

@@ -778,8 +778,10 @@ FailureOr<Val> Generator::builtinShape(llvm::StringRef name,
                ? "input, *dims"
                : "input, *shape[, can_reorder]";
   });
+  // Triton 3.6 still takes view(), deprecated: reshape(can_reorder=True),
+  // whose order any reshape keeps.
   if (name == "view")
-    return error(at, "view() is not supported; use reshape()");
+    name = "reshape";
   if (args.positional.empty())
     return error(at, "'" + name + "' needs a block argument");
   const char *keyword = name == "expand_dims" ? "axis"
@@ -883,9 +885,9 @@ FailureOr<Val> Generator::builtinDebug(llvm::StringRef name,
     recordBuiltinSignature(name, [] { return "prefix, *args[, hex]"; });
   else if (name == "static_print")
     recordBuiltinSignature(name, [] { return "*args"; });
+  // Triton's code generator calls device_print for a kernel's print().
   if (name == "print")
-    return error(at, "print() is not available in kernels; use "
-                             "device_print() or static_print()");
+    name = "device_print";
   if (name == "static_print") {
     std::string text;
     for (const Val &v : args.positional)

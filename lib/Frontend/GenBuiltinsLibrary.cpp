@@ -116,6 +116,12 @@ def _int_dtype(bits: tl.constexpr):
     return (tl.int8 if bits == 8 else tl.int16 if bits == 16
             else tl.int32 if bits == 32 else tl.int64)
 
+def get_int_dtype(bitwidth: tl.constexpr, signed: tl.constexpr):
+    if signed:
+        return _int_dtype(bitwidth)
+    return (tl.uint8 if bitwidth == 8 else tl.uint16 if bitwidth == 16
+            else tl.uint32 if bitwidth == 32 else tl.uint64)
+
 def _indicator(n_dims: tl.constexpr, j: tl.constexpr):
     ar = tl.arange(0, 2)
     return tl.reshape(ar, [1] * (n_dims - j - 1) + [2] + [1] * j)

@@ -386,7 +386,9 @@ FailureOr<Val> Generator::genName(const NameExpr &expr) {
       return Val::function(fn);
   if (const FunctionDef *fn = ast.findFunction(name))
     return Val::function(fn);
-  if (isBuiltinName(name))
+  // A module-level binding hides a built-in of its name, as in Python
+  // (`rsqrt = ...`, `exp = ...`).
+  if (isBuiltinName(name) && (inLibrary() || !ast.findConstant(name)))
     return Val::builtin(name);
   if (name == "tl" || name == "triton")
     return Val::nameSpace(name);
@@ -435,6 +437,14 @@ FailureOr<Val> Generator::genName(const NameExpr &expr) {
   if (name == "num_sms")
     return error(expr.getLoc(), kNumSMsOutsideConfigs);
   auto host = ast.hostDefinitions.find(name);
+  if (host != ast.hostDefinitions.end() && !inLibrary() && host->second.value) {
+    mlir::LogicalResult failed = error(
+        expr.getLoc(),
+        "module-level '" + name + "' has no compile-time value: it is " +
+            host->second.reason + "; kernels read only constexpr globals");
+    diags.note(host->second.loc, "'" + name + "' is set here");
+    return failed;
+  }
   if (host != ast.hostDefinitions.end() && !inLibrary()) {
     mlir::LogicalResult failed =
         error(expr.getLoc(), "'" + name +
@@ -542,8 +552,15 @@ FailureOr<Val> Generator::genAttribute(const AttributeExpr &expr) {
         return Val::builtin("jit");
     } else {
       if (attr == "math" || attr == "extra" || attr == "libdevice" ||
-          attr == "cuda" || attr == "language")
+          attr == "cuda" || attr == "language" || attr == "standard" ||
+          attr == "core")
         return Val::nameSpace(ns.str() + "." + attr);
+      // The bitonic sort FLA and NSA copy reaches into Triton's modules:
+      // `tl.standard._log2`, `tl.core.get_int_dtype`.
+      if ((ns.ends_with(".standard") || ns.ends_with(".core")) &&
+          !isBuiltinName(attr))
+        if (const FunctionDef *fn = libraryFunction(attr))
+          return Val::function(fn);
       if (auto t = parseScalarType(attr))
         return Val::dtype(*t);
       if (isBuiltinName(attr) || attr == "constexpr")

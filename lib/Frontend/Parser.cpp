@@ -151,19 +151,51 @@ bool Parser::parseTopLevel(Module &module) {
     auto fn = parseFunction(std::move(decorators));
     return fn && addFunction(module, std::move(fn));
   }
+  if (decorators.empty() && isHostStatementStart(tok))
+    return skipHostStatement(module);
   // A module-level constant: `NAME: tl.constexpr = value` or `NAME = value`.
   if (decorators.empty() && tok.is(TokenKind::Name) &&
       (peek(1).isOp(":") || peek(1).isOp("="))) {
+    size_t start = pos;
     GlobalConst c;
     c.loc = tok.loc;
     c.name = consume().text.str();
-    if (consumeIfOp(":") && !parseExpr())
-      return false;
+    if (consumeIfOp(":")) {
+      if (!parseExpr())
+        return false;
+      // `NAME: int` alone declares and binds nothing.
+      if (peek().is(TokenKind::Newline) || peek().is(TokenKind::Eof))
+        return expectNewline();
+    }
     if (!expectOp("=", "after a module-level name (only constants, "
                        "`NAME: tl.constexpr = value`, are allowed here)"))
       return false;
-    c.value = parseExpr();
-    if (!c.value || !addConstant(module, std::move(c), tok))
+    // A value beyond the expressions tilec reads (a dict comprehension, a
+    // generator) is host code: the name then has no value for kernels.
+    {
+      DiagnosticEngine::Held held = diags.hold();
+      std::string firstError;
+      diags.setHandler([&](llvm::SMLoc, llvm::SourceMgr::DiagKind kind,
+                           const std::string &message) {
+        if (kind == llvm::SourceMgr::DK_Error && firstError.empty())
+          firstError = message;
+      });
+      c.value = parseExpr();
+      bool parsed =
+          c.value && !failed &&
+          (peek().is(TokenKind::Newline) || peek().is(TokenKind::Eof));
+      diags.release(std::move(held));
+      if (!parsed) {
+        failed = false;
+        pos = start;
+        return skipHostStatement(
+            module, "its value is not an expression tilec reads: " +
+                        (firstError.empty()
+                             ? std::string("unexpected ") + describe(peek())
+                             : firstError));
+      }
+    }
+    if (!addConstant(module, std::move(c), tok))
       return false;
     return expectNewline();
   }
@@ -240,6 +272,157 @@ bool Parser::addFunction(Module &module, std::unique_ptr<FunctionDef> fn) {
   module.hostDefinitions.erase(fn->name);
   fn->module = &module;
   module.functions.push_back(std::move(fn));
+  return true;
+}
+
+/// Whether a module-level statement starting at `tok` is host code other
+/// than a function or class: a statement tilec does not run (`for`,
+/// `while`, `with`, `assert`, `del`, `raise`, `global`, `async def`), an
+/// expression (`torch.manual_seed(0)`, `print(...)`, `benchmark.run(...)`)
+/// or an assignment to more than one name (`a, b = ...`, `x.attr = v`,
+/// `x[k] = v`, `X += 1`).
+bool Parser::isHostStatementStart(const Token &tok) const {
+  if (tok.is(TokenKind::Keyword))
+    return llvm::is_contained({"for", "while", "with", "async", "assert", "del",
+                               "raise", "global", "nonlocal"},
+                              tok.text);
+  if (!tok.is(TokenKind::Name))
+    return !tok.isOp("@") && !tok.is(TokenKind::Eof) &&
+           !tok.is(TokenKind::Dedent);
+  if (tok.isName("kernel"))
+    return false;
+  const Token &next = peek(1);
+  return !next.isOp("=") && !next.isOp(":");
+}
+
+/// The names a skipped statement binds or changes: each line's assignment
+/// targets (the first name of each, `a` of `a.b[c] = v`), `for` targets,
+/// `del`'s names, and lists or dicts changed by a method call
+/// (`configs.append(...)`).
+static void hostBoundNames(llvm::ArrayRef<Token> tokens,
+                           llvm::SmallVectorImpl<const Token *> &bound) {
+  static const llvm::StringRef assignOps[] = {
+      "=",   "+=", "-=", "*=", "/=",  "//=", "%=",
+      "**=", "&=", "|=", "^=", ">>=", "<<=", "@="};
+  static const llvm::StringRef mutators[] = {
+      "append", "extend", "insert",  "update",     "pop",    "remove",
+      "clear",  "sort",   "reverse", "setdefault", "popitem"};
+  size_t i = 0;
+  while (i < tokens.size()) {
+    size_t end = i;
+    int depth = 0;
+    while (end < tokens.size()) {
+      const Token &t = tokens[end];
+      if (t.isOp("(") || t.isOp("[") || t.isOp("{"))
+        ++depth;
+      else if (t.isOp(")") || t.isOp("]") || t.isOp("}"))
+        --depth;
+      else if (depth == 0 &&
+               (t.is(TokenKind::Newline) || t.is(TokenKind::Indent) ||
+                t.is(TokenKind::Dedent) || t.isOp(":") || t.isOp(";")))
+        break;
+      ++end;
+    }
+    llvm::ArrayRef<Token> line = tokens.slice(i, end - i);
+    i = end + 1;
+    if (line.empty())
+      continue;
+    const Token &first = line.front();
+    if (first.isKeyword("for") || first.isKeyword("del") ||
+        (first.isKeyword("async") && line.size() > 1 &&
+         line[1].isKeyword("for"))) {
+      for (const Token &t : line) {
+        if (t.isKeyword("in"))
+          break;
+        if (t.is(TokenKind::Name))
+          bound.push_back(&t);
+      }
+      continue;
+    }
+    // The targets before the last assignment operator at depth 0.
+    size_t assign = line.size();
+    depth = 0;
+    for (size_t k = 0; k < line.size(); ++k) {
+      const Token &t = line[k];
+      if (t.isOp("(") || t.isOp("[") || t.isOp("{"))
+        ++depth;
+      else if (t.isOp(")") || t.isOp("]") || t.isOp("}"))
+        --depth;
+      else if (depth == 0 && llvm::any_of(assignOps, [&](llvm::StringRef op) {
+                 return t.isOp(op);
+               }))
+        assign = k;
+    }
+    if (assign < line.size()) {
+      bool segmentStart = true;
+      depth = 0;
+      for (size_t k = 0; k < assign; ++k) {
+        const Token &t = line[k];
+        if (segmentStart && t.is(TokenKind::Name))
+          bound.push_back(&t);
+        if (t.isOp("(") || t.isOp("[") || t.isOp("{"))
+          ++depth;
+        else if (t.isOp(")") || t.isOp("]") || t.isOp("}"))
+          --depth;
+        segmentStart =
+            depth == 0 &&
+            (t.isOp(",") || llvm::any_of(assignOps, [&](llvm::StringRef op) {
+               return t.isOp(op);
+             }));
+      }
+      continue;
+    }
+    if (line.size() > 3 && first.is(TokenKind::Name) && line[1].isOp(".") &&
+        llvm::is_contained(mutators, line[2].text) && line[3].isOp("("))
+      bound.push_back(&first);
+  }
+}
+
+/// Skips module-level host code (Triton files bring their launchers,
+/// tests and benchmarks), as Triton's compiler never sees it. The names it
+/// binds or changes lose the values tilec knew: a kernel that reads one is
+/// told why.
+bool Parser::skipHostStatement(Module &module, llvm::StringRef why) {
+  const Token &first = peek();
+  size_t start = pos;
+  bool compound =
+      first.is(TokenKind::Keyword) &&
+      llvm::is_contained({"for", "while", "with", "async"}, first.text);
+  if (compound) {
+    if (!skipToBlockColon() || !skipBlock())
+      return false;
+    // `for ... else:` and `while ... else:`.
+    if (peek().isKeyword("else") && (!skipToBlockColon() || !skipBlock()))
+      return false;
+  } else {
+    int depth = 0;
+    while (!peek().is(TokenKind::Eof) &&
+           !(depth == 0 && peek().is(TokenKind::Newline))) {
+      const Token &t = consume();
+      if (t.isOp("(") || t.isOp("[") || t.isOp("{"))
+        ++depth;
+      else if (t.isOp(")") || t.isOp("]") || t.isOp("}"))
+        --depth;
+    }
+    if (!expectNewline())
+      return false;
+  }
+  llvm::SmallVector<const Token *> bound;
+  hostBoundNames(llvm::ArrayRef<Token>(tokens).slice(start, pos - start),
+                 bound);
+  auto [line, column] = diags.getLineAndColumn(first.loc);
+  (void)column;
+  std::string reason = "set by host code at line " + std::to_string(line) +
+                       " that tilec does not run";
+  if (!why.empty())
+    reason += " (" + why.str() + ")";
+  for (const Token *name : bound) {
+    if (module.findFunction(name->text))
+      continue;
+    llvm::erase_if(module.constants,
+                   [&](const GlobalConst &c) { return c.name == name->text; });
+    module.hostDefinitions[name->text] = {name->loc, reason, /*value=*/true};
+  }
   return true;
 }
 
@@ -514,13 +697,15 @@ bool Parser::parseImport(Module &module) {
   };
   while (!peek().is(TokenKind::Newline) && !peek().is(TokenKind::Eof)) {
     const Token &t = peek();
+    // `from ...utils import x`: the lexer reads three dots as one token.
+    bool dots = t.isOp(".") || t.isOp("...");
     if (!t.is(TokenKind::Name) && !t.isKeyword("as") &&
-        !t.isKeyword("import") && !t.isOp(".") && !t.isOp(",") &&
-        !t.isOp("(") && !t.isOp(")") && !t.isOp("*"))
+        !t.isKeyword("import") && !dots && !t.isOp(",") && !t.isOp("(") &&
+        !t.isOp(")") && !t.isOp("*"))
       return fail(t, "unexpected " + describe(t) + " in import statement");
     if (t.isKeyword("import"))
       afterImport = true;
-    else if (isFrom && !afterImport && (t.is(TokenKind::Name) || t.isOp(".")))
+    else if (isFrom && !afterImport && (t.is(TokenKind::Name) || dots))
       from += t.text.str();
     else if (isFrom && afterImport && t.is(TokenKind::Name))
       imported.push_back({&t, nullptr});
@@ -873,6 +1058,9 @@ bool Parser::parseParam(Param &param, bool isKernel) {
     // A helper's plain Python annotation (FlagGems' `axis: int`, `x:
     // tl.tensor`) says nothing the call does not: ignored, as in Triton.
     auto pythonHint = [&]() -> unsigned {
+      // A string annotation (xformers' `Out: "VAR_ARGS_ARRAY"`).
+      if (!isKernel && peek().is(TokenKind::String))
+        return 1;
       if (isKernel || !peek().is(TokenKind::Name))
         return 0;
       llvm::StringRef n = peek().text;

@@ -422,7 +422,7 @@ static bool bindConfigFunction(const FunctionDef &kernel, const CallExpr &call,
                                const FunctionDef *&builder) {
   auto *callee = dyn_cast<NameExpr>(call.callee.get());
   const FunctionDef *fn = callee && kernel.module
-                              ? kernel.module->findFunction(callee->name)
+                              ? kernel.module->findFunctionOrAlias(callee->name)
                               : nullptr;
   auto bad = [&](llvm::SMLoc at, const llvm::Twine &msg) {
     diags.error(at, msg);
@@ -643,10 +643,23 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
   // `configs=configs`: a module-level list of configs (tutorial 06 builds
   // one by a comprehension).
   if (auto *name = dyn_cast<NameExpr>(configs))
-    if (kernel.module)
-      if (const GlobalConst *c = kernel.module->findConstant(name->name))
+    if (kernel.module) {
+      if (const GlobalConst *c = kernel.module->findConstant(name->name)) {
         if (isConfigList(*c->value))
           configs = c->value.get();
+      } else if (auto host = kernel.module->hostDefinitions.find(name->name);
+                 host != kernel.module->hostDefinitions.end() &&
+                 host->second.value) {
+        diags.error(configs->getLoc(),
+                    "configs '" + name->name + "' is " + host->second.reason +
+                        "; build the list in a function of the file "
+                        "(`def get_configs(): ...`, which may loop) or with "
+                        "a comprehension");
+        diags.note(host->second.loc, "'" + name->name + "' is set here");
+        failed = true;
+        return std::nullopt;
+      }
+    }
   if (auto *call = dyn_cast<CallExpr>(configs))
     if (auto *callee = dyn_cast<NameExpr>(call->callee.get()))
       if (callee->name == "list" || callee->name == "filter")
@@ -862,6 +875,10 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
     spec.configs = std::move(filtered);
   }
   if (key) {
+    // `key=KEYS`, a module-level list of names.
+    if (auto *name = dyn_cast<NameExpr>(key); name && kernel.module)
+      if (const GlobalConst *c = kernel.module->findConstant(name->name))
+        key = c->value.get();
     const std::vector<ExprPtr> *names = nullptr;
     if (auto *l = dyn_cast<ListExpr>(key))
       names = &l->elements;

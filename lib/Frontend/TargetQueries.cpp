@@ -31,6 +31,12 @@ std::optional<Val> tilec::evalTargetQuery(const Expr &e,
     return Val::tuple({Val::integer(computeCapability / 10),
                        Val::integer(computeCapability % 10)});
   }
+  // A CUDA build of torch: `TT_FP8_DTYPE = tl.float8e4b8 if
+  // torch.version.hip else tl.float8e4nv` (FBGEMM, applied-ai).
+  if (isDotted(e, {"torch", "version", "hip"})) {
+    handled = true;
+    return Val::none();
+  }
   auto *attr = dyn_cast<AttributeExpr>(&e);
   if (!attr || !isQueryCall(*attr->base, {"triton", "runtime", "driver",
                                           "active", "get_current_target"}))

@@ -485,10 +485,16 @@ struct Module {
   struct HostDefinition {
     llvm::SMLoc loc;
     std::string reason;
+    /// A name host code binds at module level (`a, b = ...`, a `for`
+    /// target, a list it appends to), not a function.
+    bool value = false;
   };
   llvm::StringMap<HostDefinition> hostDefinitions;
 
   const FunctionDef *findFunction(llvm::StringRef name) const;
+  /// The function `name` names, directly or through module-level aliases
+  /// (`g = f`).
+  const FunctionDef *findFunctionOrAlias(llvm::StringRef name) const;
   const GlobalConst *findConstant(llvm::StringRef name) const;
 };
 

@@ -46,6 +46,8 @@ private:
   bool addFunction(Module &module, std::unique_ptr<FunctionDef> fn);
   bool skipToBlockColon();
   bool skipBlock();
+  bool isHostStatementStart(const Token &tok) const;
+  bool skipHostStatement(Module &module, llvm::StringRef why = {});
   bool parseImport(Module &module);
   bool addConstant(Module &module, GlobalConst c, const Token &at);
   std::unique_ptr<FunctionDef> parseFunction(std::vector<Decorator> decos);
