@@ -165,7 +165,34 @@ bool tilec::applyHeuristics(const FunctionDef &kernel,
                                 : "which has no value here"));
       return std::nullopt;
     };
-    ConstDict args{h.argsName(), lookup};
+    // `isinstance(args['x'], torch.Tensor)` (NSA's USE_BLOCK_COUNTS): a
+    // pointer parameter that is not None is a tensor, nothing else is.
+    auto resolve = [&](const Expr &e, bool &handled) -> std::optional<Val> {
+      auto *call = dyn_cast<CallExpr>(&e);
+      auto *callee = call ? dyn_cast<NameExpr>(call->callee.get()) : nullptr;
+      if (!callee || callee->name != "isinstance" || call->args.size() != 2 ||
+          !call->keywords.empty())
+        return std::nullopt;
+      auto *cls = dyn_cast<AttributeExpr>(call->args[1].get());
+      auto *module = cls ? dyn_cast<NameExpr>(cls->base.get()) : nullptr;
+      auto *sub = dyn_cast<SubscriptExpr>(call->args[0].get());
+      auto *base = sub ? dyn_cast<NameExpr>(sub->base.get()) : nullptr;
+      auto *key = sub && sub->indices.size() == 1
+                      ? dyn_cast<StrExpr>(sub->indices[0].get())
+                      : nullptr;
+      if (!module || module->name != "torch" || cls->attr != "Tensor" ||
+          !base || base->name != h.argsName() || !key)
+        return std::nullopt;
+      handled = true;
+      const Param *p = kernel.findParam(key->value);
+      if (!p || !p->type || p->type->kind != ParamType::Kind::Pointer)
+        return Val::boolean(false);
+      std::optional<Val> v = lookup(key->value, *sub);
+      if (!v)
+        return std::nullopt;
+      return Val::boolean(!v->isNone());
+    };
+    ConstDict args{h.argsName(), lookup, resolve};
     std::optional<Val> value =
         h.lambda ? evalConstexpr(*h.lambda->body, constants, diags, &args,
                                  kernel.module)

@@ -1737,8 +1737,23 @@ bool Parser::parseCallArgs(std::vector<ExprPtr> &args,
       ExprPtr e = parseExpr();
       if (!e)
         return false;
-      if (peek().isKeyword("for"))
-        return fail(peek(), "generator expressions are not supported");
+      // A generator as the only argument (`all(k % B == 0 for k in ks)`):
+      // evaluated as the list it yields, which every consumer of an
+      // iterable (all, any, sum, min, max, tuple, list) reads alike.
+      if (peek().isKeyword("for")) {
+        if (!args.empty())
+          return fail(peek(), "a generator expression must be the only "
+                              "argument unless parenthesized");
+        llvm::SMLoc at = e->getLoc();
+        e = parseListComprehension(at, std::move(e), /*close=*/"");
+        if (!e)
+          return false;
+        args.push_back(std::move(e));
+        if (!peek().isOp(")"))
+          return fail(peek(), "a generator expression must be the only "
+                              "argument unless parenthesized");
+        break;
+      }
       args.push_back(std::move(e));
     }
     if (!consumeIfOp(","))
@@ -1830,7 +1845,8 @@ ExprPtr Parser::parsePrimary() {
 /// The clauses of `[element for ... in ... if ... ...]` after `element`,
 /// and the closing bracket. As in Python, an iterable or a condition is an
 /// `or` expression, so that `if` after it starts a filter.
-ExprPtr Parser::parseListComprehension(llvm::SMLoc loc, ExprPtr element) {
+ExprPtr Parser::parseListComprehension(llvm::SMLoc loc, ExprPtr element,
+                                       llvm::StringRef close) {
   std::vector<ListCompExpr::Clause> clauses;
   while (peek().isKeyword("for")) {
     ListCompExpr::Clause clause;
@@ -1850,7 +1866,9 @@ ExprPtr Parser::parseListComprehension(llvm::SMLoc loc, ExprPtr element) {
     }
     clauses.push_back(std::move(clause));
   }
-  if (!expectOp("]", "to close the list comprehension"))
+  if (!close.empty() &&
+      !expectOp(close, close == "]" ? "to close the list comprehension"
+                                    : "to close the generator expression"))
     return nullptr;
   return std::make_unique<ListCompExpr>(loc, std::move(element),
                                         std::move(clauses));
@@ -2047,10 +2065,9 @@ ExprPtr Parser::parseAtom() {
       ExprPtr first = parseExpr();
       if (!first)
         return nullptr;
-      if (peek().isKeyword("for")) {
-        fail(peek(), "generator expressions are not supported");
-        return nullptr;
-      }
+      // `(e for x in xs)`: the list it yields (see the call arguments).
+      if (peek().isKeyword("for"))
+        return parseListComprehension(loc, std::move(first), ")");
       if (consumeIfOp(")"))
         return first;
       std::vector<ExprPtr> elements;

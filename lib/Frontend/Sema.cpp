@@ -847,7 +847,8 @@ std::optional<Val> ConstEvaluator::eval(const Expr &e) {
           if (v)
             values.push_back(*v);
           return v.has_value();
-        });
+        },
+        dict, module);
     if (!ok)
       return std::nullopt;
     return Val::tuple(std::move(values));
@@ -1095,6 +1096,22 @@ std::optional<Val> ConstEvaluator::evalCall(const CallExpr &call) {
     int64_t a = args[0].getInt(), b = args[1].getInt();
     return Val::integer(ceilDiv(a, b));
   }
+  // all(...) and any(...) of a list (a generator reads as the list it
+  // yields: `all(k % B == 0 for k in ks)`); min and max of one list too.
+  if (name == "all" || name == "any") {
+    if (!arity(1))
+      return std::nullopt;
+    if (!args[0].isTuple())
+      return fail(*call.args[0],
+                  "'" + name + "' needs a list, got " + args[0].describe());
+    const std::vector<Val> &items = args[0].getElements();
+    auto truthy = [](const Val &v) { return v.truthy(); };
+    return Val::boolean(name == "all" ? llvm::all_of(items, truthy)
+                                      : llvm::any_of(items, truthy));
+  }
+  if ((name == "min" || name == "max") && args.size() == 1 &&
+      args[0].isTuple() && !args[0].getElements().empty())
+    args = std::vector<Val>(args[0].getElements());
   if (name == "min" || name == "max") {
     if (args.size() < 2)
       return fail(call, "'" + name + "' needs at least two arguments here");
@@ -1291,11 +1308,12 @@ bool tilec::expandComprehension(
     const ListCompExpr &comp, size_t clause, llvm::StringMap<Val> &env,
     DiagnosticEngine &diags,
     llvm::function_ref<bool(const ExprPtr &, const llvm::StringMap<Val> &)>
-        each) {
+        each,
+    const ConstDict *dict, const Module *module) {
   if (clause == comp.clauses.size())
     return each(comp.element, env);
   const ListCompExpr::Clause &c = comp.clauses[clause];
-  std::optional<Val> items = evalConstexpr(*c.iter, env, diags);
+  std::optional<Val> items = evalConstexpr(*c.iter, env, diags, dict, module);
   if (!items)
     return false;
   if (!items->isTuple()) {
@@ -1322,12 +1340,13 @@ bool tilec::expandComprehension(
     }
     bool keep = true;
     for (const ExprPtr &cond : c.conditions) {
-      std::optional<Val> v = evalConstexpr(*cond, env, diags);
+      std::optional<Val> v = evalConstexpr(*cond, env, diags, dict, module);
       if (!v)
         return false;
       keep &= v->truthy();
     }
-    if (keep && !expandComprehension(comp, clause + 1, env, diags, each))
+    if (keep &&
+        !expandComprehension(comp, clause + 1, env, diags, each, dict, module))
       return false;
   }
   return true;

@@ -73,7 +73,10 @@ private:
   StmtPtr parseFor();
   StmtPtr parseWhile();
   ExprPtr parseForTarget();
-  ExprPtr parseListComprehension(llvm::SMLoc loc, ExprPtr element);
+  /// After a comprehension's element: its clauses, then `close` (none for
+  /// a generator that is a call's only argument).
+  ExprPtr parseListComprehension(llvm::SMLoc loc, ExprPtr element,
+                                 llvm::StringRef close = "]");
 
   // Expressions, lowest precedence first.
   ExprPtr parseExprList(); // `a, b` becomes a tuple

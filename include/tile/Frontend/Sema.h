@@ -142,11 +142,13 @@ std::optional<bool> targetInfoPredicate(llvm::StringRef name);
 /// clauses from `clause` on (the first clause outermost, as in Python),
 /// with the clauses' variables bound in `env`, skipping the iterations a
 /// condition rejects. False after a diagnostic, or when `each` fails.
+/// `dict` and `module` as for evalConstexpr (a heuristic's arguments).
 bool expandComprehension(
     const ListCompExpr &comp, size_t clause, llvm::StringMap<Val> &env,
     class DiagnosticEngine &diags,
     llvm::function_ref<bool(const ExprPtr &, const llvm::StringMap<Val> &)>
-        each);
+        each,
+    const ConstDict *dict = nullptr, const Module *module = nullptr);
 
 /// Whether `e` is a call of `config(...)` or (`triton.`)`Config(...)`.
 bool isConfigCall(const Expr &e);
