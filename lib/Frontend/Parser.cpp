@@ -378,6 +378,16 @@ static void hostBoundNames(llvm::ArrayRef<Token> tokens,
   }
 }
 
+/// Whether `name` is a module-level list started empty or with configs, or
+/// one that module-level statements build already.
+static bool isGrowableList(const Module &module, llvm::StringRef name) {
+  if (const GlobalConst *c = module.findConstant(name)) {
+    auto *value = llvm::dyn_cast_or_null<ListExpr>(c->value.get());
+    return value && (value->elements.empty() || isConfigList(*value));
+  }
+  return module.configBuilders.count(name);
+}
+
 /// Skips module-level host code (Triton files bring their launchers,
 /// tests and benchmarks), as Triton's compiler never sees it. The names it
 /// binds or changes lose the values tilec knew: a kernel that reads one is
@@ -410,6 +420,19 @@ bool Parser::skipHostStatement(Module &module, llvm::StringRef why) {
   llvm::SmallVector<const Token *> bound;
   hostBoundNames(llvm::ArrayRef<Token>(tokens).slice(start, pos - start),
                  bound);
+  // A loop's own variables aside, the one list the statement grows.
+  if (why.empty()) {
+    const Token *list = nullptr;
+    unsigned lists = 0;
+    for (const Token *name : bound)
+      if (isGrowableList(module, name->text) &&
+          (!list || list->text != name->text)) {
+        list = name;
+        ++lists;
+      }
+    if (lists == 1)
+      growConfigBuilder(module, *list, start);
+  }
   auto [line, column] = diags.getLineAndColumn(first.loc);
   (void)column;
   std::string reason = "set by host code at line " + std::to_string(line) +
@@ -424,6 +447,51 @@ bool Parser::skipHostStatement(Module &module, llvm::StringRef why) {
     module.hostDefinitions[name->text] = {name->loc, reason, /*value=*/true};
   }
   return true;
+}
+
+/// A module-level statement (from token `start` to the current one) that
+/// changes only `name`, a list started empty or with configs: it joins the
+/// function that builds that list (Module::configBuilders), if it parses
+/// as a statement of a function body.
+void Parser::growConfigBuilder(Module &module, const Token &name,
+                               size_t start) {
+  auto existing = module.configBuilders.find(name.text);
+  const GlobalConst *list = module.findConstant(name.text);
+  size_t end = pos;
+  pos = start;
+  StmtList stmts;
+  bool parsed;
+  {
+    DiagnosticEngine::Held held = diags.hold();
+    parsed = parseStatement(stmts) && !failed && pos == end;
+    diags.release(std::move(held));
+  }
+  failed = false;
+  pos = end;
+  if (!parsed)
+    return;
+  if (existing == module.configBuilders.end() || list) {
+    // The list's latest binding starts (or restarts) the function.
+    auto fn = std::make_unique<FunctionDef>();
+    fn->module = &module;
+    fn->name = name.text.str();
+    fn->loc = name.loc;
+    std::vector<ExprPtr> targets;
+    targets.push_back(std::make_unique<NameExpr>(name.loc, name.text.str()));
+    auto &constant = module.constants;
+    auto binding =
+        llvm::find_if(llvm::reverse(constant), [&](const GlobalConst &c) {
+          return c.name == name.text;
+        });
+    fn->body.push_back(std::make_unique<AssignStmt>(
+        binding->loc, std::move(targets), std::move(binding->value)));
+    fn->body.push_back(std::make_unique<ReturnStmt>(
+        name.loc, std::make_unique<NameExpr>(name.loc, name.text.str())));
+    existing = module.configBuilders.insert({name.text, std::move(fn)}).first;
+  }
+  StmtList &body = existing->second->body;
+  for (StmtPtr &stmt : stmts)
+    body.insert(body.end() - 1, std::move(stmt));
 }
 
 /// From a block statement's keyword to its `:` (brackets may hold colons).

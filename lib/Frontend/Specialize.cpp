@@ -642,11 +642,17 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
   configs = unwrapConfigFilter(configs, keep);
   // `configs=configs`: a module-level list of configs (tutorial 06 builds
   // one by a comprehension).
+  // Or one that module-level statements build (`configs = []`, then
+  // loops appending configs): Module::configBuilders, run below.
+  const FunctionDef *moduleBuilder = nullptr;
   if (auto *name = dyn_cast<NameExpr>(configs))
     if (kernel.module) {
+      auto built = kernel.module->configBuilders.find(name->name);
       if (const GlobalConst *c = kernel.module->findConstant(name->name)) {
         if (isConfigList(*c->value))
           configs = c->value.get();
+      } else if (built != kernel.module->configBuilders.end()) {
+        moduleBuilder = built->second.get();
       } else if (auto host = kernel.module->hostDefinitions.find(name->name);
                  host != kernel.module->hostDefinitions.end() &&
                  host->second.value) {
@@ -674,7 +680,7 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
   // `matmul_get_configs()` (tutorial 09): a function of the file that
   // returns the configs, its parameters bound to the call's constant
   // arguments or their defaults.
-  const FunctionDef *builder = nullptr;
+  const FunctionDef *builder = moduleBuilder;
   if (auto *call = dyn_cast<CallExpr>(configs)) {
     const Expr *returned = nullptr;
     if (!bindConfigFunction(kernel, *call, constants, diags, failed, returned,

@@ -491,6 +491,12 @@ struct Module {
   };
   llvm::StringMap<HostDefinition> hostDefinitions;
 
+  /// A config list built by module-level statements (`configs = []`, then
+  /// `for ...: configs.append(triton.Config(...))`), as the body of a
+  /// function that builds and returns it: the list's binding before them,
+  /// the statements, `return NAME`. `@autotune(configs=NAME)` runs it.
+  llvm::StringMap<std::unique_ptr<FunctionDef>> configBuilders;
+
   const FunctionDef *findFunction(llvm::StringRef name) const;
   /// The function `name` names, directly or through module-level aliases
   /// (`g = f`).

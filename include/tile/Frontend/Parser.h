@@ -48,6 +48,7 @@ private:
   bool skipBlock();
   bool isHostStatementStart(const Token &tok) const;
   bool skipHostStatement(Module &module, llvm::StringRef why = {});
+  void growConfigBuilder(Module &module, const Token &name, size_t start);
   bool parseImport(Module &module);
   bool addConstant(Module &module, GlobalConst c, const Token &at);
   std::unique_ptr<FunctionDef> parseFunction(std::vector<Decorator> decos);
