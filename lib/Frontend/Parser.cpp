@@ -295,15 +295,29 @@ bool Parser::isHostStatementStart(const Token &tok) const {
   return !next.isOp("=") && !next.isOp(":");
 }
 
+/// How a token changes the nesting of brackets: +1 opening, -1 closing.
+static int bracketDelta(const Token &t) {
+  if (t.isOp("(") || t.isOp("[") || t.isOp("{"))
+    return 1;
+  if (t.isOp(")") || t.isOp("]") || t.isOp("}"))
+    return -1;
+  return 0;
+}
+
+/// Whether `t` is an assignment operator (`=`, `+=`, ...).
+static bool isAssignOp(const Token &t) {
+  static const llvm::StringRef ops[] = {
+      "=",   "+=", "-=", "*=", "/=",  "//=", "%=",
+      "**=", "&=", "|=", "^=", ">>=", "<<=", "@="};
+  return llvm::any_of(ops, [&](llvm::StringRef op) { return t.isOp(op); });
+}
+
 /// The names a skipped statement binds or changes: each line's assignment
 /// targets (the first name of each, `a` of `a.b[c] = v`), `for` targets,
 /// `del`'s names, and lists or dicts changed by a method call
 /// (`configs.append(...)`).
 static void hostBoundNames(llvm::ArrayRef<Token> tokens,
                            llvm::SmallVectorImpl<const Token *> &bound) {
-  static const llvm::StringRef assignOps[] = {
-      "=",   "+=", "-=", "*=", "/=",  "//=", "%=",
-      "**=", "&=", "|=", "^=", ">>=", "<<=", "@="};
   static const llvm::StringRef mutators[] = {
       "append", "extend", "insert",  "update",     "pop",    "remove",
       "clear",  "sort",   "reverse", "setdefault", "popitem"};
@@ -313,13 +327,9 @@ static void hostBoundNames(llvm::ArrayRef<Token> tokens,
     int depth = 0;
     while (end < tokens.size()) {
       const Token &t = tokens[end];
-      if (t.isOp("(") || t.isOp("[") || t.isOp("{"))
-        ++depth;
-      else if (t.isOp(")") || t.isOp("]") || t.isOp("}"))
-        --depth;
-      else if (depth == 0 &&
-               (t.is(TokenKind::Newline) || t.is(TokenKind::Indent) ||
-                t.is(TokenKind::Dedent) || t.isOp(":") || t.isOp(";")))
+      depth += bracketDelta(t);
+      if (depth == 0 && (t.is(TokenKind::Newline) || t.is(TokenKind::Indent) ||
+                         t.is(TokenKind::Dedent) || t.isOp(":") || t.isOp(";")))
         break;
       ++end;
     }
@@ -344,13 +354,8 @@ static void hostBoundNames(llvm::ArrayRef<Token> tokens,
     depth = 0;
     for (size_t k = 0; k < line.size(); ++k) {
       const Token &t = line[k];
-      if (t.isOp("(") || t.isOp("[") || t.isOp("{"))
-        ++depth;
-      else if (t.isOp(")") || t.isOp("]") || t.isOp("}"))
-        --depth;
-      else if (depth == 0 && llvm::any_of(assignOps, [&](llvm::StringRef op) {
-                 return t.isOp(op);
-               }))
+      depth += bracketDelta(t);
+      if (depth == 0 && isAssignOp(t))
         assign = k;
     }
     if (assign < line.size()) {
@@ -360,15 +365,8 @@ static void hostBoundNames(llvm::ArrayRef<Token> tokens,
         const Token &t = line[k];
         if (segmentStart && t.is(TokenKind::Name))
           bound.push_back(&t);
-        if (t.isOp("(") || t.isOp("[") || t.isOp("{"))
-          ++depth;
-        else if (t.isOp(")") || t.isOp("]") || t.isOp("}"))
-          --depth;
-        segmentStart =
-            depth == 0 &&
-            (t.isOp(",") || llvm::any_of(assignOps, [&](llvm::StringRef op) {
-               return t.isOp(op);
-             }));
+        depth += bracketDelta(t);
+        segmentStart = depth == 0 && (t.isOp(",") || isAssignOp(t));
       }
       continue;
     }
@@ -408,11 +406,7 @@ bool Parser::skipHostStatement(Module &module, llvm::StringRef why) {
     int depth = 0;
     while (!peek().is(TokenKind::Eof) &&
            !(depth == 0 && peek().is(TokenKind::Newline))) {
-      const Token &t = consume();
-      if (t.isOp("(") || t.isOp("[") || t.isOp("{"))
-        ++depth;
-      else if (t.isOp(")") || t.isOp("]") || t.isOp("}"))
-        --depth;
+      depth += bracketDelta(consume());
     }
     if (!expectNewline())
       return false;
@@ -499,11 +493,8 @@ bool Parser::skipToBlockColon() {
   int depth = 0;
   while (!peek().is(TokenKind::Eof) && !peek().is(TokenKind::Newline)) {
     const Token &t = consume();
-    if (t.isOp("(") || t.isOp("[") || t.isOp("{"))
-      ++depth;
-    else if (t.isOp(")") || t.isOp("]") || t.isOp("}"))
-      --depth;
-    else if (t.isOp(":") && depth == 0)
+    depth += bracketDelta(t);
+    if (t.isOp(":") && depth == 0)
       return true;
   }
   return fail(peek(),
