@@ -406,7 +406,12 @@ bool Parser::skipHostStatement(Module &module, llvm::StringRef why) {
     int depth = 0;
     while (!peek().is(TokenKind::Eof) &&
            !(depth == 0 && peek().is(TokenKind::Newline))) {
-      depth += bracketDelta(consume());
+      const Token &t = consume();
+      depth += bracketDelta(t);
+      // Python rejects the file there too; skipping on would take the
+      // rest of it.
+      if (depth < 0)
+        return fail(t, "unmatched " + describe(t));
     }
     if (!expectNewline())
       return false;
