@@ -649,7 +649,15 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
     if (kernel.module) {
       auto built = kernel.module->configBuilders.find(name->name);
       if (const GlobalConst *c = kernel.module->findConstant(name->name)) {
-        if (isConfigList(*c->value))
+        // A list of config(...) calls, or of a config factory's calls
+        // (`CONFIGS = [gen_config(block=128, warps=4), ...]`).
+        auto *list = dyn_cast<ListExpr>(c->value.get());
+        bool factoryCalls =
+            list && !list->elements.empty() &&
+            llvm::all_of(list->elements, [&](const ExprPtr &e) {
+              return isConfigCall(*e) || configFactory(*e, kernel);
+            });
+        if (isConfigList(*c->value) || factoryCalls)
           configs = c->value.get();
       } else if (built != kernel.module->configBuilders.end()) {
         moduleBuilder = built->second.get();
