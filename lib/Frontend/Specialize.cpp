@@ -844,28 +844,47 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
   };
   // A list, a comprehension, or lists joined by `+` (a comprehension plus
   // a few extra configs), in order.
-  std::function<bool(const Expr *)> readList = [&](const Expr *e) {
-    if (auto *list = dyn_cast<ListExpr>(e))
-      return llvm::all_of(list->elements, [&](const ExprPtr &x) {
-        return readConfig(x, constants);
-      });
-    if (auto *comp = dyn_cast<ListCompExpr>(e)) {
-      llvm::StringMap<Val> env = constants;
-      if (expandComprehension(*comp, 0, env, diags, readConfig))
+  // A list, a comprehension, a sum of them, or a config function's call
+  // among them (xformers' `get_configs(32) + get_configs(64)`), with the
+  // names `env` binds.
+  std::function<bool(const Expr *, const llvm::StringMap<Val> &)> readList =
+      [&](const Expr *e, const llvm::StringMap<Val> &env) {
+        if (auto *list = dyn_cast<ListExpr>(e))
+          return llvm::all_of(list->elements, [&](const ExprPtr &x) {
+            return readConfig(x, env);
+          });
+        if (auto *comp = dyn_cast<ListCompExpr>(e)) {
+          llvm::StringMap<Val> scope = env;
+          if (expandComprehension(*comp, 0, scope, diags, readConfig))
+            return true;
+          failed = true;
+          return false;
+        }
+        if (auto *sum = dyn_cast<BinaryExpr>(e);
+            sum && sum->op == BinaryOp::Add)
+          return readList(sum->lhs.get(), env) && readList(sum->rhs.get(), env);
+        if (auto *call = dyn_cast<CallExpr>(e); call && e != configs) {
+          llvm::StringMap<Val> bound = env;
+          const Expr *returned = nullptr;
+          const FunctionDef *called = nullptr;
+          if (!bindConfigFunction(kernel, *call, bound, diags, failed, returned,
+                                  called))
+            return false;
+          if (called && !runConfigBuilder(*called, bound, diags, readConfig)) {
+            failed = true;
+            return false;
+          }
+          if (returned)
+            return readList(returned, bound);
+        }
         return true;
-      failed = true;
-      return false;
-    }
-    if (auto *sum = dyn_cast<BinaryExpr>(e); sum && sum->op == BinaryOp::Add)
-      return readList(sum->lhs.get()) && readList(sum->rhs.get());
-    return true;
-  };
+      };
   if (builder) {
     if (!runConfigBuilder(*builder, constants, diags, readConfig)) {
       failed = true;
       return std::nullopt;
     }
-  } else if (!readList(configs)) {
+  } else if (!readList(configs, constants)) {
     return std::nullopt;
   }
   if (spec.configs.empty())
