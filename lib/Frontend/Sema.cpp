@@ -412,6 +412,18 @@ std::optional<Val> tilec::foldCompare(CompareOp op, const Val &a, const Val &b,
       return Val::boolean(c >= 0);
     }
   }
+  // Tuples order lexicographically, as Python's (`sys.version_info >=
+  // (3, 9)`): the first elements that differ decide, else the lengths.
+  if (a.isTuple() && b.isTuple() && a.isConstexpr() && b.isConstexpr()) {
+    const std::vector<Val> &x = a.getElements(), &y = b.getElements();
+    for (size_t i = 0; i < std::min(x.size(), y.size()); ++i) {
+      if (x[i].equals(y[i]))
+        continue;
+      return foldCompare(op, x[i], y[i], error);
+    }
+    return foldCompare(op, Val::integer(int64_t(x.size())),
+                       Val::integer(int64_t(y.size())), error);
+  }
   if (!a.isNumber() || !b.isNumber())
     return std::nullopt;
   bool useFloat = a.getKind() == Val::Kind::Float ||

@@ -37,6 +37,12 @@ std::optional<Val> tilec::evalTargetQuery(const Expr &e,
     handled = true;
     return Val::none();
   }
+  // The Python a Triton 3.6 install runs on (3.10 to 3.14): 3.12, for
+  // conditions such as xformers' `if sys.version_info >= (3, 9):`.
+  if (isDotted(e, {"sys", "version_info"})) {
+    handled = true;
+    return Val::tuple({Val::integer(3), Val::integer(12), Val::integer(0)});
+  }
   auto *attr = dyn_cast<AttributeExpr>(&e);
   if (!attr || !isQueryCall(*attr->base, {"triton", "runtime", "driver",
                                           "active", "get_current_target"}))
