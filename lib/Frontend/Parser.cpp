@@ -432,8 +432,7 @@ bool Parser::skipHostStatement(Module &module, llvm::StringRef why) {
     if (lists == 1)
       growConfigBuilder(module, *list, start);
   }
-  auto [line, column] = diags.getLineAndColumn(first.loc);
-  (void)column;
+  unsigned line = diags.getLineAndColumn(first.loc).first;
   std::string reason = "set by host code at line " + std::to_string(line) +
                        " that tilec does not run";
   if (!why.empty())
@@ -455,7 +454,12 @@ bool Parser::skipHostStatement(Module &module, llvm::StringRef why) {
 void Parser::growConfigBuilder(Module &module, const Token &name,
                                size_t start) {
   auto existing = module.configBuilders.find(name.text);
-  const GlobalConst *list = module.findConstant(name.text);
+  // The list's latest binding, as Module::findConstant finds it; its value
+  // moves into the function.
+  auto binding = llvm::find_if(
+      llvm::reverse(module.constants),
+      [&](const GlobalConst &c) { return c.name == name.text; });
+  bool rebound = binding != module.constants.rend();
   size_t end = pos;
   pos = start;
   StmtList stmts;
@@ -469,7 +473,7 @@ void Parser::growConfigBuilder(Module &module, const Token &name,
   pos = end;
   if (!parsed)
     return;
-  if (existing == module.configBuilders.end() || list) {
+  if (existing == module.configBuilders.end() || rebound) {
     // The list's latest binding starts (or restarts) the function.
     auto fn = std::make_unique<FunctionDef>();
     fn->module = &module;
@@ -477,11 +481,6 @@ void Parser::growConfigBuilder(Module &module, const Token &name,
     fn->loc = name.loc;
     std::vector<ExprPtr> targets;
     targets.push_back(std::make_unique<NameExpr>(name.loc, name.text.str()));
-    auto &constant = module.constants;
-    auto binding =
-        llvm::find_if(llvm::reverse(constant), [&](const GlobalConst &c) {
-          return c.name == name.text;
-        });
     fn->body.push_back(std::make_unique<AssignStmt>(
         binding->loc, std::move(targets), std::move(binding->value)));
     fn->body.push_back(std::make_unique<ReturnStmt>(

@@ -684,19 +684,6 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
                         "lambda");
   // Module-level constants are in scope (tutorial 06's NUM_STAGES_OPTIONS).
   llvm::StringMap<Val> constants = moduleConstants(kernel, diags);
-  // `configs=get_cuda_autotune_config()` (tutorial 03) or
-  // `matmul_get_configs()` (tutorial 09): a function of the file that
-  // returns the configs, its parameters bound to the call's constant
-  // arguments or their defaults.
-  const FunctionDef *builder = moduleBuilder;
-  if (auto *call = dyn_cast<CallExpr>(configs)) {
-    const Expr *returned = nullptr;
-    if (!bindConfigFunction(kernel, *call, constants, diags, failed, returned,
-                            builder))
-      return std::nullopt;
-    if (returned)
-      configs = returned;
-  }
   // Tutorial 08's configs ask the host for the device's SM count.
   constants[kNumSMsConstant] = Val::integer(numSMs);
   auto bad = [&](llvm::SMLoc at, const llvm::Twine &msg) {
@@ -842,13 +829,30 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
     spec.configs.push_back(std::move(config));
     return true;
   };
-  // A list, a comprehension, or lists joined by `+` (a comprehension plus
-  // a few extra configs), in order.
-  // A list, a comprehension, a sum of them, or a config function's call
-  // among them (xformers' `get_configs(32) + get_configs(64)`), with the
-  // names `env` binds.
-  std::function<bool(const Expr *, const llvm::StringMap<Val> &)> readList =
-      [&](const Expr *e, const llvm::StringMap<Val> &env) {
+  std::function<bool(const Expr *, const llvm::StringMap<Val> &)> readList;
+  // `configs=get_cuda_autotune_config()` (tutorial 03) or
+  // `matmul_get_configs()` (tutorial 09): a function of the file that
+  // returns the configs, its parameters bound in `env` to the call's
+  // constant arguments or their defaults; its statements run where they
+  // build the list, else the list it returns (`returned`) is read.
+  auto readFunctionCall = [&](const CallExpr &call,
+                              llvm::StringMap<Val> &env,
+                              const Expr *&returned) {
+    const FunctionDef *called = nullptr;
+    if (!bindConfigFunction(kernel, call, env, diags, failed, returned,
+                            called))
+      return false;
+    if (called && !runConfigBuilder(*called, env, diags, readConfig)) {
+      failed = true;
+      return false;
+    }
+    return !returned || readList(returned, env);
+  };
+  // A list, a comprehension, a sum of them (a comprehension plus a few
+  // extra configs), or a config function's call among them (xformers'
+  // `get_configs(32) + get_configs(64)`), in order, with the names `env`
+  // binds.
+  readList = [&](const Expr *e, const llvm::StringMap<Val> &env) {
         if (auto *list = dyn_cast<ListExpr>(e))
           return llvm::all_of(list->elements, [&](const ExprPtr &x) {
             return readConfig(x, env);
@@ -863,27 +867,26 @@ std::optional<AutotuneSpec> tilec::readAutotune(const FunctionDef &kernel,
         if (auto *sum = dyn_cast<BinaryExpr>(e);
             sum && sum->op == BinaryOp::Add)
           return readList(sum->lhs.get(), env) && readList(sum->rhs.get(), env);
-        if (auto *call = dyn_cast<CallExpr>(e); call && e != configs) {
+        if (auto *call = dyn_cast<CallExpr>(e)) {
           llvm::StringMap<Val> bound = env;
           const Expr *returned = nullptr;
-          const FunctionDef *called = nullptr;
-          if (!bindConfigFunction(kernel, *call, bound, diags, failed, returned,
-                                  called))
-            return false;
-          if (called && !runConfigBuilder(*called, bound, diags, readConfig)) {
-            failed = true;
-            return false;
-          }
-          if (returned)
-            return readList(returned, bound);
+          return readFunctionCall(*call, bound, returned);
         }
         return true;
       };
-  if (builder) {
-    if (!runConfigBuilder(*builder, constants, diags, readConfig)) {
+  if (moduleBuilder) {
+    if (!runConfigBuilder(*moduleBuilder, constants, diags, readConfig)) {
       failed = true;
       return std::nullopt;
     }
+  } else if (auto *call = dyn_cast<CallExpr>(configs)) {
+    // The whole argument a call: its parameters stay bound for the filter
+    // and errors point at the list it returns.
+    const Expr *returned = nullptr;
+    if (!readFunctionCall(*call, constants, returned))
+      return std::nullopt;
+    if (returned)
+      configs = returned;
   } else if (!readList(configs, constants)) {
     return std::nullopt;
   }
