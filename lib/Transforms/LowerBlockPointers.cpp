@@ -102,6 +102,26 @@ struct AdvanceLowering : public OpConversionPattern<AdvanceOp> {
   }
 };
 
+/// A block pointer chosen by a condition (an `if` that only picks one of
+/// two, after canonicalization): each part chosen alike.
+struct SelectLowering : public OpConversionPattern<arith::SelectOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(arith::SelectOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = dyn_cast<BlockPointerType>(op.getType());
+    if (!type || adaptor.getCondition().size() != 1)
+      return failure();
+    SmallVector<Value> parts;
+    for (auto [t, f] :
+         llvm::zip_equal(adaptor.getTrueValue(), adaptor.getFalseValue()))
+      parts.push_back(arith::SelectOp::create(rewriter, op.getLoc(),
+                                              adaptor.getCondition()[0], t, f));
+    rewriter.replaceOpWithMultiple(op, SmallVector<SmallVector<Value>>{parts});
+    return success();
+  }
+};
+
 /// The addresses of every element of the block, and per dimension the
 /// element indices (i64) for boundary checks.
 static Value buildAddresses(OpBuilder &b, Location loc,
@@ -275,8 +295,11 @@ struct TileLowerBlockPointersPass
     RewritePatternSet patterns(ctx);
     ConversionTarget target(*ctx);
     patterns.add<MakeBlockPtrLowering, AdvanceLowering, BlockLoadLowering,
-                 BlockStoreLowering>(converter, ctx);
+                 BlockStoreLowering, SelectLowering>(converter, ctx);
     target.addIllegalOp<MakeBlockPtrOp, AdvanceOp, BlockLoadOp, BlockStoreOp>();
+    target.addDynamicallyLegalOp<arith::SelectOp>([](arith::SelectOp op) {
+      return !isa<BlockPointerType>(op.getType());
+    });
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);

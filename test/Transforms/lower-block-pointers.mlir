@@ -188,3 +188,20 @@ func.func @descriptor_store_map(%base: !tile.ptr<f16>, %m: i64, %k: i64, %r: i32
   tile.block_store %p, %v {boundaryCheck = array<i32: 0, 1>, descriptor} : !tile.block_ptr<tensor<64x32xf16>>
   return
 }
+
+// A block pointer chosen by a condition (`if c: p = q` after
+// canonicalization) is chosen part by part.
+// CHECK-LABEL: func.func @select_block_pointer
+// CHECK-SAME: (%[[X:[^:]*]]: !tile.ptr<f32>, %[[Y:[^:]*]]: !tile.ptr<f32>, %[[N:[^:]*]]: i64, %[[C:[^:]*]]: i1)
+// CHECK-NOT: tile.block_ptr
+// CHECK: %[[P:.*]] = arith.select %[[C]], %[[X]], %[[Y]] : !tile.ptr<f32>
+// CHECK: tile.splat %[[P]]
+func.func @select_block_pointer(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %n: i64, %c: i1) -> tensor<64xf32> {
+  %c1 = arith.constant 1 : i64
+  %c0 = arith.constant 0 : i32
+  %p = tile.make_block_ptr %x, [%n], [%c1], [%c0] order [0] : <f32> -> <tensor<64xf32>>
+  %q = tile.make_block_ptr %y, [%n], [%c1], [%c0] order [0] : <f32> -> <tensor<64xf32>>
+  %s = arith.select %c, %p, %q : !tile.block_ptr<tensor<64xf32>>
+  %v = tile.block_load %s {boundaryCheck = array<i32: 0>} : <tensor<64xf32>>
+  return %v : tensor<64xf32>
+}
