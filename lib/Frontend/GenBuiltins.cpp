@@ -208,8 +208,13 @@ FailureOr<Val> Generator::callBuiltin(llvm::StringRef name,
     return builtinMakeBlockPtr(args, at);
   if (name == "advance")
     return builtinAdvance(args, at);
-  if (name == "make_tensor_descriptor")
+  if (name == "make_tensor_descriptor" ||
+      name == "_experimental_make_tensor_descriptor")
     return builtinMakeTensorDescriptor(args, at);
+  if (name.starts_with("_experimental_") ||
+      name.starts_with("experimental_device_tensormap_") ||
+      name == "experimental_tensormap_fenceproxy_acquire")
+    return builtinExperimentalDescriptor(name, args, at);
   if (name == "load_tensor_descriptor")
     return builtinDescriptorLoad(args, at);
   if (name == "store_tensor_descriptor")

@@ -229,6 +229,10 @@ public:
                                              llvm::SMLoc loc);
   mlir::FailureOr<Val> builtinDescriptorStore(const CallArgs &args,
                                               llvm::SMLoc loc);
+  // Triton 3.0-3.3's experimental TMA API (GenBuiltinsExperimental.cpp).
+  mlir::FailureOr<Val> builtinExperimentalDescriptor(llvm::StringRef name,
+                                                     const CallArgs &args,
+                                                     llvm::SMLoc loc);
 
   // Reductions and scans (GenBuiltinsReduce.cpp).
   mlir::FailureOr<Val> builtinReduce(llvm::StringRef name,

@@ -1419,27 +1419,41 @@ StmtPtr Parser::parseSimpleStatement() {
   }
   // Triton's hints act in place (an attribute on the op that made their
   // argument): `tl.multiple_of(ptrs, [16, 16])` as a statement, as
-  // tutorial 08 writes it, gives `ptrs` the facts from then on.
-  if (const NameExpr *hinted = inPlaceHintTarget(*first)) {
+  // tutorial 08 writes it, gives `ptrs` the facts from then on. So does a
+  // descriptor made in a workspace (Triton 3.2's
+  // `experimental_device_tensormap_create2d(desc_ptr=p, ...)`): `p` is the
+  // descriptor from then on.
+  if (const NameExpr *target = inPlaceTarget(*first)) {
     std::vector<ExprPtr> targets;
     targets.push_back(
-        std::make_unique<NameExpr>(hinted->getLoc(), hinted->name));
+        std::make_unique<NameExpr>(target->getLoc(), target->name));
     return std::make_unique<AssignStmt>(loc, std::move(targets),
                                         std::move(first));
   }
   return std::make_unique<ExprStmt>(loc, std::move(first));
 }
 
-const NameExpr *Parser::inPlaceHintTarget(const Expr &expr) {
+const NameExpr *Parser::inPlaceTarget(const Expr &expr) {
   auto *call = llvm::dyn_cast<CallExpr>(&expr);
-  if (!call || call->args.empty())
+  if (!call)
     return nullptr;
   auto *callee = llvm::dyn_cast<AttributeExpr>(call->callee.get());
-  if (!callee ||
-      (callee->attr != "multiple_of" && callee->attr != "max_contiguous" &&
-       callee->attr != "max_constancy"))
+  if (!callee)
     return nullptr;
-  return llvm::dyn_cast<NameExpr>(call->args.front().get());
+  const Expr *target = nullptr;
+  if (callee->attr == "multiple_of" || callee->attr == "max_contiguous" ||
+      callee->attr == "max_constancy") {
+    if (!call->args.empty())
+      target = call->args.front().get();
+  } else if (callee->attr == "experimental_device_tensormap_create1d" ||
+             callee->attr == "experimental_device_tensormap_create2d") {
+    if (!call->args.empty())
+      target = call->args.front().get();
+    for (const KeywordArg &kw : call->keywords)
+      if (kw.name == "desc_ptr")
+        target = kw.value.get();
+  }
+  return target ? llvm::dyn_cast<NameExpr>(target) : nullptr;
 }
 
 StmtPtr Parser::parseIf() {

@@ -3,6 +3,7 @@
 #include "tile/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -45,11 +46,56 @@ struct FoldAddIntoDot : public OpRewritePattern<AddOp> {
   }
 };
 
+/// Whether `v`, the value a loop yields for `arg` (initially `init`), is
+/// always `init`: `init` itself, `arg`, or a choice (select, scf.if) among
+/// such values. A variable a loop reassigns only to what it already holds
+/// (Triton 3.2's tutorial 09 re-makes its descriptors from the same
+/// arguments every few tiles) then needs no loop-carried value.
+static bool alwaysInitial(Value v, BlockArgument arg, Value init,
+                          unsigned depth) {
+  if (v == arg || v == init)
+    return true;
+  if (depth == 0)
+    return false;
+  if (auto select = v.getDefiningOp<arith::SelectOp>())
+    return alwaysInitial(select.getTrueValue(), arg, init, depth - 1) &&
+           alwaysInitial(select.getFalseValue(), arg, init, depth - 1);
+  auto result = dyn_cast<OpResult>(v);
+  auto ifOp = result ? dyn_cast<scf::IfOp>(result.getOwner()) : scf::IfOp();
+  if (!ifOp || ifOp.getElseRegion().empty())
+    return false;
+  unsigned i = result.getResultNumber();
+  return alwaysInitial(ifOp.thenYield().getOperand(i), arg, init, depth - 1) &&
+         alwaysInitial(ifOp.elseYield().getOperand(i), arg, init, depth - 1);
+}
+
+/// A loop-carried value that is always its initial value becomes that
+/// value (canonicalization then drops the iter_arg).
+struct ForwardInvariantIterArgs : public OpRewritePattern<scf::ForOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(scf::ForOp loop,
+                                PatternRewriter &rewriter) const override {
+    bool changed = false;
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs())) {
+      Value init = loop.getInitArgs()[i];
+      Value result = loop.getResult(i);
+      if ((arg.use_empty() && result.use_empty()) ||
+          !alwaysInitial(yield.getOperand(i), arg, init, /*depth=*/8))
+        continue;
+      rewriter.replaceAllUsesWith(arg, init);
+      rewriter.replaceAllUsesWith(result, init);
+      changed = true;
+    }
+    return success(changed);
+  }
+};
+
 struct TileCombinePass : public mlir::tile::impl::TileCombineBase<TileCombinePass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<FoldAddIntoDot<arith::AddFOp>, FoldAddIntoDot<arith::AddIOp>>(
-        &getContext());
+    patterns.add<FoldAddIntoDot<arith::AddFOp>, FoldAddIntoDot<arith::AddIOp>,
+                 ForwardInvariantIterArgs>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

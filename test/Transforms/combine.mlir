@@ -1,4 +1,5 @@
 // RUN: tile-opt %s --tile-combine | FileCheck %s
+// RUN: tile-opt %s --tile-combine --canonicalize | FileCheck %s --check-prefix=LOOP
 
 // add(dot(a, b, 0), c) -> dot(a, b, c), keeping the input precision.
 // CHECK-LABEL: func.func @fold_addf
@@ -98,4 +99,42 @@ func.func @sub(%a: tensor<16x32xf16>, %b: tensor<32x8xf16>, %c: tensor<16x8xf32>
   %d = tile.dot %a, %b, %z : tensor<16x32xf16> * tensor<32x8xf16> -> tensor<16x8xf32>
   %r = arith.subf %c, %d : tensor<16x8xf32>
   return %r : tensor<16x8xf32>
+}
+
+// A loop-carried value the loop only sets to its initial value (through an
+// scf.if and a select) or keeps is that value; the iter_arg goes.
+// LOOP-LABEL: func.func @invariant_iter_arg
+// LOOP-SAME: (%[[N:[^:]*]]: index, %[[X:[^:]*]]: i32, %[[C:[^:]*]]: i1)
+// LOOP: scf.for {{.*}} iter_args(%[[S:.*]] = %{{.*}}) -> (i32)
+// LOOP: arith.addi %[[S]], %[[X]]
+// LOOP: return %[[X]]
+func.func @invariant_iter_arg(%n: index, %x: i32, %c: i1) -> (i32, i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0 : i32
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%v = %x, %s = %zero) -> (i32, i32) {
+    %w = scf.if %c -> (i32) {
+      %p = arith.select %c, %x, %v : i32
+      scf.yield %p : i32
+    } else {
+      scf.yield %v : i32
+    }
+    %t = arith.addi %s, %w : i32
+    scf.yield %w, %t : i32, i32
+  }
+  return %r#0, %r#1 : i32, i32
+}
+
+// A value set to something else is carried.
+// LOOP-LABEL: func.func @variant_iter_arg
+// LOOP: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (i32)
+// LOOP: arith.select
+func.func @variant_iter_arg(%n: index, %x: i32, %y: i32, %c: i1) -> i32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%v = %x) -> (i32) {
+    %p = arith.select %c, %y, %v : i32
+    scf.yield %p : i32
+  }
+  return %r : i32
 }

@@ -68,8 +68,10 @@ private:
   bool parseSimpleStatements(StmtList &out);
   StmtPtr parseSimpleStatement();
   /// The variable a statement `tl.multiple_of(x, ...)` (or
-  /// `max_contiguous`, `max_constancy`) hints in place, as Triton's do.
-  static const NameExpr *inPlaceHintTarget(const Expr &expr);
+  /// `max_contiguous`, `max_constancy`) hints in place, as Triton's do, or
+  /// that `experimental_device_tensormap_create1d/2d(desc_ptr=x, ...)`
+  /// makes a tensor descriptor.
+  static const NameExpr *inPlaceTarget(const Expr &expr);
   StmtPtr parseIf();
   StmtPtr parseFor();
   StmtPtr parseWhile();

@@ -22,9 +22,12 @@ def TileCombine : Pass<"tile-combine", "ModuleOp"> {
   let summary = "Algebraic simplifications of tile ops";
   let description = [{
     Folds `dot(a, b, 0) + c` into `dot(a, b, c)`, so that `acc += dot(a, b)`
-    accumulates in place.
+    accumulates in place. A loop-carried value that the loop only ever sets
+    to its initial value or keeps (through selects and `scf.if`s) becomes
+    that value, so a variable re-assigned what it holds is not carried.
   }];
-  let dependentDialects = ["tile::TileDialect", "arith::ArithDialect"];
+  let dependentDialects = ["tile::TileDialect", "arith::ArithDialect",
+                           "scf::SCFDialect"];
 }
 
 def TileGroupProgramOrder : Pass<"tile-group-program-order", "ModuleOp"> {
