@@ -133,6 +133,77 @@ Value mlir::tile::i32Value(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
 }
 
+bool mlir::tile::isAccumulatorBranchYield(OpOperand &use, BlockArgument acc) {
+  auto yield = dyn_cast<scf::YieldOp>(use.getOwner());
+  auto ifOp = yield ? dyn_cast<scf::IfOp>(yield->getParentOp()) : scf::IfOp();
+  Block *body = acc.getOwner();
+  if (!ifOp || ifOp->getBlock() != body)
+    return false;
+  Value carried = ifOp.getResult(use.getOperandNumber());
+  if (!carried.hasOneUse())
+    return false;
+  OpOperand &next = *carried.getUses().begin();
+  return next.getOwner() == body->getTerminator() &&
+         next.getOperandNumber() + 1 == acc.getArgNumber();
+}
+
+void mlir::tile::restartAccumulatorsInBranches(scf::ForOp loop) {
+  Block *body = loop.getBody();
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  IRRewriter rewriter(loop.getContext());
+  for (OpOperand &carried : yield->getOpOperands()) {
+    auto select = carried.get().getDefiningOp<arith::SelectOp>();
+    if (!select || select->getBlock() != body || !select->hasOneUse() ||
+        !select.getCondition().getType().isInteger(1) ||
+        !matchPattern(select.getTrueValue(), m_Constant()))
+      continue;
+    auto dot = select.getFalseValue().getDefiningOp<WarpGroupDotOp>();
+    if (!dot || dot->getBlock() != body ||
+        dot.getC() != loop.getRegionIterArgs()[carried.getOperandNumber()])
+      continue;
+    // The if that reads the result under the same condition (canonical
+    // form puts the select, an if's result from constants and values from
+    // outside it, before the if).
+    scf::IfOp ifOp;
+    for (Operation *user : select.getCondition().getUsers())
+      if (auto candidate = dyn_cast<scf::IfOp>(user))
+        if (candidate->getBlock() == body && dot->isBeforeInBlock(candidate) &&
+            llvm::any_of(dot->getUsers(), [&](Operation *reader) {
+              return candidate->isAncestor(reader);
+            }))
+          ifOp = candidate;
+    if (!ifOp)
+      continue;
+    rewriter.setInsertionPoint(ifOp);
+    SmallVector<Type> types(ifOp.getResultTypes());
+    types.push_back(select.getType());
+    auto grown =
+        scf::IfOp::create(rewriter, ifOp.getLoc(), types, ifOp.getCondition(),
+                          /*withElseRegion=*/true);
+    // The new branches are empty blocks (an if with results gets no
+    // terminators): each takes the old branch's ops and yields one more.
+    auto move = [&](Region &from, Region &to, Value extra) {
+      Block *target = &to.front();
+      rewriter.setInsertionPointToEnd(target);
+      if (from.empty()) {
+        scf::YieldOp::create(rewriter, ifOp.getLoc(), extra);
+        return;
+      }
+      auto oldYield = cast<scf::YieldOp>(from.front().getTerminator());
+      SmallVector<Value> operands(oldYield.getOperands());
+      operands.push_back(extra);
+      rewriter.inlineBlockBefore(&from.front(), target, target->end());
+      rewriter.setInsertionPoint(oldYield);
+      scf::YieldOp::create(rewriter, oldYield.getLoc(), operands);
+      rewriter.eraseOp(oldYield);
+    };
+    move(ifOp.getThenRegion(), grown.getThenRegion(), select.getTrueValue());
+    move(ifOp.getElseRegion(), grown.getElseRegion(), select.getFalseValue());
+    rewriter.replaceOp(ifOp, grown.getResults().drop_back());
+    rewriter.replaceOp(select, grown.getResults().back());
+  }
+}
+
 tilegpu::WarpGroupDotOp
 mlir::tile::asyncCandidate(scf::ForOp loop,
                            ArrayRef<tilegpu::LocalAllocOp> allocs) {
@@ -152,6 +223,8 @@ mlir::tile::asyncCandidate(scf::ForOp loop,
       Operation *user = use.getOwner();
       if (isa<scf::YieldOp>(user) && user->getBlock() == body)
         yields += use.getOperandNumber() + 1 == acc.getArgNumber() ? 1 : 2;
+      else if (isAccumulatorBranchYield(use, acc))
+        ++yields;
       else if (!isa<scf::IfOp>(body->findAncestorOpInBlock(*user)) ||
                user->getBlock() == body)
         readsElsewhere = true;

@@ -70,8 +70,22 @@ Value iterationIndex(OpBuilder &b, Location loc, scf::ForOp loop);
 /// An i32 constant.
 Value i32Value(OpBuilder &b, Location loc, int64_t v);
 
+/// Where `loop` carries a dot's accumulator as `select(c, constant, d)` (d
+/// the dot's result) and an `scf.if c` of the body reads d (a flat
+/// persistent loop's epilogue: Triton 3.2's tutorial 09 stores a finished
+/// tile and zeroes its accumulator), the select becomes that if's result:
+/// the constant yielded where the tile is stored (the accumulator's
+/// registers are free after the store), d yielded untouched elsewhere.
+void restartAccumulatorsInBranches(scf::ForOp loop);
+
+/// Whether `use` of a dot's result is the yield, in a branch of an scf.if
+/// of `loop`'s body, of the value the loop carries as `acc` (what
+/// restartAccumulatorsInBranches makes).
+bool isAccumulatorBranchYield(OpOperand &use, BlockArgument acc);
+
 /// A wgmma dot of the loop that can stay in flight across iterations: it
-/// reads a ring, accumulates into a loop-carried value and only yields it.
+/// reads a ring, accumulates into a loop-carried value and only yields it
+/// (directly or from a branch that isAccumulatorBranchYield).
 tilegpu::WarpGroupDotOp asyncCandidate(scf::ForOp loop,
                                        ArrayRef<tilegpu::LocalAllocOp> allocs);
 

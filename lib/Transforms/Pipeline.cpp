@@ -418,6 +418,7 @@ static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
   // where that does not fit, the dot stays synchronous. (Running the
   // copies one iteration less ahead instead measured slower at every size:
   // 1000^3 went from 13.5 to 19 us.)
+  restartAccumulatorsInBranches(loop);
   WarpGroupDotOp asyncDot = asyncCandidate(loop, allocs);
   std::optional<DeferrableDot> deferrable;
   if (!asyncDot && deferDots)
@@ -452,9 +453,8 @@ static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
   // slot more. A barrier ring without it refills after the dot's wait
   // (below), given 3 stages or more.
   bool extraSlotFits = (stages + 1) * bytesPerStage <= maxSharedBytes;
-  if (asyncDot && !extraSlotFits &&
-      (stages < 3 || llvm::any_of(allocs, tmaCandidate) ||
-       (cpAsyncMBarriers && useMBarriers && warps >= 8)))
+  bool cpAsyncMBarrierRing = cpAsyncMBarriers && useMBarriers && warps >= 8;
+  if (asyncDot && !extraSlotFits && (stages < 3 || cpAsyncMBarrierRing))
     asyncDot = {};
   SmallVector<bool> viaTMA;
   for (LocalAllocOp alloc : allocs)
@@ -471,8 +471,12 @@ static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
   // mbarriers (every thread arriving on full, one lane per warp on empty)
   // the 128x256 matmul on two warpgroups measured 2-4% slower at 4096^3 and
   // 8192^3, the 4-warp configs 3-16% slower (bench/NOTES.md).
+  // Where the slot more does not fit beside the body's scratch (a flat
+  // persistent loop's epilogue converts its tile: Triton 3.2's tutorial
+  // 09), TMA's ring is ordered as the synchronous dots' is (full barriers,
+  // the program's barrier) and refilled after the dot's wait, below.
   bool mbarrierRing =
-      asyncDot && (anyTMA || (cpAsyncMBarriers && useMBarriers && warps >= 8));
+      asyncDot && ((anyTMA && extraSlotFits) || cpAsyncMBarrierRing);
   // With a barrier per iteration, the copies may instead refill the slot
   // of the previous iteration once every warpgroup has waited for its
   // wgmma (a second barrier after the wait for all but one group), as
@@ -531,24 +535,40 @@ static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
   // The copies of a later iteration follow this op in the body.
   Operation *refillAfter = wait;
   if (asyncDot) {
+    auto acc = cast<BlockArgument>(asyncDot.getC());
+    asyncResult = acc.getArgNumber() - 1;
     waitBeforeOperandStores(loop, asyncDot);
     // In flight until the next iteration's wait: at most this group.
     asyncDot.setIsAsync(true);
     OpOperand *yielded = nullptr;
     SmallVector<OpOperand *> branchReads;
     for (OpOperand &use : asyncDot.getD().getUses()) {
-      if (isa<scf::YieldOp>(use.getOwner()) &&
-          use.getOwner()->getBlock() == loop.getBody())
+      if ((isa<scf::YieldOp>(use.getOwner()) &&
+           use.getOwner()->getBlock() == loop.getBody()) ||
+          isAccumulatorBranchYield(use, acc))
         yielded = &use;
       else
         branchReads.push_back(&use);
     }
-    asyncResult = yielded->getOperandNumber();
     OpBuilder b(asyncDot->getNextNode());
     auto inFlight = WarpGroupDotWaitOp::create(
         b, asyncDot.getLoc(), TypeRange{asyncDot.getType()},
         ValueRange{asyncDot.getD()}, 1);
-    yielded->set(inFlight.getResult(0));
+    if (yielded->getOwner()->getBlock() == loop.getBody()) {
+      yielded->set(inFlight.getResult(0));
+    } else {
+      // Passed on from the branch that does not restart the accumulator:
+      // a wait there too (no wgmma is issued in between, so it costs
+      // nothing) keeps that branch's yield its own value, which
+      // canonicalization would otherwise hoist with the other branch's
+      // constant into a select after the if, reading the registers of
+      // the dot in flight.
+      b.setInsertionPoint(yielded->getOwner());
+      yielded->set(WarpGroupDotWaitOp::create(
+                       b, asyncDot.getLoc(), TypeRange{asyncDot.getType()},
+                       ValueRange{inFlight.getResult(0)}, 1)
+                       .getResult(0));
+    }
     if (refillAfterDotWait) {
       b.setInsertionPointAfter(inFlight);
       refillAfter = gpu::BarrierOp::create(b, asyncDot.getLoc());

@@ -11,6 +11,7 @@
 // RUN: tile-opt %s --split-input-file --tilegpu-pipeline=cp-async-mbarriers=true | FileCheck %s --check-prefix=MBAR
 // RUN: tile-opt %s --split-input-file --tilegpu-pipeline=tma-sync-dots=true | FileCheck %s --check-prefix=TMASYNC
 // RUN: tile-opt %s --split-input-file --tilegpu-pipeline=shared-bytes-per-sm=110000 | FileCheck %s --check-prefix=SHARE
+// RUN: tile-opt %s --split-input-file --tilegpu-pipeline=max-shared-bytes=80000 | FileCheck %s --check-prefix=TMAREFILL
 // Loads that only feed shared memory for dot become cp.async copies into a
 // ring of num_stages buffers; the prologue starts the first num_stages - 1
 // iterations' copies, each iteration waits for its own (num_stages - 2
@@ -414,6 +415,54 @@ func.func @epilogue_in_loop(%pa: tensor<64x64x!tile.ptr<f16>, #bF>, %pc: tensor<
 
 // -----
 
+// A flat persistent loop that stores a finished tile and restarts its
+// accumulator after the dot (`acc = select(last, 0, d)`, the if before or
+// after the select): the restart moves into the if that stores, which
+// yields zeros there and the in-flight result, through a wait of its own,
+// elsewhere; the dot then stays in flight.
+#bZ = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#mmaZ = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]>
+#sZ = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>
+// CHECK-LABEL: func.func @restart_after_epilogue
+// CHECK:     %[[ZERO:.*]] = arith.constant dense<0.000000e+00>
+// CHECK:     scf.for
+// CHECK:       %[[D:.*]] = tilegpu.warpgroup_dot %{{.*}}, %{{.*}}, %{{.*}} {isAsync}
+// CHECK:       %[[W:.*]] = tilegpu.warpgroup_dot_wait %[[D]] {pendings = 1 : i32}
+// CHECK:       %[[NEXT:.*]] = scf.if %{{.*}} -> (tensor<64x64xf32, #{{.*}}>) {
+// CHECK:         %[[DONE:.*]] = tilegpu.warpgroup_dot_wait %[[D]] {pendings = 0 : i32}
+// CHECK:         tile.store %{{.*}}, %[[DONE]]
+// CHECK:         scf.yield %[[ZERO]]
+// CHECK:       } else {
+// CHECK:         %[[PASS:.*]] = tilegpu.warpgroup_dot_wait %[[W]] {pendings = 1 : i32}
+// CHECK:         scf.yield %[[PASS]]
+// CHECK:       }
+// CHECK-NOT:   arith.select
+// CHECK:       scf.yield %[[NEXT]]
+func.func @restart_after_epilogue(%pa: tensor<64x64x!tile.ptr<f16>, #bZ>, %pc: tensor<64x64x!tile.ptr<f32>, #mmaZ>,
+                                  %da: tensor<64x64xi32, #bZ>, %n: i32, %k: i32)
+    attributes {tile.num_stages = 3 : i32, tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mmaZ>
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %a_ptrs = %pa)
+      -> (tensor<64x64xf32, #mmaZ>, tensor<64x64x!tile.ptr<f16>, #bZ>) : i32 {
+    %kk = arith.remsi %i, %k : i32
+    %a = tile.load %a_ptrs {tilegpu.vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #bZ>
+    %ma = tilegpu.local_alloc %a : (tensor<64x64xf16, #bZ>) -> !tilegpu.memdesc<64x64xf16, #sZ>
+    %d = tilegpu.warpgroup_dot %ma, %ma, %acc : !tilegpu.memdesc<64x64xf16, #sZ>, !tilegpu.memdesc<64x64xf16, #sZ>, tensor<64x64xf32, #mmaZ> -> tensor<64x64xf32, #mmaZ>
+    %last = arith.cmpi eq, %kk, %k : i32
+    %next = arith.select %last, %zero, %d : tensor<64x64xf32, #mmaZ>
+    scf.if %last {
+      tile.store %pc, %d : tensor<64x64x!tile.ptr<f32>, #mmaZ>
+    }
+    %na = tile.addptr %a_ptrs, %da : tensor<64x64x!tile.ptr<f16>, #bZ>, tensor<64x64xi32, #bZ>
+    scf.yield %next, %na : tensor<64x64xf32, #mmaZ>, tensor<64x64x!tile.ptr<f16>, #bZ>
+  }
+  return
+}
+
+// -----
+
 // A load whose mask only cuts runs at their ends (tilegpu.prefix_vec: a
 // row's last K block with K not a multiple of 8) is pipelined with copies
 // of that width marked tilegpu.prefix_mask (each copy's source size is its
@@ -521,6 +570,25 @@ func.func @run_length_loop(%pa: tensor<64x64x!tile.ptr<f16>, #bR>, %rows: tensor
 // NOEXTRA-NOT:   isAsync
 // NOEXTRA-NOT:   gpu.barrier
 // NOEXTRA:       return
+// With 3 stages but no room for the slot more (80000 bytes), the dot stays
+// in flight and thread 0 refills the previous iteration's slot after the
+// dot's wait and a barrier of the program: full barriers only (3 slots),
+// no empty ones.
+// TMAREFILL-LABEL: func.func @tma_loop
+// TMAREFILL:       %[[FULL:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<3x1xi64
+// TMAREFILL-NEXT:  tilegpu.mbarrier_init %[[FULL]], 1 :
+// TMAREFILL-NOT:   tilegpu.mbarrier_init
+// TMAREFILL:       scf.for
+// TMAREFILL:         tilegpu.mbarrier_wait
+// TMAREFILL:         tilegpu.warpgroup_dot {{.*}} {isAsync}
+// TMAREFILL-NEXT:    tilegpu.warpgroup_dot_wait %{{.*}} {pendings = 1 : i32}
+// TMAREFILL-NEXT:    gpu.barrier
+// TMAREFILL:         tilegpu.mbarrier_expect_tx %{{.*}}, 24576 if
+// TMAREFILL:         tilegpu.async_tma_copy
+// TMAREFILL:         tilegpu.async_tma_copy
+// TMAREFILL-NOT:     tilegpu.mbarrier_arrive
+// TMAREFILL:       }
+// TMAREFILL:       tilegpu.mbarrier_inval %[[FULL]]
 func.func @tma_loop(%pa: tensor<128x64x!tile.ptr<f16>, #bT>, %pb: tensor<64x64x!tile.ptr<f16>, #bT>,
                     %ma: !tile.tensormap, %mb: !tile.tensormap, %n: i32)
     -> (tensor<128x64xf32, #mmaT4>, tensor<128x64xf16, #bT>) attributes {tile.num_stages = 3 : i32, tilegpu.num_warps = 4 : i32} {
