@@ -9,6 +9,8 @@
 //     (tile j and inner index kk carried: t = lb + j * s, k = klb + kk * ks)
 //     p = kk == 0 ? P(t, o) : p;  c0 = kk == 0 ? init : c;  c' = B(k, c0)
 //     o' = kk == T - 1 ? E(t, o, c', p) : o
+//     (a constant init instead restarts c after E: c'' = kk == T - 1 ?
+//     init : c', and c0 = c)
 // so that the software pipeliner sees one loop and keeps the next tile's
 // copies in flight while the current tile finishes and is stored (Triton's
 // flatten=True). P's values are carried and computed once per tile, and
@@ -69,6 +71,17 @@ static FailureOr<Value> placeholder(OpBuilder &b, Location loc, Type type) {
   return arith::ConstantOp::create(b, loc, zero).getResult();
 }
 
+/// An scf.if with both branches empty, each to be ended by the caller's
+/// yield (the builder gives an if without results its terminators).
+static scf::IfOp emptyIf(OpBuilder &b, Location loc, TypeRange types,
+                         Value cond) {
+  auto ifOp = scf::IfOp::create(b, loc, types, cond, /*withElseRegion=*/true);
+  for (Block *block : {ifOp.thenBlock(), ifOp.elseBlock()})
+    if (!block->empty())
+      block->back().erase();
+  return ifOp;
+}
+
 /// The single inner loop of `outer`'s body, when the body is P, the loop,
 /// E as described above; null otherwise.
 static scf::ForOp fusableInnerLoop(scf::ForOp outer) {
@@ -102,8 +115,23 @@ static LogicalResult fuse(scf::ForOp outer) {
   Location loc = outer.getLoc();
   OpBuilder b(outer);
   // Placeholders first: a failure leaves the IR as it was.
+  // An inner value that starts from a constant (the accumulator's zeros)
+  // starts the fused loop with it and is reset to it where a tile ends,
+  // after E: the restart then sits where E reads the value, so that its
+  // registers are free after E and the tile's last dot may stay in flight
+  // (tilegpu-pipeline's restartAccumulatorsInBranches). Others start from a
+  // placeholder that the select at inner index 0 replaces.
   SmallVector<Value> innerInits;
-  for (Type t : inner.getResultTypes()) {
+  SmallVector<Operation *> constantInits;
+  for (auto [t, init] :
+       llvm::zip(inner.getResultTypes(), inner.getInitArgs())) {
+    Operation *def = init.getDefiningOp();
+    if (def && def->hasTrait<OpTrait::ConstantLike>()) {
+      constantInits.push_back(def);
+      innerInits.push_back(b.clone(*def)->getResult(0));
+      continue;
+    }
+    constantInits.push_back(nullptr);
     FailureOr<Value> v = placeholder(b, loc, t);
     if (failed(v))
       return failure();
@@ -143,8 +171,7 @@ static LogicalResult fuse(scf::ForOp outer) {
   Value one = arith::ConstantOp::create(b, loc, b.getOneAttr(ivType));
   Value runs = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
                                      innerTrips, zero);
-  auto guard = scf::IfOp::create(b, loc, outer.getResultTypes(), runs,
-                                 /*withElseRegion=*/true);
+  auto guard = emptyIf(b, loc, outer.getResultTypes(), runs);
 
   // Without inner iterations the original loops run as they were.
   b.setInsertionPointToStart(guard.elseBlock());
@@ -191,8 +218,7 @@ static LogicalResult fuse(scf::ForOp outer) {
     if (op->hasTrait<OpTrait::ConstantLike>())
       b.clone(*op, map);
   // P where a tile starts.
-  auto start = scf::IfOp::create(b, loc, ValueRange(carriedP).getTypes(), first,
-                                 /*withElseRegion=*/true);
+  auto start = emptyIf(b, loc, ValueRange(carriedP).getTypes(), first);
   {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(start.thenBlock());
@@ -209,11 +235,14 @@ static LogicalResult fuse(scf::ForOp outer) {
   }
   map.map(carriedP, start.getResults());
   // The inner iteration, starting from the initial values at k = 0.
-  for (auto [arg, init, carried] :
-       llvm::zip(inner.getRegionIterArgs(), inner.getInitArgs(), innerCarried))
-    map.map(arg, arith::SelectOp::create(b, loc, first,
-                                         map.lookupOrDefault(init), carried)
-                     .getResult());
+  for (auto [arg, init, carried, constant] :
+       llvm::zip(inner.getRegionIterArgs(), inner.getInitArgs(), innerCarried,
+                 constantInits))
+    map.map(arg, constant ? carried
+                          : arith::SelectOp::create(b, loc, first,
+                                                    map.lookupOrDefault(init),
+                                                    carried)
+                                .getResult());
   for (Operation &op : inner.getBody()->without_terminator())
     b.clone(op, map);
   SmallVector<Value> innerNext;
@@ -224,8 +253,7 @@ static LogicalResult fuse(scf::ForOp outer) {
   Value last =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, k,
                             arith::SubIOp::create(b, loc, innerTrips, one));
-  auto epilogue = scf::IfOp::create(b, loc, outer.getResultTypes(), last,
-                                    /*withElseRegion=*/true);
+  auto epilogue = emptyIf(b, loc, outer.getResultTypes(), last);
   b.setInsertionPointToStart(epilogue.thenBlock());
   bool afterInner = false;
   for (Operation &op : outer.getBody()->without_terminator()) {
@@ -246,7 +274,12 @@ static LogicalResult fuse(scf::ForOp outer) {
   next.push_back(arith::SelectOp::create(
       b, loc, last, zero, arith::AddIOp::create(b, loc, k, one)));
   next.append(start.getResults().begin(), start.getResults().end());
-  next.append(innerNext);
+  for (auto [value, constant] : llvm::zip(innerNext, constantInits))
+    next.push_back(
+        constant ? arith::SelectOp::create(
+                       b, loc, last, b.clone(*constant)->getResult(0), value)
+                       .getResult()
+                 : value);
   scf::YieldOp::create(b, loc, next);
 
   outer.replaceAllUsesWith(guard.getResults());
