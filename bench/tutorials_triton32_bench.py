@@ -40,6 +40,16 @@ args = parser.parse_args()
 log = logger(args.log)
 
 
+def check(name, launch, out, ref, tol):
+    """Runs `launch` into `out` (NaN first) and asserts it matches ref."""
+    out.fill_(float("nan"))
+    launch()
+    torch.cuda.synchronize()
+    err = rel_error(out, ref)
+    log(f"  check {name} rel_err={err:.2e}")
+    assert err <= tol, f"{name} is wrong"
+
+
 def compare(name, ours, baseline, flops):
     """Medians of interleaved rounds of the fastest of `ours` (launchers)
     against `baseline`; logs TFLOP/s and the ratio."""
@@ -146,15 +156,10 @@ for size in [s for s in args.sizes.split(",") if s]:
     c_p = torch.empty_like(c)
     pointer_args = (a, bt, c_p, M, N, K, K, 1, N, 1, N, 1)
     ours_p = pointers.bind(*pointer_args)
-    c_p.fill_(float("nan"))
-    ours_p()
     c_t = torch.empty_like(c)
-    triton_persistent(a, bt, c_t)
-    torch.cuda.synchronize()
-    for name, out in [("pointers", c_p), ("triton pointers", c_t)]:
-        err = rel_error(out, ref_p)
-        log(f"  check {size} {name} rel_err={err:.2e}")
-        assert err <= 2e-3, f"{name} is wrong at {size}"
+    check(f"{size} pointers", ours_p, c_p, ref_p, 2e-3)
+    check(f"{size} triton pointers", lambda: triton_persistent(a, bt, c_t),
+          c_t, ref_p, 2e-3)
     compare(f"tutorial 09 (3.2) pointers {size} vs cuBLAS",
             {"pointers": ours_p}, lambda: torch.matmul(a, bt, out=c_t),
             2 * M * N * K)
@@ -167,12 +172,7 @@ for size in [s for s in args.sizes.split(",") if s]:
                                       *descriptor_parts(c), M, N, K),
         "device descriptors": device.bind(workspace, a, b, c, M, N, K)}
     for name, launch in launchers.items():
-        c.fill_(float("nan"))
-        launch()
-        torch.cuda.synchronize()
-        err = rel_error(c, ref)
-        log(f"  check {size} {name} rel_err={err:.2e}")
-        assert err <= 2e-3, f"{name} is wrong at {size}"
+        check(f"{size} {name}", launch, c, ref, 2e-3)
     c_b = torch.empty_like(c)
     for name, launch in launchers.items():
         compare(f"tutorial 09 (3.2) {name} {size} vs cuBLAS",
@@ -204,12 +204,7 @@ for (n, d, stage), tags in sorted(cases.items()):
     for tag in tags:
         kernel = Kernel(args.dir, tag)
         launch = kernel.bind(*kargs)
-        o.fill_(float("nan"))
-        launch()
-        torch.cuda.synchronize()
-        err = rel_error(o, ref)
-        log(f"  check {tag} rel_err={err:.2e}")
-        assert err <= 3e-3, f"{tag} is wrong"
+        check(tag, launch, o, ref, 3e-3)
         ours[tag] = launch
     flops = 4 * Z * H * n * n * d * (0.5 if causal else 1.0)
     compare(f"tutorial 06 (3.2) _attn_fwd_tma N={n} D={d} "

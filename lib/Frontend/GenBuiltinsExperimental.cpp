@@ -99,16 +99,24 @@ FailureOr<Val> Generator::builtinExperimentalDescriptor(llvm::StringRef name,
     return *t;
   };
 
+  // The descriptor (argument 0) with its block shape and a dtype of its
+  // elements' width, as the call states them: the dtype.
+  auto checkedDescriptor = [&](const BoundArgs &b, unsigned shapeIndex,
+                               unsigned dtypeIndex) -> FailureOr<ScalarType> {
+    const Val &desc = *b[0];
+    if (failed(requireDescriptor(desc, b.loc(0, at))) ||
+        failed(checkShape(desc, b[shapeIndex], b.loc(shapeIndex, at))))
+      return failure();
+    return checkDType(desc, b[dtypeIndex], b.loc(dtypeIndex, at));
+  };
+
   if (name == "_experimental_descriptor_load") {
     FailureOr<BoundArgs> b =
         bind(name, {"desc_pointer", "offsets", "shape", "dtype"}, 4, args, at);
     if (failed(b))
       return failure();
     const Val &desc = *(*b)[0];
-    if (failed(requireDescriptor(desc, b->loc(0, at))) ||
-        failed(checkShape(desc, (*b)[2], b->loc(2, at))))
-      return failure();
-    FailureOr<ScalarType> dtype = checkDType(desc, (*b)[3], b->loc(3, at));
+    FailureOr<ScalarType> dtype = checkedDescriptor(*b, 2, 3);
     if (failed(dtype))
       return failure();
     CallArgs load;
@@ -143,10 +151,7 @@ FailureOr<Val> Generator::builtinExperimentalDescriptor(llvm::StringRef name,
     if (failed(b))
       return failure();
     const Val &desc = *(*b)[0];
-    if (failed(requireDescriptor(desc, b->loc(0, at))) ||
-        failed(checkShape(desc, (*b)[1], b->loc(1, at))))
-      return failure();
-    FailureOr<ScalarType> dtype = checkDType(desc, (*b)[2], b->loc(2, at));
+    FailureOr<ScalarType> dtype = checkedDescriptor(*b, 1, 2);
     if (failed(dtype))
       return failure();
     if (*dtype != desc.getType().element)
