@@ -14,42 +14,9 @@
 
 #include "Generator.h"
 
-#include "mlir/IR/OperationSupport.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
-
 using namespace tilec;
 using mlir::failure;
 using mlir::FailureOr;
-
-/// Whether `a` and `b` are the same value or pure ops of the same operands,
-/// to `depth` levels: a descriptor re-made from the same arguments (Triton
-/// 3.2's tutorial 09 re-creates its descriptors in its loop) is the one the
-/// variable holds, which keeps its loads on the TMA path.
-static bool sameComputation(mlir::Value a, mlir::Value b, unsigned depth) {
-  if (a == b)
-    return true;
-  auto ra = llvm::dyn_cast<mlir::OpResult>(a);
-  auto rb = llvm::dyn_cast<mlir::OpResult>(b);
-  if (depth == 0 || !ra || !rb || ra.getResultNumber() != rb.getResultNumber())
-    return false;
-  mlir::Operation *x = ra.getOwner(), *y = rb.getOwner();
-  if (x->getNumRegions() != 0 || y->getNumRegions() != 0 ||
-      !mlir::isMemoryEffectFree(x) || !mlir::isMemoryEffectFree(y))
-    return false;
-  return mlir::OperationEquivalence::isEquivalentTo(
-      x, y,
-      [&](mlir::Value p, mlir::Value q) {
-        return mlir::success(sameComputation(p, q, depth - 1));
-      },
-      /*markEquivalent=*/nullptr, mlir::OperationEquivalence::IgnoreLocations);
-}
-
-static std::string describeShape(llvm::ArrayRef<int64_t> shape) {
-  std::string s = "[";
-  for (size_t i = 0; i < shape.size(); ++i)
-    s += (i ? ", " : "") + std::to_string(shape[i]);
-  return s + "]";
-}
 
 FailureOr<Val> Generator::builtinExperimentalDescriptor(llvm::StringRef name,
                                                         const CallArgs &args,
@@ -75,9 +42,9 @@ FailureOr<Val> Generator::builtinExperimentalDescriptor(llvm::StringRef name,
       return mlir::failure();
     llvm::ArrayRef<int64_t> block = desc.getType().shape;
     if (llvm::ArrayRef<int64_t>(*dims) != block)
-      return error(shapeAt, name + ": the shape " + describeShape(*dims) +
+      return error(shapeAt, name + ": the shape " + formatShape(*dims) +
                                 " is not the descriptor's block shape " +
-                                describeShape(block));
+                                formatShape(block));
     return mlir::success();
   };
   // A dtype of the descriptor's element width: the loaded bits as that type
@@ -231,12 +198,8 @@ FailureOr<Val> Generator::builtinExperimentalDescriptor(llvm::StringRef name,
                      loadSize};
   make.positionalLocs = {b->loc(1, at), b->loc(3, at), b->loc(3, at),
                          b->loc(2, at)};
-  FailureOr<Val> desc = builtinMakeTensorDescriptor(make, at);
-  if (failed(desc))
-    return failure();
-  if (workspace.getType().isDescriptor &&
-      workspace.getType() == desc->getType() &&
-      sameComputation(workspace.getValue(), desc->getValue(), /*depth=*/6))
-    return workspace;
-  return desc;
+  // Re-made from the same arguments (tutorial 09's tiles_per_update), the
+  // descriptor is the same ops, which CSE merges; tile-combine then drops
+  // the loop-carried copy.
+  return builtinMakeTensorDescriptor(make, at);
 }
