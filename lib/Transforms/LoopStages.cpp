@@ -133,6 +133,56 @@ Value mlir::tile::i32Value(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
 }
 
+namespace {
+/// An integer as a constant plus constant multiples of opaque values.
+struct LinearSum {
+  llvm::SmallDenseMap<Value, int64_t> terms;
+  int64_t constant = 0;
+
+  void add(Value v, int64_t scale, unsigned depth = 0) {
+    APInt c;
+    if (matchPattern(v, m_ConstantInt(&c))) {
+      constant += scale * c.getSExtValue();
+      return;
+    }
+    Operation *def = depth < 8 ? v.getDefiningOp() : nullptr;
+    if (auto hint = dyn_cast_or_null<tile::HintOp>(def))
+      return add(hint.getSrc(), scale, depth + 1);
+    if (auto sum = dyn_cast_or_null<arith::AddIOp>(def)) {
+      add(sum.getLhs(), scale, depth + 1);
+      return add(sum.getRhs(), scale, depth + 1);
+    }
+    if (auto difference = dyn_cast_or_null<arith::SubIOp>(def)) {
+      add(difference.getLhs(), scale, depth + 1);
+      return add(difference.getRhs(), -scale, depth + 1);
+    }
+    if (auto product = dyn_cast_or_null<arith::MulIOp>(def)) {
+      for (auto [factor, other] :
+           {std::pair(product.getRhs(), product.getLhs()),
+            std::pair(product.getLhs(), product.getRhs())})
+        if (matchPattern(factor, m_ConstantInt(&c)))
+          return add(other, scale * c.getSExtValue(), depth + 1);
+    }
+    terms[v] += scale;
+  }
+};
+} // namespace
+
+std::optional<int64_t> mlir::tile::knownTripCount(scf::ForOp loop) {
+  APInt step;
+  if (!matchPattern(loop.getStep(), m_ConstantInt(&step)) ||
+      !step.isStrictlyPositive())
+    return std::nullopt;
+  LinearSum extent;
+  extent.add(loop.getUpperBound(), 1);
+  extent.add(loop.getLowerBound(), -1);
+  if (llvm::any_of(extent.terms, [](auto &term) { return term.second != 0; }))
+    return std::nullopt;
+  if (extent.constant <= 0)
+    return 0;
+  return llvm::divideCeil(extent.constant, step.getSExtValue());
+}
+
 bool mlir::tile::isAccumulatorBranchYield(OpOperand &use, BlockArgument acc) {
   auto yield = dyn_cast<scf::YieldOp>(use.getOwner());
   auto ifOp = yield ? dyn_cast<scf::IfOp>(yield->getParentOp()) : scf::IfOp();

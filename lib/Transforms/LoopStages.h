@@ -70,6 +70,13 @@ Value iterationIndex(OpBuilder &b, Location loc, scf::ForOp loop);
 /// An i32 constant.
 Value i32Value(OpBuilder &b, Location loc, int64_t v);
 
+/// How many times `loop` runs where its bounds differ by a constant: both
+/// constant, or built from the same values by additions, subtractions and
+/// products with constants (tutorial 06's diagonal block, from
+/// `start_m * BLOCK_M` to `(start_m + 1) * BLOCK_M`). Ignores wrap-around,
+/// so it serves cost decisions, not correctness.
+std::optional<int64_t> knownTripCount(scf::ForOp loop);
+
 /// Where `loop` carries a dot's accumulator as `select(c, constant, d)` (d
 /// the dot's result) and an `scf.if c` of the body reads d (a flat
 /// persistent loop's epilogue: Triton 3.2's tutorial 09 stores a finished

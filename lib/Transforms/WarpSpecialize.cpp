@@ -718,15 +718,6 @@ struct TileGPUWarpSpecializePass
         });
         if (!sameRing)
           continue;
-        // Loops of synchronous dots are specialized one to a block: the
-        // causal attention's two (off the diagonal, then on it) measured
-        // 0.91x against the software pipeline at head dim 128, where the
-        // one loop of the full attention gains 1.06-1.10x
-        // (bench/NOTES.md).
-        bool synchronous =
-            llvm::any_of(loops, [](const Candidate &c) { return !c.inFlight; });
-        if (synchronous && loops.size() > 1)
-          continue;
         Operation *start = loops.front().outer;
         for (Operation &op : *block)
           if (&op == start || !runsInEveryThread(&op)) {
