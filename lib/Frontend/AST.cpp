@@ -599,6 +599,14 @@ void tilec::forEachReadExpression(const StmtList &body,
   }
 }
 
+const FunctionDef *tilec::findNestedFunction(const FunctionDef &fn,
+                                             llvm::StringRef name) {
+  for (const std::unique_ptr<FunctionDef> &nested : fn.nestedFunctions)
+    if (nested->name == name)
+      return nested.get();
+  return nullptr;
+}
+
 const ReturnStmt *tilec::onlyReturn(const FunctionDef &fn) {
   for (const StmtPtr &stmt : fn.body) {
     if (auto *doc = llvm::dyn_cast<ExprStmt>(stmt.get());

@@ -893,6 +893,13 @@ FailureOr<Val> Generator::callHelper(const FunctionDef &fn,
                      (fn.varArgs.empty() ? "*" + fn.varKeywords : fn.varArgs) +
                      ", which device code does not support; give it "
                      "named parameters");
+  if (!fn.nestedFunctions.empty()) {
+    diags.error(fn.nestedFunctions.front()->loc,
+                "nested functions are not supported in device code; define "
+                "helpers at top level");
+    diags.note(at, "'" + fn.name + "' is called here");
+    return failure();
+  }
   if (args.positional.size() > fn.params.size())
     return error(at, "'" + fn.name + "' takes " +
                                  std::to_string(fn.params.size()) +

@@ -927,7 +927,11 @@ std::unique_ptr<FunctionDef> Parser::parseFunction(std::vector<Decorator> decos)
   }
   if (!expectOp(":", "after the function signature"))
     return nullptr;
-  if (!parseBlock(fn->body))
+  FunctionDef *outer = enclosingFunction;
+  enclosingFunction = fn.get();
+  bool parsed = parseBlock(fn->body);
+  enclosingFunction = outer;
+  if (!parsed)
     return nullptr;
   expandDescriptorParams(*fn);
   return fn;
@@ -1243,7 +1247,15 @@ bool Parser::parseStatement(StmtList &out) {
     stmt = parseFor();
   else if (tok.isKeyword("while"))
     stmt = parseWhile();
-  else if (tok.isKeyword("def") || tok.isOp("@"))
+  else if (tok.isKeyword("def") && enclosingFunction &&
+           !enclosingFunction->isKernel) {
+    // A helper's nested function (a hook factory's): kept for host code.
+    std::unique_ptr<FunctionDef> nested = parseFunction({});
+    if (!nested)
+      return false;
+    enclosingFunction->nestedFunctions.push_back(std::move(nested));
+    return true;
+  } else if (tok.isKeyword("def") || tok.isOp("@"))
     return fail(tok, "nested functions are not supported; define helpers at "
                      "top level");
   else if (tok.isKeyword("elif") || tok.isKeyword("else"))

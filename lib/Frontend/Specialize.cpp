@@ -297,14 +297,29 @@ static bool zeroesInExpr(const Expr &body, llvm::StringRef nargs,
 }
 
 /// Appends to `zeroed` what a hook function's body zeroes: statements
-/// `nargs[KEY].zero_()` (a docstring and `pass` aside). False for any other
-/// statement.
+/// `nargs[KEY].zero_()` (a docstring and `pass` aside), also in loops
+/// `for KEY in NAMES:` over a tuple of strings `env` binds (a factory's
+/// `*names`). False for any other statement.
 static bool zeroesInBody(const StmtList &body, llvm::StringRef nargs,
                          const llvm::StringMap<Val> &env,
                          std::vector<std::string> &zeroed) {
   for (const StmtPtr &stmt : body) {
     if (llvm::isa<PassStmt>(stmt.get()))
       continue;
+    if (auto *loop = dyn_cast<ForStmt>(stmt.get())) {
+      auto *key = dyn_cast<NameExpr>(loop->target.get());
+      auto *names = dyn_cast<NameExpr>(loop->iter.get());
+      auto bound = names ? env.find(names->name) : env.end();
+      if (!key || bound == env.end() || !bound->second.isTuple())
+        return false;
+      llvm::StringMap<Val> inner = env;
+      for (const Val &name : bound->second.getElements()) {
+        inner[key->name] = name;
+        if (!zeroesInBody(loop->body, nargs, inner, zeroed))
+          return false;
+      }
+      continue;
+    }
     auto *expr = dyn_cast<ExprStmt>(stmt.get());
     if (!expr)
       return false;
@@ -354,32 +369,50 @@ hookZeroes(const Expr &value, const FunctionDef &kernel,
       return zeroed;
     return std::nullopt;
   }
-  // A hook factory: `def init_to_zero(name): return lambda nargs: ...`.
+  // A hook factory: `def init_to_zero(name): return lambda nargs: ...`, or
+  // one that defines the hook and returns it (`def init_to_zero(*names):`
+  // with `def init_func(nargs): for name in names: ...`).
   auto *call = dyn_cast<CallExpr>(&value);
   auto *callee = call ? dyn_cast<NameExpr>(call->callee.get()) : nullptr;
   const FunctionDef *factory =
       callee && module ? module->findFunction(callee->name) : nullptr;
-  if (!factory || factory->isKernel ||
-      call->args.size() > factory->params.size())
+  if (!factory || factory->isKernel || !factory->varKeywords.empty() ||
+      (call->args.size() > factory->params.size() && factory->varArgs.empty()))
     return std::nullopt;
   const ReturnStmt *ret = onlyReturn(*factory);
-  auto *lambda =
-      ret && ret->value ? dyn_cast<LambdaExpr>(ret->value.get()) : nullptr;
-  if (!lambda || lambda->params.size() != 1)
+  const Expr *returned = ret ? ret->value.get() : nullptr;
+  auto *lambda = llvm::dyn_cast_or_null<LambdaExpr>(returned);
+  auto *hookName = llvm::dyn_cast_or_null<NameExpr>(returned);
+  const FunctionDef *hook =
+      hookName ? findNestedFunction(*factory, hookName->name) : nullptr;
+  if (lambda ? lambda->params.size() != 1
+             : !hook || hook->params.size() != 1 || !hook->varArgs.empty() ||
+                   !hook->varKeywords.empty() || !hook->nestedFunctions.empty())
     return std::nullopt;
   llvm::StringMap<Val> bound = env;
   for (auto [i, p] : llvm::enumerate(factory->params)) {
     const Expr *arg = argumentFor(*call, *factory, i);
     if (!arg)
       arg = p.defaultValue.get();
-    if (!arg)
-      return std::nullopt;
-    std::optional<Val> v = evalConstexpr(*arg, env, diags);
+    std::optional<Val> v = arg ? evalConstexpr(*arg, env, diags) : std::nullopt;
     if (!v)
       return std::nullopt;
     bound[p.name] = *v;
   }
-  if (zeroesInExpr(*lambda->body, lambda->params[0], bound, zeroed))
+  if (!factory->varArgs.empty()) {
+    std::vector<Val> rest;
+    for (size_t i = factory->params.size(); i < call->args.size(); ++i) {
+      std::optional<Val> v = evalConstexpr(*call->args[i], env, diags);
+      if (!v)
+        return std::nullopt;
+      rest.push_back(*v);
+    }
+    bound[factory->varArgs] = Val::tuple(std::move(rest));
+  }
+  bool understood =
+      lambda ? zeroesInExpr(*lambda->body, lambda->params[0], bound, zeroed)
+             : zeroesInBody(hook->body, hook->params[0].name, bound, zeroed);
+  if (understood)
     return zeroed;
   return std::nullopt;
 }

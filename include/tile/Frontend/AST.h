@@ -457,6 +457,10 @@ struct FunctionDef {
   /// cannot call such a function.
   std::string varArgs, varKeywords;
   StmtList body;
+  /// Functions defined in the body (`def init_func(nargs): ...` of a hook
+  /// factory that returns it), kept out of `body`: host code may read them
+  /// (Specialize.cpp), device code may not run a body that defines one.
+  std::vector<std::unique_ptr<FunctionDef>> nestedFunctions;
 
   const Decorator *findDecorator(llvm::StringRef name) const;
   const Param *findParam(llvm::StringRef name) const;
@@ -466,6 +470,10 @@ struct FunctionDef {
 /// null: configs=NAME(...) functions, hook factories and host queries such
 /// as `def is_hopper(): return ...` are such.
 const ReturnStmt *onlyReturn(const FunctionDef &fn);
+
+/// The function `fn` defines in its body under `name`, or null.
+const FunctionDef *findNestedFunction(const FunctionDef &fn,
+                                      llvm::StringRef name);
 
 struct Module {
   std::vector<std::unique_ptr<FunctionDef>> functions;

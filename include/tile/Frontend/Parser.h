@@ -126,6 +126,8 @@ private:
   unsigned depth = 0;
   static constexpr unsigned kMaxDepth = 600;
   unsigned blockDepth = 0;
+  /// The function whose body is being parsed (its nested `def`s go to it).
+  FunctionDef *enclosingFunction = nullptr;
   static constexpr unsigned kMaxBlockDepth = 100;
   /// Longest chain of binary operators or trailers in one expression.
   static constexpr unsigned kMaxChain = 1000;
