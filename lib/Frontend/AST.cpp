@@ -599,6 +599,15 @@ void tilec::forEachReadExpression(const StmtList &body,
   }
 }
 
+const Expr *tilec::argumentFor(const CallExpr &call, const FunctionDef &fn,
+                               size_t i) {
+  const Expr *arg = i < call.args.size() ? call.args[i].get() : nullptr;
+  for (const KeywordArg &kw : call.keywords)
+    if (kw.name == fn.params[i].name)
+      arg = kw.value.get();
+  return arg;
+}
+
 const FunctionDef *tilec::findNestedFunction(const FunctionDef &fn,
                                              llvm::StringRef name) {
   for (const std::unique_ptr<FunctionDef> &nested : fn.nestedFunctions)

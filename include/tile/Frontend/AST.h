@@ -471,6 +471,10 @@ struct FunctionDef {
 /// as `def is_hopper(): return ...` are such.
 const ReturnStmt *onlyReturn(const FunctionDef &fn);
 
+/// What `call` passes for `fn`'s parameter `i`: its keyword, else its
+/// positional argument; null if neither.
+const Expr *argumentFor(const CallExpr &call, const FunctionDef &fn, size_t i);
+
 /// The function `fn` defines in its body under `name`, or null.
 const FunctionDef *findNestedFunction(const FunctionDef &fn,
                                       llvm::StringRef name);
