@@ -107,6 +107,25 @@ guardedParam(const Expr &cond, llvm::StringRef nargs,
   return nargsKey(*method->base, nargs, env);
 }
 
+/// Runs `each` with `env` plus `target` bound to each string of the tuple
+/// `iter` names in `env` (a hook factory's names): a loop over them. False
+/// where that is not the shape or `each` fails.
+static bool
+forEachName(const Expr &target, const Expr &iter,
+            const llvm::StringMap<Val> &env,
+            llvm::function_ref<bool(const llvm::StringMap<Val> &)> each) {
+  auto *key = dyn_cast<NameExpr>(&target);
+  auto *names = dyn_cast<NameExpr>(&iter);
+  auto bound = names ? env.find(names->name) : env.end();
+  if (!key || bound == env.end() || !bound->second.isTuple())
+    return false;
+  llvm::StringMap<Val> inner = env;
+  return llvm::all_of(bound->second.getElements(), [&](const Val &name) {
+    inner[key->name] = name;
+    return each(inner);
+  });
+}
+
 /// For `[ELEMENT for NAME in NAMES if GUARD]` with NAMES a tuple of strings
 /// `env` binds: ELEMENT under each binding of NAME, where each guard tests
 /// the presence of what that binding zeroes (mamba's
@@ -121,23 +140,18 @@ static bool zeroesInComprehension(const ListCompExpr &comp,
   if (comp.clauses.size() != 1)
     return false;
   const ListCompExpr::Clause &clause = comp.clauses[0];
-  auto *target = dyn_cast<NameExpr>(clause.target.get());
-  auto *names = dyn_cast<NameExpr>(clause.iter.get());
-  auto bound = names ? env.find(names->name) : env.end();
-  if (!target || bound == env.end() || !bound->second.isTuple())
-    return false;
-  llvm::StringMap<Val> inner = env;
-  for (const Val &name : bound->second.getElements()) {
-    inner[target->name] = name;
-    std::vector<std::string> here;
-    if (!zeroesInExpr(*comp.element, nargs, inner, here))
-      return false;
-    for (const ExprPtr &cond : clause.conditions)
-      if (here.size() != 1 || guardedParam(*cond, nargs, inner) != here[0])
-        return false;
-    llvm::append_range(zeroed, here);
-  }
-  return true;
+  return forEachName(*clause.target, *clause.iter, env,
+                     [&](const llvm::StringMap<Val> &inner) {
+                       std::vector<std::string> here;
+                       if (!zeroesInExpr(*comp.element, nargs, inner, here))
+                         return false;
+                       for (const ExprPtr &cond : clause.conditions)
+                         if (here.size() != 1 ||
+                             guardedParam(*cond, nargs, inner) != here[0])
+                           return false;
+                       llvm::append_range(zeroed, here);
+                       return true;
+                     });
 }
 
 /// Appends to `zeroed` what a lambda body zeroes: one `nargs[KEY].zero_()`
@@ -174,17 +188,11 @@ static bool zeroesInBody(const StmtList &body, llvm::StringRef nargs,
     if (llvm::isa<PassStmt>(stmt.get()))
       continue;
     if (auto *loop = dyn_cast<ForStmt>(stmt.get())) {
-      auto *key = dyn_cast<NameExpr>(loop->target.get());
-      auto *names = dyn_cast<NameExpr>(loop->iter.get());
-      auto bound = names ? env.find(names->name) : env.end();
-      if (!key || bound == env.end() || !bound->second.isTuple())
+      if (!forEachName(*loop->target, *loop->iter, env,
+                       [&](const llvm::StringMap<Val> &inner) {
+                         return zeroesInBody(loop->body, nargs, inner, zeroed);
+                       }))
         return false;
-      llvm::StringMap<Val> inner = env;
-      for (const Val &name : bound->second.getElements()) {
-        inner[key->name] = name;
-        if (!zeroesInBody(loop->body, nargs, inner, zeroed))
-          return false;
-      }
       continue;
     }
     // `if nargs[KEY].numel() > 0: nargs[KEY].zero_()` (xformers): zeroing
