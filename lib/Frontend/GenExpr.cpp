@@ -1237,7 +1237,9 @@ FailureOr<Val> Generator::compare(CompareOp op, const Val &lhs, const Val &rhs,
   return Val::runtime(r, a.getType().withElement(ScalarType::I1));
 }
 
-FailureOr<Val> Generator::unary(UnaryOp op, const Val &v, llvm::SMLoc at) {
+FailureOr<Val> Generator::unary(UnaryOp op, const Val &operand,
+                                llvm::SMLoc at) {
+  Val v = op == UnaryOp::Not ? truthOfPointer(operand) : operand;
   if (v.isConstexpr()) {
     std::string err;
     if (std::optional<Val> r = foldUnary(op, v, err))
@@ -1293,6 +1295,7 @@ FailureOr<Val> Generator::genBoolOp(const BoolOpExpr &expr) {
     FailureOr<Val> v = genExpr(*operand);
     if (failed(v))
       return failure();
+    v = truthOfPointer(*v);
     if (v->isConstexpr()) {
       // A constexpr decides the result when it short-circuits.
       if (expr.isAnd != v->truthy()) {
@@ -1385,6 +1388,7 @@ FailureOr<Val> Generator::genIfExp(const IfExpExpr &expr) {
   FailureOr<Val> cond = genExpr(*expr.cond);
   if (failed(cond))
     return failure();
+  cond = truthOfPointer(*cond);
   if (cond->isConstexpr())
     return genExpr(cond->truthy() ? *expr.thenExpr : *expr.elseExpr);
   if (!cond->isRuntime() || !cond->getType().isScalar())

@@ -72,6 +72,10 @@ public:
   /// Records a test `x is None` of the kernel's argument `x` (a scalar
   /// pointer, which a launch may pass as None).
   void noteNoneTest(const Val &value);
+  /// `v` where its truth is taken: a run-time scalar pointer is true, as
+  /// Triton's `if bias_ptr:` (a kernel argument that may be None gets a
+  /// version where it is: noteNoneTest); anything else unchanged.
+  Val truthOfPointer(const Val &v);
 
   /// Told of every variable use and assignment (may be empty).
   NameObserver observer;

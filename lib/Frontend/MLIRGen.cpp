@@ -222,6 +222,14 @@ void Generator::noteNoneTest(const Val &value) {
     noneTested.insert(arg.getArgNumber());
 }
 
+Val Generator::truthOfPointer(const Val &v) {
+  if (!v.isRuntime() || !v.getType().isPointer || !v.getType().isScalar() ||
+      v.getType().isBlockPointer)
+    return v;
+  noteNoneTest(v);
+  return Val::boolean(true);
+}
+
 LogicalResult Generator::emitLaunchGrid(const FunctionDef &fn) {
   const Decorator *grid = fn.findDecorator("grid");
   if (!grid)
@@ -621,6 +629,7 @@ FailureOr<Generator::Flow> Generator::genIf(const IfStmt &stmt,
   FailureOr<Val> cond = genExpr(*stmt.cond);
   if (failed(cond))
     return failure();
+  cond = truthOfPointer(*cond);
   if (cond->isConstexpr()) {
     // The branch taken stands in for the if: the statements after the if
     // follow it, also as the rest of the function after a return-if in it
