@@ -26,6 +26,15 @@ void DiagnosticEngine::note(llvm::SMLoc loc, const llvm::Twine &message) {
                          /*ShowColors=*/false);
 }
 
+void DiagnosticEngine::warning(llvm::SMLoc loc, const llvm::Twine &message) {
+  if (errorCount > kMaxErrors)
+    return;
+  if (handler)
+    return handler(loc, llvm::SourceMgr::DK_Warning, message.str());
+  sourceMgr.PrintMessage(os, loc, llvm::SourceMgr::DK_Warning, message, {}, {},
+                         /*ShowColors=*/false);
+}
+
 void DiagnosticEngine::error(const llvm::Twine &message) {
   ++errorCount;
   if (handler)

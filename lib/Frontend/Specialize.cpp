@@ -935,6 +935,17 @@ static bool checkDecorators(const Module &ast, DiagnosticEngine &diags) {
         }
         continue;
       }
+      // A project's wrapper of triton.jit (vLLM's `@jitcache(...)`,
+      // `@triton_jit_decorator`), imported from a module tilec does not
+      // have: the kernel is compiled as Triton would compile its body.
+      auto foreign = ast.foreignImports.find(name.split('.').first);
+      if (fn->isKernel && foreign != ast.foreignImports.end()) {
+        diags.warning(d.loc, "ignoring decorator '@" + name + "' ('" +
+                                 foreign->second +
+                                 "', from a module tilec does not have); '" +
+                                 fn->name + "' compiles as its body says");
+        continue;
+      }
       std::string msg = "unknown decorator '@" + name.str() + "'";
       std::string s =
           suggestName(name, {"grid", "autotune", "jit", "heuristics"});

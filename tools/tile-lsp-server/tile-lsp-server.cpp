@@ -313,6 +313,8 @@ private:
           d.message = message;
           d.severity = kind == SourceMgr::DK_Error
                            ? lsp::DiagnosticSeverity::Error
+                       : kind == SourceMgr::DK_Warning
+                           ? lsp::DiagnosticSeverity::Warning
                            : lsp::DiagnosticSeverity::Information;
           unsigned at = loc.isValid() ? loc.getPointer() - base : 0;
           unsigned end = at + 1;

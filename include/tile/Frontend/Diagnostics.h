@@ -29,6 +29,8 @@ public:
 
   void error(llvm::SMLoc loc, const llvm::Twine &message);
   void note(llvm::SMLoc loc, const llvm::Twine &message);
+  /// Something tilec ignores that a user should know of; not an error.
+  void warning(llvm::SMLoc loc, const llvm::Twine &message);
   /// An error with no source position (e.g. a bad command-line option).
   void error(const llvm::Twine &message);
 
