@@ -31,3 +31,27 @@ func.func @walk(%p: !tile.ptr<f32>, %out: !tile.ptr<f32>, %s: i32, %n: i32) attr
   tile.store %op, %acc : tensor<32x!tile.ptr<f32>>
   return
 }
+
+// An offset block the loop carries (`cols += BLOCK`, FlagGems' cumsum)
+// moves with the loop: the plain lowering (this crashed while the loop's
+// block was being converted).
+// CHECK-LABEL: gpu.func @carried_offsets
+// CHECK: scf.for
+// CHECK-NOT: mad.wide.s32
+// CHECK: st.global
+// CHECK: gpu.return
+func.func @carried_offsets(%out: !tile.ptr<f32>, %n: i32) attributes {tile.kernel, tilegpu.num_warps = 1 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %one = arith.constant dense<1.0> : tensor<32xf32>
+  %step = arith.constant dense<32> : tensor<32xi32>
+  %r = tile.make_range 0 to 32 : tensor<32xi32>
+  %os = tile.splat %out : tensor<32x!tile.ptr<f32>>
+  %last = scf.for %i = %c0 to %n step %c1 iter_args(%cols = %r) -> (tensor<32xi32>) : i32 {
+    %p = tile.addptr %os, %cols : tensor<32x!tile.ptr<f32>>, tensor<32xi32>
+    tile.store %p, %one : tensor<32x!tile.ptr<f32>>
+    %next = arith.addi %cols, %step : tensor<32xi32>
+    scf.yield %next : tensor<32xi32>
+  }
+  return
+}

@@ -400,8 +400,14 @@ struct AddPtrLowering : public OpConversionPattern<AddPtrOp> {
     // split off the widened offset, which is loop-invariant, and keep it
     // in two registers across the loop.
     auto loop = op->getParentOfType<scf::ForOp>();
-    if (loop && op.getPtr().getDefiningOp<SplatOp>() &&
-        loop.isDefinedOutsideOfLoop(op.getOffset()) &&
+    // An offset the loop carries (`cols += BLOCK`) is a block argument whose
+    // block the conversion may already have moved out of any region.
+    auto carried = dyn_cast<BlockArgument>(op.getOffset());
+    bool invariant =
+        loop && (carried ? carried.getOwner()->getParent() &&
+                               loop.isDefinedOutsideOfLoop(carried)
+                         : loop.isDefinedOutsideOfLoop(op.getOffset()));
+    if (invariant && op.getPtr().getDefiningOp<SplatOp>() &&
         getElementTypeOrSelf(op.getOffset().getType()).isInteger(32)) {
       std::string text =
           "mad.wide.s32 $0, $1, " + std::to_string(bytes) + ", $2;";
