@@ -413,6 +413,20 @@ FailureOr<Val> Generator::callBuiltin(llvm::StringRef name,
   if (name == "float" || name == "int" || name == "bool" || name == "len" ||
       name == "constexpr")
     return builtinPython(name, args, at);
+  if (name == "next_power_of_2") {
+    // triton.next_power_of_2 of a constexpr (flash-attn's rotary kernel
+    // sizes a block by it in the body).
+    FailureOr<BoundArgs> b = bind(name, {"n"}, 1, args, at);
+    if (failed(b))
+      return failure();
+    const Val &n = *(*b)[0];
+    if (n.getKind() != Val::Kind::Int || n.getInt() > (int64_t(1) << 62))
+      return error(b->loc(0, at), "next_power_of_2 needs a compile-time "
+                                  "integer up to 2**62, got " +
+                                      n.describe());
+    return Val::integer(
+        n.getInt() <= 0 ? 0 : int64_t(llvm::PowerOf2Ceil(n.getInt())));
+  }
   if (name == "isinstance")
     return builtinIsInstance(args, at);
   if (name == "tensor_descriptor" || name == "tensor" || name == "tuple" ||

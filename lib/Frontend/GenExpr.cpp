@@ -489,6 +489,18 @@ static DTypePredicate dtypePredicate(llvm::StringRef name) {
       .Case("is_fp32", [](T t, bool p) { return !p && t == T::F32; })
       .Case("is_fp64", [](T t, bool p) { return !p && t == T::F64; })
       .Case("is_ptr", [](T, bool p) { return p; })
+      .Case("is_int8", [](T t, bool p) { return !p && t == T::I8; })
+      .Case("is_int16", [](T t, bool p) { return !p && t == T::I16; })
+      .Case("is_int32", [](T t, bool p) { return !p && t == T::I32; })
+      .Case("is_int64", [](T t, bool p) { return !p && t == T::I64; })
+      .Case("is_uint8", [](T t, bool p) { return !p && t == T::U8; })
+      .Case("is_uint16", [](T t, bool p) { return !p && t == T::U16; })
+      .Case("is_uint32", [](T t, bool p) { return !p && t == T::U32; })
+      .Case("is_uint64", [](T t, bool p) { return !p && t == T::U64; })
+      .Case("is_fp8e4nv", [](T t, bool p) { return !p && t == T::FP8E4M3; })
+      .Case("is_fp8e5", [](T t, bool p) { return !p && t == T::FP8E5M2; })
+      // A scalar's or pointer's dtype is never void, a block's or const.
+      .Cases({"is_void", "is_block", "is_const"}, [](T, bool) { return false; })
       .Default(nullptr);
 }
 
@@ -546,8 +558,8 @@ FailureOr<Val> Generator::genAttribute(const AttributeExpr &expr) {
     if (ns == "triton") {
       if (attr == "language")
         return Val::nameSpace("tl");
-      if (attr == "cdiv")
-        return Val::builtin("cdiv");
+      if (attr == "cdiv" || attr == "next_power_of_2")
+        return Val::builtin(attr);
       if (attr == "jit")
         return Val::builtin("jit");
     } else {

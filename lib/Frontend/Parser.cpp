@@ -797,14 +797,21 @@ bool Parser::parseImport(Module &module) {
       return std::make_unique<NameExpr>(at, "libdevice");
     if (path == "triton.language")
       return std::make_unique<NameExpr>(at, "tl");
-    if (path == "triton.language.math")
-      return std::make_unique<AttributeExpr>(
-          at, std::make_unique<NameExpr>(at, "tl"), "math", at);
+    for (llvm::StringRef sub : {"math", "standard", "core"})
+      if (path == "triton.language." + sub.str())
+        return std::make_unique<AttributeExpr>(
+            at, std::make_unique<NameExpr>(at, "tl"), sub.str(), at);
     return nullptr;
   };
+  // Names of Triton's inner modules (`from triton.language.standard import
+  // _log2`, FlagGems' topk) are not global names: bind them too.
+  bool innerModule =
+      from == "triton.language.standard" || from == "triton.language.core";
   for (auto [name, alias] : imported) {
-    if (!alias || alias->text == name->text)
+    if (!innerModule && (!alias || alias->text == name->text))
       continue;
+    if (!alias)
+      alias = name;
     ExprPtr base = moduleExpr(name->loc);
     if (!base)
       continue;
