@@ -2183,11 +2183,36 @@ ExprPtr Parser::parseAtom() {
     if (t.isOp("[")) {
       consume();
       std::vector<ExprPtr> elements;
+      // `[a, *more(), b]` (triton.ops.matmul's configs) reads as
+      // `[a] + more() + [b]`.
+      ExprPtr spliced;
+      auto append = [&](llvm::SMLoc at, ExprPtr part) {
+        spliced = spliced ? std::make_unique<BinaryExpr>(at, BinaryOp::Add,
+                                                         std::move(spliced),
+                                                         std::move(part))
+                          : std::move(part);
+      };
+      auto flush = [&](llvm::SMLoc at) {
+        if (!elements.empty())
+          append(at, std::make_unique<ListExpr>(at, std::move(elements)));
+        elements.clear();
+      };
       while (!peek().isOp("]")) {
+        if (peek().isOp("*")) {
+          llvm::SMLoc at = consume().loc;
+          ExprPtr rest = parseExpr();
+          if (!rest)
+            return nullptr;
+          flush(at);
+          append(at, std::move(rest));
+          if (!consumeIfOp(","))
+            break;
+          continue;
+        }
         ExprPtr e = parseExpr();
         if (!e)
           return nullptr;
-        if (elements.empty() && peek().isKeyword("for"))
+        if (elements.empty() && !spliced && peek().isKeyword("for"))
           return parseListComprehension(loc, std::move(e));
         elements.push_back(std::move(e));
         if (!consumeIfOp(","))
@@ -2195,7 +2220,10 @@ ExprPtr Parser::parseAtom() {
       }
       if (!expectOp("]", "to close the list"))
         return nullptr;
-      return std::make_unique<ListExpr>(loc, std::move(elements));
+      if (!spliced)
+        return std::make_unique<ListExpr>(loc, std::move(elements));
+      flush(loc);
+      return spliced;
     }
     if (t.isOp("{")) {
       // A dict of simple entries (triton.Config's constexprs).
