@@ -411,6 +411,15 @@ static void printStmt(const Stmt &stmt, unsigned indent,
     return;
   case Stmt::Kind::Assert: {
     auto &a = cast<AssertStmt>(stmt);
+    if (a.raises) {
+      os << "raise";
+      if (a.message) {
+        os << " ";
+        printExpr(*a.message, os);
+      }
+      os << "\n";
+      return;
+    }
     os << "assert ";
     printExpr(*a.cond, os);
     if (a.message) {

@@ -452,6 +452,11 @@ FailureOr<Generator::Flow> Generator::genReturn(const ReturnStmt &stmt) {
 }
 
 LogicalResult Generator::genAssert(const AssertStmt &stmt) {
+  if (stmt.raises)
+    return error(stmt.getLoc(),
+                 "'raise' is reached while compiling; Triton compiles no "
+                 "raise, which may only sit in a branch that a compile-time "
+                 "condition leaves out");
   FailureOr<Val> cond = genExpr(*stmt.cond);
   if (failed(cond))
     return failure();

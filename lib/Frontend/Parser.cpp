@@ -1376,9 +1376,23 @@ StmtPtr Parser::parseSimpleStatement() {
     fail(tok, "imports are only allowed at top level");
     return nullptr;
   }
+  if (tok.isKeyword("raise")) {
+    // `raise E(...) [from e]`: an error only where generated (AssertStmt).
+    consume();
+    ExprPtr exception;
+    if (!peek().is(TokenKind::Newline) && !peek().is(TokenKind::Eof) &&
+        !peek().isOp(";")) {
+      exception = parseExpr();
+      if (!exception)
+        return nullptr;
+      if (consumeIfKeyword("from") && !parseExpr())
+        return nullptr;
+    }
+    return std::make_unique<AssertStmt>(loc, nullptr, std::move(exception),
+                                        /*raises=*/true);
+  }
   if (tok.isKeyword("global") || tok.isKeyword("nonlocal") ||
-      tok.isKeyword("del") || tok.isKeyword("raise") ||
-      tok.isKeyword("yield")) {
+      tok.isKeyword("del") || tok.isKeyword("yield")) {
     fail(tok, "'" + tok.text + "' is not supported in kernels");
     return nullptr;
   }

@@ -375,11 +375,18 @@ public:
 };
 
 /// Python `assert cond, "msg"`: a device assertion.
+/// `assert cond, message`; also `raise exception` (`raises`: no
+/// condition, the exception in `message`), an error where generated:
+/// Triton compiles no raise, which may only sit in a branch a constexpr
+/// condition leaves out.
 class AssertStmt : public StmtBase<Stmt::Kind::Assert> {
 public:
-  AssertStmt(llvm::SMLoc loc, ExprPtr cond, ExprPtr message)
-      : StmtBase(loc), cond(std::move(cond)), message(std::move(message)) {}
+  AssertStmt(llvm::SMLoc loc, ExprPtr cond, ExprPtr message,
+             bool raises = false)
+      : StmtBase(loc), cond(std::move(cond)), message(std::move(message)),
+        raises(raises) {}
   ExprPtr cond, message;
+  bool raises;
 };
 
 //===----------------------------------------------------------------------===//
