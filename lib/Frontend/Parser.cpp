@@ -605,6 +605,34 @@ std::optional<Val> Parser::evalModuleCondition(const Expr &condition,
   return evalConstexpr(condition, env, diags, &dict, &module);
 }
 
+/// The first name in `e` that an import of a module tilec does not have
+/// binds, or "".
+static std::string foreignNameIn(const Expr &e, const Module &module) {
+  std::string found;
+  forEachSubexpression(e, [&](const Expr &x) {
+    auto *name = dyn_cast<NameExpr>(&x);
+    if (found.empty() && name && module.foreignImports.count(name->name))
+      found = name->name;
+  });
+  return found;
+}
+
+bool Parser::blockHoldsTriton() {
+  size_t start = pos;
+  DiagnosticEngine::Held held = diags.hold();
+  bool skipped = skipBlock();
+  diags.release(std::move(held));
+  size_t end = pos;
+  pos = start;
+  if (!skipped)
+    return false;
+  for (size_t i = start; i < end; ++i)
+    if (tokens[i].isName("kernel") || tokens[i].isName("triton") ||
+        tokens[i].isName("tl"))
+      return true;
+  return false;
+}
+
 /// A module-level `if` runs while the file is read, so its condition must
 /// be known while compiling (evalModuleCondition). The branch taken is
 /// read as module-level code; the others are skipped.
@@ -626,6 +654,20 @@ bool Parser::parseTopLevelIf(Module &module) {
         DiagnosticEngine::Held held = diags.hold();
         std::optional<Val> value = evalModuleCondition(*condition, module);
         diags.release(std::move(held));
+        // A guard on an import tilec does not have (bitsandbytes' `if not
+        // is_triton_available():`, torch.sparse's `if has_triton():`, a
+        // torch version test): the branch that holds the Triton code.
+        std::string foreign = foreignNameIn(*condition, module);
+        if (!value && !foreign.empty()) {
+          bool holds = blockHoldsTriton();
+          diags.warning(keyword.loc,
+                        "cannot evaluate this condition (it reads '" + foreign +
+                            "', from a module tilec does not have); " +
+                            (holds ? "taking this branch, which holds"
+                                   : "skipping this branch, which holds no") +
+                            " Triton code");
+          value = Val::boolean(holds);
+        }
         if (!value)
           return fail(keyword,
                       "a module-level '" + keyword.text.str() +

@@ -46,6 +46,9 @@ private:
   bool addFunction(Module &module, std::unique_ptr<FunctionDef> fn);
   bool skipToBlockColon();
   bool skipBlock();
+  /// Whether the block that starts at the current token holds Triton code
+  /// (a `kernel`, or a name `triton` or `tl`); consumes nothing.
+  bool blockHoldsTriton();
   bool isHostStatementStart(const Token &tok) const;
   bool skipHostStatement(Module &module, llvm::StringRef why = {});
   void growConfigBuilder(Module &module, const Token &name, size_t start);
