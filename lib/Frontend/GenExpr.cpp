@@ -905,6 +905,14 @@ FailureOr<Val> Generator::callHelper(const FunctionDef &fn,
                      (fn.varArgs.empty() ? "*" + fn.varKeywords : fn.varArgs) +
                      ", which device code does not support; give it "
                      "named parameters");
+  for (const Decorator &d : fn.decorators)
+    if (llvm::is_contained(
+            {"autotune", "triton.autotune", "heuristics", "triton.heuristics"},
+            d.name))
+      return error(at, "'" + fn.name + "' carries @" + d.name +
+                           ": it is a kernel, which device code cannot call; "
+                           "port its header (kernel " +
+                           fn.name + "(...)) and launch it");
   if (!fn.nestedFunctions.empty()) {
     diags.error(fn.nestedFunctions.front()->loc,
                 "nested functions are not supported in device code; define "

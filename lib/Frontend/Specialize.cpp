@@ -907,7 +907,11 @@ static bool checkDecorators(const Module &ast, DiagnosticEngine &diags) {
         continue;
       }
       if (name == "grid" || name == "autotune" || name == "triton.autotune") {
-        if (!fn->isKernel) {
+        // Triton's @autotune (and @heuristics, below) on a def mark a
+        // kernel whose header the file has not ported: left alone, as
+        // Triton compiles only what is launched; calling it is the error
+        // (Generator's helper calls). @grid is tilec's own.
+        if (!fn->isKernel && name == "grid") {
           diags.error(d.loc, "@" + name + " applies to kernels only; '" +
                                  fn->name + "' is a helper (def)");
           ok = false;
@@ -927,14 +931,8 @@ static bool checkDecorators(const Module &ast, DiagnosticEngine &diags) {
         }
         continue;
       }
-      if (name == "triton.heuristics" || name == "heuristics") {
-        if (!fn->isKernel) {
-          diags.error(d.loc, "@" + name + " applies to kernels only; '" +
-                                 fn->name + "' is a helper (def)");
-          ok = false;
-        }
+      if (name == "triton.heuristics" || name == "heuristics")
         continue;
-      }
       // A project's wrapper of triton.jit (vLLM's `@jitcache(...)`,
       // `@triton_jit_decorator`), imported from a module tilec does not
       // have: the kernel is compiled as Triton would compile its body.
