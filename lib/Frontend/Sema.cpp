@@ -750,6 +750,22 @@ std::optional<Val> ConstEvaluator::eval(const Expr &e) {
   case Expr::Kind::Attribute: {
     if (auto t = dtypeFromExpr(e))
       return Val::dtype(*t);
+    // `torch.finfo(torch.float8_e4m3fn).max`, or `.min` of a constant
+    // bound to such a call.
+    if (auto *a = llvm::dyn_cast<AttributeExpr>(&e)) {
+      std::optional<Val> info;
+      if (auto *name = dyn_cast<NameExpr>(a->base.get())) {
+        auto it = env.find(name->name);
+        if (it != env.end())
+          info = it->second;
+      } else if (module) {
+        bool handled = false;
+        info = evalTargetQuery(*a->base, module->computeCapability, handled);
+      }
+      if (info)
+        if (std::optional<Val> limit = numericLimit(*info, a->attr))
+          return limit;
+    }
     // Python's math module (`math.pi`).
     if (auto *a = llvm::dyn_cast<AttributeExpr>(&e);
         a && isPythonMathModule(*a->base)) {
@@ -1375,8 +1391,15 @@ bool tilec::expandComprehension(
 bool tilec::isAlias(const Expr &e, const llvm::StringMap<Val> &constants) {
   if (auto *n = dyn_cast<NameExpr>(&e))
     return !constants.count(n->name) && !parseScalarType(n->name);
-  if (isa<AttributeExpr>(e))
-    return !dtypeFromExpr(e);
+  // A dotted name (`libdevice.tanh`), not an attribute of a call's result
+  // or of a constant (`torch.finfo(torch.float32).min`, `info.max`).
+  if (auto *a = dyn_cast<AttributeExpr>(&e)) {
+    const Expr *root = a->base.get();
+    while (auto *inner = dyn_cast<AttributeExpr>(root))
+      root = inner->base.get();
+    auto *name = dyn_cast<NameExpr>(root);
+    return !dtypeFromExpr(e) && name && !constants.count(name->name);
+  }
   return false;
 }
 

@@ -23,9 +23,90 @@ static bool isQueryCall(const Expr &e, llvm::ArrayRef<llvm::StringRef> path) {
          isDotted(*call->callee, path);
 }
 
+static constexpr llvm::StringLiteral kFInfo = "torch.finfo:",
+                                     kIInfo = "torch.iinfo:";
+
+std::optional<Val> tilec::numericLimit(const Val &info, llvm::StringRef attr) {
+  if (info.getKind() != Val::Kind::Namespace)
+    return std::nullopt;
+  llvm::StringRef name = info.getName();
+  bool isFloatInfo = name.consume_front(kFInfo);
+  if (!isFloatInfo && !name.consume_front(kIInfo))
+    return std::nullopt;
+  std::optional<ScalarType> t = parseScalarType(name);
+  if (!t)
+    return std::nullopt;
+  unsigned bits = getBitWidth(*t);
+  if (attr == "bits")
+    return Val::integer(bits);
+  if (!isFloatInfo) {
+    bool isSigned = !isUnsigned(*t);
+    int64_t max = isSigned     ? int64_t((uint64_t(1) << (bits - 1)) - 1)
+                  : bits == 64 ? -1 // uint64's max does not fit: refused
+                               : int64_t((uint64_t(1) << bits) - 1);
+    if (attr == "max" && max >= 0)
+      return Val::integer(max);
+    if (attr == "min")
+      return Val::integer(isSigned ? -max - 1 : 0);
+    return std::nullopt;
+  }
+  // Largest finite value, machine epsilon and smallest normal value.
+  struct Limits {
+    double max, eps, tiny;
+  };
+  std::optional<Limits> limits;
+  switch (*t) {
+  case ScalarType::F16:
+    limits = Limits{65504.0, 0x1p-10, 0x1p-14};
+    break;
+  case ScalarType::BF16:
+    limits = Limits{0x1.fep127, 0x1p-7, 0x1p-126};
+    break;
+  case ScalarType::F32:
+    limits = Limits{0x1.fffffep127, 0x1p-23, 0x1p-126};
+    break;
+  case ScalarType::F64:
+    limits = Limits{0x1.fffffffffffffp1023, 0x1p-52, 0x1p-1022};
+    break;
+  case ScalarType::FP8E4M3:
+    limits = Limits{448.0, 0x1p-3, 0x1p-6};
+    break;
+  case ScalarType::FP8E5M2:
+    limits = Limits{57344.0, 0x1p-2, 0x1p-14};
+    break;
+  default:
+    return std::nullopt;
+  }
+  if (attr == "max")
+    return Val::floating(limits->max);
+  if (attr == "min")
+    return Val::floating(-limits->max);
+  if (attr == "eps")
+    return Val::floating(limits->eps);
+  if (attr == "tiny" || attr == "smallest_normal")
+    return Val::floating(limits->tiny);
+  return std::nullopt;
+}
+
 std::optional<Val> tilec::evalTargetQuery(const Expr &e,
                                           unsigned computeCapability,
                                           bool &handled) {
+  // torch.finfo(torch.T) / torch.iinfo(torch.T): a value whose attributes
+  // numericLimit answers.
+  if (auto *call = dyn_cast<CallExpr>(&e);
+      call && call->args.size() == 1 && call->keywords.empty()) {
+    bool floats = isDotted(*call->callee, {"torch", "finfo"});
+    bool ints = isDotted(*call->callee, {"torch", "iinfo"});
+    auto *dtype = dyn_cast<AttributeExpr>(call->args[0].get());
+    std::optional<ScalarType> t =
+        (floats || ints) && dtype && isDotted(*dtype->base, {"torch"})
+            ? parseScalarType(dtype->attr)
+            : std::nullopt;
+    if (t && (floats ? isFloat(*t) : isInteger(*t) && *t != ScalarType::I1)) {
+      handled = true;
+      return Val::nameSpace(((floats ? kFInfo : kIInfo) + getName(*t)).str());
+    }
+  }
   if (isQueryCall(e, {"torch", "cuda", "get_device_capability"})) {
     handled = true;
     return Val::tuple({Val::integer(computeCapability / 10),

@@ -26,6 +26,13 @@ namespace tilec {
 std::optional<Val> evalTargetQuery(const Expr &e, unsigned computeCapability,
                                    bool &handled);
 
+/// `torch.finfo(torch.T).ATTR` and `torch.iinfo(torch.T).ATTR` (vLLM's
+/// `float8_info = torch.finfo(torch.float8_e4m3fn)`, then `float8_info.min`
+/// as a constexpr default): `info` is what evalTargetQuery gives for the
+/// call; ATTR is min, max, bits, and for floats eps and tiny. Nullopt for
+/// anything else.
+std::optional<Val> numericLimit(const Val &info, llvm::StringRef attr);
+
 } // namespace tilec
 
 #endif // TILE_FRONTEND_TARGETQUERIES_H
