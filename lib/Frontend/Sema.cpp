@@ -930,6 +930,19 @@ std::optional<Val> ConstEvaluator::eval(const Expr &e) {
 }
 
 std::optional<Val> ConstEvaluator::evalCall(const CallExpr &call) {
+  // `named_args['p'].element_size()` in a prune function: the bytes of a
+  // pointer argument's element.
+  if (auto *a = dyn_cast<AttributeExpr>(call.callee.get());
+      a && a->attr == "element_size" && call.args.empty() &&
+      call.keywords.empty()) {
+    std::optional<Val> v = eval(*a->base);
+    if (!v)
+      return std::nullopt;
+    if (v->getKind() == Val::Kind::DType)
+      return Val::integer(std::max(1u, getBitWidth(v->getDType()) / 8));
+    return fail(call, "element_size() of " + v->describe() +
+                          ", which is no tensor argument");
+  }
   std::string name;
   bool pythonMath = false;
   if (auto *n = dyn_cast<NameExpr>(call.callee.get()))

@@ -974,10 +974,18 @@ runPrune(const FunctionDef &kernel, const AutotuneSpec &spec,
       return std::nullopt;
     if (!p->isConstexpr()) {
       auto it = arguments.find(name);
-      status = it == arguments.end() ? ArgumentStatus::Unknown
-                                     : ArgumentStatus::Known;
-      return it == arguments.end() ? std::nullopt
-                                   : std::optional<Val>(it->second);
+      if (it != arguments.end()) {
+        status = ArgumentStatus::Known;
+        return it->second;
+      }
+      // A pointer is its annotated dtype, all a prune may learn of it
+      // (`named_args['a'].element_size()`), as the JIT passes it.
+      if (p->type && p->type->kind == ParamType::Kind::Pointer) {
+        status = ArgumentStatus::Known;
+        return Val::dtype(p->type->elementType, /*pointer=*/true);
+      }
+      status = ArgumentStatus::Unknown;
+      return std::nullopt;
     }
     auto d = llvm::find_if(defines, [&](auto &e) { return e.first == name; });
     if (d != defines.end()) {

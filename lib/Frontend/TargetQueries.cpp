@@ -1,6 +1,7 @@
 //===- TargetQueries.cpp - What host code asks about the target -----------===//
 
 #include "tile/Frontend/TargetQueries.h"
+#include "tile/Frontend/Specialize.h"
 
 using namespace tilec;
 using llvm::dyn_cast;
@@ -107,6 +108,56 @@ std::optional<Val> tilec::evalTargetQuery(const Expr &e,
       return Val::nameSpace(((floats ? kFInfo : kIInfo) + getName(*t)).str());
     }
   }
+  if (isQueryCall(e, {"torch", "cuda", "current_device"})) {
+    handled = true;
+    return Val::integer(0);
+  }
+  // The device's properties, as torch and Triton's driver give them (a
+  // prune function's shared-memory budget, a heuristic's SM count).
+  auto isPropertiesCall = [](const Expr &x, bool triton) {
+    auto *call = dyn_cast<CallExpr>(&x);
+    if (!call || call->args.size() > 1)
+      return false;
+    if (!triton)
+      return isDotted(*call->callee,
+                      {"torch", "cuda", "get_device_properties"});
+    return isDotted(*call->callee, {"triton", "runtime", "driver", "utils",
+                                    "get_device_properties"}) ||
+           isDotted(*call->callee, {"triton", "runtime", "driver", "active",
+                                    "utils", "get_device_properties"});
+  };
+  auto property = [&](llvm::StringRef key) -> std::optional<Val> {
+    unsigned sharedBytes = computeCapability >= 90   ? 232448
+                           : computeCapability == 80 ? 166912
+                                                     : 101376;
+    if (key == "multi_processor_count" || key == "multiprocessor_count")
+      return Val::integer(defaultNumSMs(computeCapability));
+    if (key == "max_shared_mem" || key == "shared_memory_per_block_optin")
+      return Val::integer(sharedBytes);
+    if (key == "warp_size" || key == "warpSize")
+      return Val::integer(32);
+    if (key == "max_num_regs" || key == "regs_per_multiprocessor")
+      return Val::integer(65536);
+    if (key == "major")
+      return Val::integer(computeCapability / 10);
+    if (key == "minor")
+      return Val::integer(computeCapability % 10);
+    return std::nullopt;
+  };
+  if (auto *attr = dyn_cast<AttributeExpr>(&e);
+      attr && isPropertiesCall(*attr->base, /*triton=*/false))
+    if (std::optional<Val> v = property(attr->attr)) {
+      handled = true;
+      return v;
+    }
+  if (auto *sub = dyn_cast<SubscriptExpr>(&e);
+      sub && sub->indices.size() == 1 &&
+      isPropertiesCall(*sub->base, /*triton=*/true))
+    if (auto *key = dyn_cast<StrExpr>(sub->indices[0].get()))
+      if (std::optional<Val> v = property(key->value)) {
+        handled = true;
+        return v;
+      }
   if (isQueryCall(e, {"torch", "cuda", "get_device_capability"})) {
     handled = true;
     return Val::tuple({Val::integer(computeCapability / 10),

@@ -3,10 +3,13 @@
 // Host code that Triton runs while it imports a file or tunes a kernel asks
 // the driver about the device: `torch.cuda.get_device_capability()`,
 // `triton.runtime.driver.active.get_current_target().backend` (and `.arch`,
-// `.warp_size`). tilec answers for the target it compiles for, so module-
-// level conditions (`if supports_host_descriptor():`) and config filters
-// (`torch.cuda.get_device_capability()[0] == 9`) take the branch Triton
-// would take on that device.
+// `.warp_size`), `torch.cuda.get_device_properties(d).multi_processor_count`,
+// `triton.runtime.driver.active.utils.get_device_properties(d)
+// ["max_shared_mem"]`, and about dtypes: `torch.finfo(torch.float16).max`.
+// tilec answers for the target it compiles for (its flagship part), so
+// module-level conditions (`if supports_host_descriptor():`), config
+// filters (`torch.cuda.get_device_capability()[0] == 9`) and prune
+// functions take the branch Triton would take on that device.
 //
 //===----------------------------------------------------------------------===//
 
