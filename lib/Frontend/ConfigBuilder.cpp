@@ -62,6 +62,7 @@ private:
         return failFlow(stmt.getLoc(), "only the configs list '" + list +
                                            "' may be appended to, one "
                                            "config(...) at a time");
+      reported = true;
       return each(call->args[0], env) ? Flow::Next : Flow::Failed;
     }
     if (auto [name, call] = methodCall(stmt, "extend"); call) {
@@ -135,7 +136,15 @@ private:
       e = sum->lhs.get();
     }
     auto *name = llvm::dyn_cast_or_null<NameExpr>(e);
-    if (list.empty() || !name || name->name != list)
+    // `return [triton.Config(...) for w in ...]` after plain assignments
+    // (flash-attn's triton_autotune_configs, whose `configs = []` stays
+    // empty): that list.
+    if (e && !reported && (!name || name->name != list)) {
+      if (!addList(*e))
+        return Flow::Failed;
+      e = nullptr;
+    }
+    if (e && (list.empty() || !name || name->name != list))
       return failFlow(ret.getLoc(),
                       "a config builder returns the list it built ('" +
                           (list.empty() ? std::string("configs") : list) +
@@ -148,6 +157,8 @@ private:
 
   /// Reports the configs of a list or comprehension of config calls.
   bool addList(const Expr &e) {
+    auto *empty = llvm::dyn_cast<ListExpr>(&e);
+    reported |= !empty || !empty->elements.empty();
     if (auto *l = llvm::dyn_cast<ListExpr>(&e)) {
       for (const ExprPtr &x : l->elements) {
         if (!isConfigCall(*x))
@@ -203,6 +214,8 @@ private:
     return Flow::Failed;
   }
 
+  /// Whether configs were reported before the return.
+  bool reported = false;
   llvm::StringMap<Val> env;
   DiagnosticEngine &diags;
   llvm::function_ref<bool(const ExprPtr &, const llvm::StringMap<Val> &)> each;

@@ -144,6 +144,17 @@ std::optional<Val> tilec::evalTargetQuery(const Expr &e,
       return Val::integer(computeCapability % 10);
     return std::nullopt;
   };
+  // flash-attn's `getattr(torch.cuda.get_device_properties(d),
+  // "warp_size", 32)`.
+  if (auto *call = dyn_cast<CallExpr>(&e);
+      call && isDotted(*call->callee, {"getattr"}) &&
+      (call->args.size() == 2 || call->args.size() == 3) &&
+      isPropertiesCall(*call->args[0], /*triton=*/false))
+    if (auto *key = dyn_cast<StrExpr>(call->args[1].get()))
+      if (std::optional<Val> v = property(key->value)) {
+        handled = true;
+        return v;
+      }
   if (auto *attr = dyn_cast<AttributeExpr>(&e);
       attr && isPropertiesCall(*attr->base, /*triton=*/false))
     if (std::optional<Val> v = property(attr->attr)) {
