@@ -882,6 +882,17 @@ bool Parser::parseDecorator(Decorator &deco) {
   }
   if (consumeIfOp("(")) {
     deco.isCall = true;
+    // Another library's decorator (torch.library's `@triton_op(name,
+    // mutates_args={"out"})` on a launcher) is host code: its arguments are
+    // skipped, whatever Python they hold.
+    if (!isLanguageDecorator(deco.name)) {
+      for (int depth = 1; depth > 0; consume()) {
+        if (peek().is(TokenKind::Eof))
+          return fail(peek(), "unclosed '(' in decorator");
+        depth += bracketDelta(peek());
+      }
+      return expectNewline();
+    }
     if (!parseCallArgs(deco.args, deco.keywords))
       return false;
   }
