@@ -780,7 +780,7 @@ bool Parser::parseImport(Module &module) {
   // that `from <triton.language or its libdevice> import f as g` makes `g`
   // an alias of that `f` (Unsloth imports libdevice's tanh so).
   bool isFrom = peek().isKeyword("from");
-  consume();
+  llvm::SMLoc importLoc = consume().loc;
   std::string from;
   std::vector<std::pair<const Token *, const Token *>> imported; // name, alias
   // What a module other than Triton's binds is remembered for the error
@@ -791,13 +791,20 @@ bool Parser::parseImport(Module &module) {
   // `import a.b [as c]` binds c, else a.
   std::string dotted;
   bool afterImport = false;
+  // `import triton.language.core as core`: the alias names that module.
+  std::vector<std::pair<std::string, std::string>> tritonAliases;
   auto endModule = [&](std::string bound) {
     if (dotted.empty())
       return;
-    if (bound.empty())
+    bool aliased = !bound.empty();
+    if (!aliased)
       bound = llvm::StringRef(dotted).split('.').first.str();
     if (!isTriton(dotted))
       module.foreignImports[bound] = dotted;
+    else if (aliased &&
+             llvm::StringRef(dotted).starts_with("triton.language") &&
+             bound != "tl")
+      tritonAliases.push_back({bound, dotted});
     dotted.clear();
   };
   while (!peek().is(TokenKind::Newline) && !peek().is(TokenKind::Eof)) {
@@ -849,6 +856,21 @@ bool Parser::parseImport(Module &module) {
   // _log2`, FlagGems' topk) are not global names: bind them too.
   bool innerModule =
       from == "triton.language.standard" || from == "triton.language.core";
+  for (auto &[bound, path] : tritonAliases) {
+    // `tl`, or `tl.core` / `tl.standard` / `tl.math`.
+    llvm::StringRef rest =
+        llvm::StringRef(path).drop_front(std::string("triton.language").size());
+    ExprPtr value = std::make_unique<NameExpr>(importLoc, "tl");
+    if (rest.consume_front("."))
+      value = std::make_unique<AttributeExpr>(importLoc, std::move(value),
+                                              rest.str(), importLoc);
+    tritonModuleAliases.insert(bound);
+    GlobalConst c;
+    c.name = bound;
+    c.loc = importLoc;
+    c.value = std::move(value);
+    module.constants.push_back(std::move(c));
+  }
   for (auto [name, alias] : imported) {
     if (!innerModule && (!alias || alias->text == name->text))
       continue;
@@ -1106,6 +1128,11 @@ std::optional<ParamType> Parser::parseParamType() {
     base = base.drop_front(3);
   else if (base.starts_with("triton.language."))
     base = base.drop_front(16);
+  // `core.constexpr` where `import triton.language.core as core` (Triton
+  // 2.2's standard.py, which FlagGems' topk copies).
+  if (base.ends_with(".constexpr") &&
+      tritonModuleAliases.contains(base.split('.').first))
+    base = "constexpr";
   if (base == "constexpr") {
     if (isPointer) {
       fail(first, "'constexpr' cannot be a pointer type");

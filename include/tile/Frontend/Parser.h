@@ -13,6 +13,7 @@
 #include "tile/Frontend/Diagnostics.h"
 #include "tile/Frontend/Token.h"
 #include "tile/Frontend/Value.h"
+#include "llvm/ADT/StringSet.h"
 #include <memory>
 #include <vector>
 
@@ -131,6 +132,8 @@ private:
   unsigned blockDepth = 0;
   /// The function whose body is being parsed (its nested `def`s go to it).
   FunctionDef *enclosingFunction = nullptr;
+  /// Names bound to Triton's language modules by `import ... as NAME`.
+  llvm::StringSet<> tritonModuleAliases;
   static constexpr unsigned kMaxBlockDepth = 100;
   /// Longest chain of binary operators or trailers in one expression.
   static constexpr unsigned kMaxChain = 1000;
