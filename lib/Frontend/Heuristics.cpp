@@ -14,6 +14,33 @@ static bool isLaunchOption(llvm::StringRef name) {
   return name == "num_warps" || name == "num_stages";
 }
 
+/// `e` itself, or where it names a module-level dict (FlagGems'
+/// `HEURISTICS_CONFIGS = {"fill": {...}}`, then
+/// `@heuristics(HEURISTICS_CONFIGS["fill"])`), the dict expression it names.
+static const Expr *moduleDict(const Expr &e, const Module *module) {
+  if (!module)
+    return &e;
+  auto named = [&](const Expr &x) -> const Expr * {
+    auto *name = dyn_cast<NameExpr>(&x);
+    const GlobalConst *c = name ? module->findConstant(name->name) : nullptr;
+    return c ? c->value.get() : nullptr;
+  };
+  if (const Expr *value = named(e))
+    return value;
+  auto *item = dyn_cast<SubscriptExpr>(&e);
+  auto *key = item && item->indices.size() == 1
+                  ? dyn_cast<StrExpr>(item->indices[0].get())
+                  : nullptr;
+  auto *outer =
+      key ? llvm::dyn_cast_or_null<DictExpr>(named(*item->base)) : nullptr;
+  if (!outer)
+    return &e;
+  for (auto [k, v] : llvm::zip(outer->keys, outer->values))
+    if (auto *s = dyn_cast<StrExpr>(k.get()); s && s->value == key->value)
+      return v.get();
+  return &e;
+}
+
 std::vector<Heuristic> tilec::readHeuristics(const FunctionDef &kernel,
                                              DiagnosticEngine &diags,
                                              bool &failed) {
@@ -33,7 +60,8 @@ std::vector<Heuristic> tilec::readHeuristics(const FunctionDef &kernel,
     else if (d.isCall && d.args.empty() && d.keywords.size() == 1 &&
              d.keywords[0].name == "values")
       values = d.keywords[0].value.get();
-    auto *dict = llvm::dyn_cast_or_null<DictExpr>(values);
+    auto *dict = llvm::dyn_cast_or_null<DictExpr>(
+        values ? moduleDict(*values, kernel.module) : nullptr);
     if (!dict) {
       bad(d.loc, "@heuristics takes one dict of parameter names to lambdas: "
                  "@heuristics({'NAME': lambda args: ...})");
