@@ -193,6 +193,13 @@ FailureOr<Val> Generator::callBuiltin(llvm::StringRef name,
     return callPythonFunction(name, args, at);
   if (name == "program_id" || name == "num_programs")
     return builtinProgramId(name, args, at);
+  // FlagGems' triton_lang_extension (`tle`): the same, as int64.
+  if (name.consume_front("tle.")) {
+    FailureOr<Val> id = builtinProgramId(name, args, at);
+    if (failed(id))
+      return failure();
+    return cast(*id, ScalarType::I64, at);
+  }
   if (name == "arange")
     return builtinArange(args, at);
   if (name == "zeros" || name == "zeros_like" || name == "full" ||

@@ -426,6 +426,11 @@ FailureOr<Val> Generator::genName(const NameExpr &expr) {
   // `import math`: Python's module, evaluated while compiling.
   if (foreign != ast.foreignImports.end() && foreign->second == "math")
     return Val::nameSpace("python.math");
+  // FlagGems' `triton_lang_extension as tle`: program_id and num_programs
+  // as int64 (its two functions).
+  if (foreign != ast.foreignImports.end() &&
+      llvm::StringRef(foreign->second).ends_with("triton_lang_extension"))
+    return Val::nameSpace("tle");
   if (foreign != ast.foreignImports.end() && !inLibrary())
     return error(expr.getLoc(),
                  "'" + name + "' is '" + foreign->second +
@@ -555,6 +560,13 @@ FailureOr<Val> Generator::genAttribute(const AttributeExpr &expr) {
     llvm::StringRef ns = base->getName();
     if (ns == "python.math")
       return pythonMathAttribute(attr, expr.attrLoc);
+    if (ns == "tle") {
+      if (attr == "program_id" || attr == "num_programs")
+        return Val::builtin("tle." + attr);
+      return error(expr.attrLoc,
+                   "triton_lang_extension has no '" + attr +
+                       "' here (program_id and num_programs are known)");
+    }
     if (ns == "triton") {
       if (attr == "language")
         return Val::nameSpace("tl");
