@@ -17,22 +17,22 @@ void DiagnosticEngine::error(llvm::SMLoc loc, const llvm::Twine &message) {
     os << "note: too many errors; stopping here\n";
 }
 
-void DiagnosticEngine::note(llvm::SMLoc loc, const llvm::Twine &message) {
+void DiagnosticEngine::report(llvm::SMLoc loc, llvm::SourceMgr::DiagKind kind,
+                              const llvm::Twine &message) {
   if (errorCount > kMaxErrors)
     return;
   if (handler)
-    return handler(loc, llvm::SourceMgr::DK_Note, message.str());
-  sourceMgr.PrintMessage(os, loc, llvm::SourceMgr::DK_Note, message, {}, {},
+    return handler(loc, kind, message.str());
+  sourceMgr.PrintMessage(os, loc, kind, message, {}, {},
                          /*ShowColors=*/false);
 }
 
+void DiagnosticEngine::note(llvm::SMLoc loc, const llvm::Twine &message) {
+  report(loc, llvm::SourceMgr::DK_Note, message);
+}
+
 void DiagnosticEngine::warning(llvm::SMLoc loc, const llvm::Twine &message) {
-  if (errorCount > kMaxErrors)
-    return;
-  if (handler)
-    return handler(loc, llvm::SourceMgr::DK_Warning, message.str());
-  sourceMgr.PrintMessage(os, loc, llvm::SourceMgr::DK_Warning, message, {}, {},
-                         /*ShowColors=*/false);
+  report(loc, llvm::SourceMgr::DK_Warning, message);
 }
 
 void DiagnosticEngine::error(const llvm::Twine &message) {

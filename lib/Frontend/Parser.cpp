@@ -1428,11 +1428,15 @@ StmtPtr Parser::parseSimpleStatement() {
     consume();
     return std::make_unique<ContinueStmt>(loc);
   }
+  // The end of a statement: an optional `return` or `raise` operand ends.
+  auto atEnd = [&] {
+    return peek().is(TokenKind::Newline) || peek().is(TokenKind::Eof) ||
+           peek().isOp(";");
+  };
   if (tok.isKeyword("return")) {
     consume();
     ExprPtr value;
-    if (!peek().is(TokenKind::Newline) && !peek().is(TokenKind::Eof) &&
-        !peek().isOp(";")) {
+    if (!atEnd()) {
       value = parseExprList();
       if (!value)
         return nullptr;
@@ -1460,8 +1464,7 @@ StmtPtr Parser::parseSimpleStatement() {
     // `raise E(...) [from e]`: an error only where generated (AssertStmt).
     consume();
     ExprPtr exception;
-    if (!peek().is(TokenKind::Newline) && !peek().is(TokenKind::Eof) &&
-        !peek().isOp(";")) {
+    if (!atEnd()) {
       exception = parseExpr();
       if (!exception)
         return nullptr;

@@ -71,6 +71,10 @@ public:
   static constexpr unsigned kMaxErrors = 20;
 
 private:
+  /// A note or warning: no error, dropped past kMaxErrors.
+  void report(llvm::SMLoc loc, llvm::SourceMgr::DiagKind kind,
+              const llvm::Twine &message);
+
   llvm::SourceMgr &sourceMgr;
   llvm::raw_ostream &os;
   Handler handler;
