@@ -1249,7 +1249,7 @@ std::optional<Val> tilec::evalConstexpr(const Expr &expr,
 
 namespace {
 /// Runs a host function's body on constants: assignments (names, tuples of
-/// names), `if` / `elif` / `else`, `pass` and `return`.
+/// names, `x *= 2`), `if` / `elif` / `else`, `while`, `pass` and `return`.
 class HostFunctionRunner {
 public:
   HostFunctionRunner(llvm::StringMap<Val> env, DiagnosticEngine &diags,
@@ -1272,10 +1272,47 @@ public:
             return false;
         continue;
       }
+      if (auto *aug = dyn_cast<AugAssignStmt>(stmt.get())) {
+        auto *name = dyn_cast<NameExpr>(aug->target.get());
+        auto current = name ? env.find(name->name) : env.end();
+        if (current == env.end())
+          return unsupported(*stmt);
+        std::optional<Val> v = eval(*aug->value);
+        if (!v)
+          return false;
+        std::string error;
+        std::optional<Val> r = foldBinary(aug->op, current->second, *v, error);
+        if (!r) {
+          diags.error(aug->getLoc(),
+                      error.empty() ? "unsupported operands" : error);
+          return false;
+        }
+        env[name->name] = *r;
+        continue;
+      }
       if (auto *branch = dyn_cast<IfStmt>(stmt.get())) {
         std::optional<Val> cond = eval(*branch->cond);
         if (!cond || !run(cond->truthy() ? branch->thenBody : branch->elseBody))
           return false;
+        continue;
+      }
+      // FlagGems' heuristics double a block size while it fits.
+      if (auto *loop = dyn_cast<WhileStmt>(stmt.get())) {
+        for (unsigned i = 0; !result; ++i) {
+          if (i == kMaxIterations) {
+            diags.error(loop->getLoc(),
+                        "a loop run while compiling did not end after " +
+                            llvm::Twine(kMaxIterations) + " iterations");
+            return false;
+          }
+          std::optional<Val> cond = eval(*loop->cond);
+          if (!cond)
+            return false;
+          if (!cond->truthy())
+            break;
+          if (!run(loop->body))
+            return false;
+        }
         continue;
       }
       if (auto *ret = dyn_cast<ReturnStmt>(stmt.get())) {
@@ -1283,9 +1320,7 @@ public:
             ret->value ? eval(*ret->value) : std::optional<Val>(Val::none());
         return result.has_value();
       }
-      diags.error(stmt->getLoc(), "a function run while compiling may only "
-                                  "assign values, branch and return");
-      return false;
+      return unsupported(*stmt);
     }
     return true;
   }
@@ -1293,6 +1328,14 @@ public:
   std::optional<Val> result;
 
 private:
+  static constexpr unsigned kMaxIterations = 1u << 16;
+
+  bool unsupported(const Stmt &stmt) {
+    diags.error(stmt.getLoc(), "a function run while compiling may only "
+                               "assign values, branch, loop with while and "
+                               "return");
+    return false;
+  }
   std::optional<Val> eval(const Expr &e) {
     return evalConstexpr(e, env, diags, dict, module);
   }
