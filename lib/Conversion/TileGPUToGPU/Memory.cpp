@@ -403,10 +403,8 @@ struct AddPtrLowering : public OpConversionPattern<AddPtrOp> {
     // An offset the loop carries (`cols += BLOCK`) is a block argument whose
     // block the conversion may already have moved out of any region.
     auto carried = dyn_cast<BlockArgument>(op.getOffset());
-    bool invariant =
-        loop && (carried ? carried.getOwner()->getParent() &&
-                               loop.isDefinedOutsideOfLoop(carried)
-                         : loop.isDefinedOutsideOfLoop(op.getOffset()));
+    bool invariant = loop && (!carried || carried.getOwner()->getParent()) &&
+                     loop.isDefinedOutsideOfLoop(op.getOffset());
     if (invariant && op.getPtr().getDefiningOp<SplatOp>() &&
         getElementTypeOrSelf(op.getOffset().getType()).isInteger(32)) {
       std::string text =
