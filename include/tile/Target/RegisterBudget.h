@@ -53,9 +53,10 @@ std::string setRegisterBudgets(llvm::StringRef ptx,
 /// count: causal attention at head dim 64 on 8 warps takes 169 registers
 /// where its fast path needs 108, one program of 256 threads per SM
 /// instead of two), an entry whose next occupancy step costs at most a
-/// quarter of its registers, is no less than its fast path alone takes (the
-/// PTX assembled with its marked guard set to true, FastPathGuard.h), and
-/// for which `sharedBytes` (per entry, of `sharedBytesPerSM`) leaves room,
+/// third of its registers, is no less than its fast path alone takes, to a
+/// sixteenth (the PTX assembled with its marked guard set to true,
+/// FastPathGuard.h), and for which `sharedBytes` (per entry, of
+/// `sharedBytesPerSM`) leaves room,
 /// is assembled again under that budget and keeps it when ptxas does not
 /// spill (else falls back to the occupancy budget, checked once more).
 /// Returns the PTX unchanged when no budget is stated.

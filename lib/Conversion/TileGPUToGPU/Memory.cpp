@@ -8,9 +8,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AffineOffsets.h"
 #include "Utility.h"
 
 #include "tile/Dialect/TileGPU/Scratch.h"
+#include "tile/Support/Occupancy.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -385,15 +387,99 @@ struct AddressCastLowering : public OpConversionPattern<CastOp> {
   }
 };
 
+/// Whether the dots of `loop` hold so many accumulators that the loop's
+/// estimated registers (Occupancy.h) come within 32 of ptxas's 255:
+/// attention's 128 rows on 4 warps at head dim 128 (256), not on 8 (160).
+static bool atRegisterCeiling(scf::ForOp loop) {
+  int64_t accumulators = 0;
+  loop->walk([&](Operation *op) {
+    if (auto dot = dyn_cast<DotOp>(op))
+      accumulators += dot.getType().getNumElements();
+    else if (auto dot = dyn_cast<tilegpu::WarpGroupDotOp>(op))
+      accumulators +=
+          cast<RankedTensorType>(dot.getD().getType()).getNumElements();
+  });
+  int64_t threads =
+      32 * tilegpu::getNumWarps(loop->getParentOfType<FunctionOpInterface>());
+  return accumulators &&
+         tilec::estimatedLoopRegisters(accumulators, threads) >= 255 - 32;
+}
+
+static bool anyLoopAtRegisterCeiling(FunctionOpInterface func) {
+  return func
+      ->walk([](scf::ForOp loop) {
+        return atRegisterCeiling(loop) ? WalkResult::interrupt()
+                                       : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 struct AddPtrLowering : public OpConversionPattern<AddPtrOp> {
   using OpConversionPattern::OpConversionPattern;
+
+  /// A loop's tile addresses from one offset register a thread: where the
+  /// offsets are coordinates times constants or scalars (`rows * stride +
+  /// cols`), register i's address is the first one's plus its distance in
+  /// the layout times those coefficients, which ptxas folds into the
+  /// access (an immediate, or one IMAD.WIDE of the scalar) instead of
+  /// keeping each register's offset live through the loop. The sums are
+  /// 64-bit: they differ from the 32-bit offsets only where those wrap.
+  static std::optional<SmallVector<Value>>
+  addressesFromFirst(AddPtrOp op, OneToNOpAdaptor adaptor, unsigned bytes,
+                     ConversionPatternRewriter &rewriter,
+                     llvm::function_ref<Value(Value, Value)> address) {
+    auto type = dyn_cast<RankedTensorType>(op.getOffset().getType());
+    if (!type || adaptor.getOffset().size() < 2)
+      return std::nullopt;
+    tilegpu::LinearLayout layout = layoutOf(type);
+    std::optional<SmallVector<OffsetTerm>> terms =
+        getOffsetTerms(op.getOffset());
+    if (!terms || !registersAddToThreads(layout) ||
+        layout.getNumRegs() != adaptor.getOffset().size())
+      return std::nullopt;
+    Location loc = op.getLoc();
+    Value first = address(adaptor.getOffset()[0], adaptor.getPtr()[0]);
+    tilegpu::LinearLayout::Coord origin = layout.regCoord(0);
+    llvm::MapVector<Value, Value> coefficients; // as i64
+    SmallVector<Value> addresses;
+    for (unsigned reg = 0; reg < layout.getNumRegs(); ++reg) {
+      tilegpu::LinearLayout::Coord at = layout.regCoord(reg);
+      int64_t constantPart = 0;
+      llvm::MapVector<Value, int64_t> scalarParts;
+      for (const OffsetTerm &term : *terms) {
+        int64_t distance = (at[term.dim] - origin[term.dim]) * term.scale;
+        if (!term.coefficient)
+          constantPart += distance;
+        else if (distance)
+          scalarParts[term.coefficient] += distance;
+      }
+      Value address = first;
+      for (auto [coefficient, multiple] : scalarParts) {
+        if (!multiple)
+          continue;
+        Value &wide = coefficients[coefficient];
+        if (!wide)
+          wide = arith::ExtSIOp::create(rewriter, loc, rewriter.getI64Type(),
+                                        rewriter.getRemappedValue(coefficient));
+        Value step = arith::MulIOp::create(
+            rewriter, loc, wide, i64Constant(rewriter, loc, multiple * bytes));
+        address = arith::AddIOp::create(rewriter, loc, address, step);
+      }
+      if (constantPart)
+        address = arith::AddIOp::create(
+            rewriter, loc, address,
+            i64Constant(rewriter, loc, constantPart * bytes));
+      addresses.push_back(address);
+    }
+    return addresses;
+  }
+
   LogicalResult
   matchAndRewrite(AddPtrOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Type pointee = pointeeOf(op.getType());
     unsigned bytes = std::max(1u, pointee.getIntOrFloatBitWidth() / 8);
-    SmallVector<Value> results;
     // One base moving in a loop and 32-bit offsets fixed in it (a loop's
     // pointer block after tile-loop-pointer-offsets): each address is one
     // mad.wide of its offset onto the base. As inline assembly LLVM cannot
@@ -405,27 +491,39 @@ struct AddPtrLowering : public OpConversionPattern<AddPtrOp> {
     auto carried = dyn_cast<BlockArgument>(op.getOffset());
     bool invariant = loop && (!carried || carried.getOwner()->getParent()) &&
                      loop.isDefinedOutsideOfLoop(op.getOffset());
-    if (invariant && op.getPtr().getDefiningOp<SplatOp>() &&
-        getElementTypeOrSelf(op.getOffset().getType()).isInteger(32)) {
-      std::string text =
-          "mad.wide.s32 $0, $1, " + std::to_string(bytes) + ", $2;";
-      for (auto [ptr, off] : llvm::zip(adaptor.getPtr(), adaptor.getOffset()))
-        results.push_back(inlineAsm(rewriter, loc, rewriter.getI64Type(),
-                                    {off, ptr}, text, "=l,r,l",
-                                    /*hasSideEffects=*/false));
-      rewriter.replaceOpWithMultiple(op,
-                                     SmallVector<SmallVector<Value>>{results});
-      return success();
-    }
-    for (auto [ptr, off] : llvm::zip(adaptor.getPtr(), adaptor.getOffset())) {
-      Value o = off;
-      if (!o.getType().isInteger(64))
-        o = arith::ExtSIOp::create(rewriter, loc, rewriter.getI64Type(), o);
+    bool splatBase = op.getPtr().getDefiningOp<SplatOp>() != nullptr;
+    bool offsets32 =
+        getElementTypeOrSelf(op.getOffset().getType()).isInteger(32);
+    std::string madWideText =
+        "mad.wide.s32 $0, $1, " + std::to_string(bytes) + ", $2;";
+    auto address = [&](Value off, Value ptr) -> Value {
+      if (invariant && splatBase && offsets32)
+        return inlineAsm(rewriter, loc, rewriter.getI64Type(), {off, ptr},
+                         madWideText, "=l,r,l", /*hasSideEffects=*/false);
+      if (!off.getType().isInteger(64))
+        off = arith::ExtSIOp::create(rewriter, loc, rewriter.getI64Type(), off);
       if (bytes != 1)
-        o = arith::MulIOp::create(rewriter, loc, o,
-                                  i64Constant(rewriter, loc, bytes));
-      results.push_back(arith::AddIOp::create(rewriter, loc, ptr, o));
-    }
+        off = arith::MulIOp::create(rewriter, loc, off,
+                                    i64Constant(rewriter, loc, bytes));
+      return arith::AddIOp::create(rewriter, loc, ptr, off);
+    };
+    SmallVector<Value> results;
+    // Only in kernels with a loop at the register ceiling, in that loop and
+    // outside loops: not in loops that hold the base and offsets afresh in
+    // each iteration (a persistent kernel's tiles: ptxas spilled there), nor
+    // in kernels with registers to spare, where the per-register offsets
+    // measured faster (attention at head dim 128 on 8 warps, 0.93-0.96x:
+    // bench/NOTES.md).
+    if (splatBase && offsets32 &&
+        (loop ? invariant && atRegisterCeiling(loop)
+              : anyLoopAtRegisterCeiling(
+                    op->getParentOfType<FunctionOpInterface>())))
+      if (auto fromFirst =
+              addressesFromFirst(op, adaptor, bytes, rewriter, address))
+        results = std::move(*fromFirst);
+    if (results.empty())
+      for (auto [ptr, off] : llvm::zip(adaptor.getPtr(), adaptor.getOffset()))
+        results.push_back(address(off, ptr));
     rewriter.replaceOpWithMultiple(op, SmallVector<SmallVector<Value>>{results});
     return success();
   }
