@@ -268,20 +268,16 @@ static Operation *keepInRegistersAcrossLoop(tile::DotOp dot, Value tile) {
   unsigned threads = 32 * getNumWarps(dot->getParentOfType<func::FuncOp>());
   if (type.getNumElements() / threads > 64)
     return nullptr;
-  // The loop's dots: their accumulators, and whether another one has a
-  // loop-invariant loaded A, before (tile.dot) or after (warpgroup_dot, its
-  // A staged or read before the loop) its rewrite.
+  // Whether another dot of the loop has a loop-invariant loaded A, before
+  // (tile.dot) or after (warpgroup_dot, its A staged or read before the
+  // loop) its rewrite.
   bool another = false;
-  int64_t accumulators = 0;
   loop->walk([&](Operation *other) {
     Value otherA;
     if (auto d = dyn_cast<tile::DotOp>(other)) {
-      accumulators += d.getType().getNumElements();
       if (d != dot)
         otherA = convertedFromBlocked(d.getA());
     } else if (auto w = dyn_cast<WarpGroupDotOp>(other)) {
-      accumulators +=
-          cast<RankedTensorType>(w.getD().getType()).getNumElements();
       if (Operation *def = w.getA().getDefiningOp();
           def && isa<LocalAllocOp, LocalLoadOp, MemDescTransOp>(def))
         otherA = w.getA();
@@ -290,7 +286,8 @@ static Operation *keepInRegistersAcrossLoop(tile::DotOp dot, Value tile) {
   });
   if (another)
     return nullptr;
-  int64_t before = tilec::estimatedLoopRegisters(accumulators, threads);
+  int64_t before = tilec::estimatedLoopRegisters(
+      tilegpu::getDotAccumulatorElements(loop), threads);
   int64_t after = before + type.getNumElements() / threads / 2;
   unsigned warps = threads / 32;
   return after <= 192 && tilec::programsPerSM(after, warps) ==

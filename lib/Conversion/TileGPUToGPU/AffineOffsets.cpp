@@ -13,31 +13,28 @@ using namespace mlir::tile::lowering;
 
 namespace {
 
-/// The value every element of `v` holds when it is a splat: the splatted
-/// scalar, or a constant in `constant`.
-bool isUniform(Value v, Value &scalar, std::optional<int64_t> &constant) {
+/// The value every element of a splat holds: a scalar, or a constant.
+struct Uniform {
+  Value scalar;
+  std::optional<int64_t> constant;
+};
+std::optional<Uniform> getUniform(Value v) {
   APInt value;
-  if (matchPattern(v, m_ConstantInt(&value))) {
-    constant = value.getSExtValue();
-    return true;
-  }
+  if (matchPattern(v, m_ConstantInt(&value)))
+    return Uniform{Value(), value.getSExtValue()};
   if (auto splat = v.getDefiningOp<SplatOp>()) {
     if (matchPattern(splat.getSrc(), m_ConstantInt(&value)))
-      constant = value.getSExtValue();
-    else
-      scalar = splat.getSrc();
-    return true;
+      return Uniform{Value(), value.getSExtValue()};
+    return Uniform{splat.getSrc(), std::nullopt};
   }
-  return false;
+  return std::nullopt;
 }
 
 bool collect(Value v, int64_t scale, Value coefficient,
              SmallVectorImpl<OffsetTerm> &terms, unsigned depth) {
   if (depth > 32)
     return false;
-  Value scalar;
-  std::optional<int64_t> constant;
-  if (isUniform(v, scalar, constant))
+  if (getUniform(v))
     return true;
   Operation *def = v.getDefiningOp();
   if (!def)
@@ -76,25 +73,28 @@ bool collect(Value v, int64_t scale, Value coefficient,
            collect(def->getOperand(1), rhsScale, coefficient, terms, depth + 1);
   }
   if (isa<arith::MulIOp, arith::ShLIOp>(def)) {
-    Value factor = def->getOperand(1), other = def->getOperand(0);
-    if (!isUniform(factor, scalar, constant) && isa<arith::MulIOp>(def)) {
-      std::swap(factor, other);
-      scalar = Value();
-      constant.reset();
+    // The factor is a splat: the right operand, or for a product either.
+    Value other = def->getOperand(0);
+    std::optional<Uniform> factor = getUniform(def->getOperand(1));
+    if (!factor && isa<arith::MulIOp>(def)) {
+      other = def->getOperand(1);
+      factor = getUniform(def->getOperand(0));
     }
-    if (!isUniform(factor, scalar, constant))
+    if (!factor)
       return false;
     if (isa<arith::ShLIOp>(def)) {
-      if (!constant || *constant < 0 || *constant > 30)
+      if (!factor->constant || *factor->constant < 0 || *factor->constant > 30)
         return false;
-      return collect(other, scale << *constant, coefficient, terms, depth + 1);
+      return collect(other, scale << *factor->constant, coefficient, terms,
+                     depth + 1);
     }
-    if (constant)
-      return collect(other, scale * *constant, coefficient, terms, depth + 1);
+    if (factor->constant)
+      return collect(other, scale * *factor->constant, coefficient, terms,
+                     depth + 1);
     // One scalar factor per term: a product of two is not kept apart.
     if (coefficient)
       return false;
-    return collect(other, scale, scalar, terms, depth + 1);
+    return collect(other, scale, factor->scalar, terms, depth + 1);
   }
   return false;
 }

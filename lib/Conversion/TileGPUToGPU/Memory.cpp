@@ -391,14 +391,7 @@ struct AddressCastLowering : public OpConversionPattern<CastOp> {
 /// estimated registers (Occupancy.h) come within 32 of ptxas's 255:
 /// attention's 128 rows on 4 warps at head dim 128 (256), not on 8 (160).
 static bool atRegisterCeiling(scf::ForOp loop) {
-  int64_t accumulators = 0;
-  loop->walk([&](Operation *op) {
-    if (auto dot = dyn_cast<DotOp>(op))
-      accumulators += dot.getType().getNumElements();
-    else if (auto dot = dyn_cast<tilegpu::WarpGroupDotOp>(op))
-      accumulators +=
-          cast<RankedTensorType>(dot.getD().getType()).getNumElements();
-  });
+  int64_t accumulators = tilegpu::getDotAccumulatorElements(loop);
   int64_t threads =
       32 * tilegpu::getNumWarps(loop->getParentOfType<FunctionOpInterface>());
   return accumulators &&
@@ -417,12 +410,12 @@ static bool anyLoopAtRegisterCeiling(FunctionOpInterface func) {
 struct AddPtrLowering : public OpConversionPattern<AddPtrOp> {
   using OpConversionPattern::OpConversionPattern;
 
-  /// A loop's tile addresses from one offset register a thread: where the
+  /// A tile's addresses from one offset register a thread: where the
   /// offsets are coordinates times constants or scalars (`rows * stride +
   /// cols`), register i's address is the first one's plus its distance in
   /// the layout times those coefficients, which ptxas folds into the
   /// access (an immediate, or one IMAD.WIDE of the scalar) instead of
-  /// keeping each register's offset live through the loop. The sums are
+  /// keeping each register's offset live (through a loop). The sums are
   /// 64-bit: they differ from the 32-bit offsets only where those wrap.
   static std::optional<SmallVector<Value>>
   addressesFromFirst(AddPtrOp op, OneToNOpAdaptor adaptor, unsigned bytes,
@@ -439,7 +432,6 @@ struct AddPtrLowering : public OpConversionPattern<AddPtrOp> {
       return std::nullopt;
     Location loc = op.getLoc();
     Value first = address(adaptor.getOffset()[0], adaptor.getPtr()[0]);
-    tilegpu::LinearLayout::Coord origin = layout.regCoord(0);
     llvm::MapVector<Value, Value> coefficients; // as i64
     SmallVector<Value> addresses;
     for (unsigned reg = 0; reg < layout.getNumRegs(); ++reg) {
@@ -447,7 +439,8 @@ struct AddPtrLowering : public OpConversionPattern<AddPtrOp> {
       int64_t constantPart = 0;
       llvm::MapVector<Value, int64_t> scalarParts;
       for (const OffsetTerm &term : *terms) {
-        int64_t distance = (at[term.dim] - origin[term.dim]) * term.scale;
+        // Register 0 is at the thread's own coordinates.
+        int64_t distance = at[term.dim] * term.scale;
         if (!term.coefficient)
           constantPart += distance;
         else if (distance)

@@ -558,6 +558,17 @@ unsigned mlir::tilegpu::getNumWarps(Operation *kernel) {
   return 4;
 }
 
+int64_t mlir::tilegpu::getDotAccumulatorElements(Operation *op) {
+  int64_t elements = 0;
+  op->walk([&](Operation *inner) {
+    if (auto dot = dyn_cast<tile::DotOp>(inner))
+      elements += dot.getType().getNumElements();
+    else if (auto dot = dyn_cast<WarpGroupDotOp>(inner))
+      elements += cast<RankedTensorType>(dot.getD().getType()).getNumElements();
+  });
+  return elements;
+}
+
 unsigned mlir::tilegpu::getProducerWarps(Operation *kernel) {
   if (auto attr = kernel->getAttrOfType<IntegerAttr>(
           TileGPUDialect::getProducerWarpsAttrName()))

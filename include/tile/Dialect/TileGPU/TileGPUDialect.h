@@ -51,6 +51,11 @@ RankedTensorType withLayout(RankedTensorType type, Attribute layout);
 /// Number of warps a kernel runs with (its `tilegpu.num_warps` attribute).
 unsigned getNumWarps(Operation *kernel);
 
+/// Elements of the accumulators of the dots under `op` (`tile.dot` and
+/// `tilegpu.warpgroup_dot`): what the register estimates of a loop count
+/// (tile/Support/Occupancy.h).
+int64_t getDotAccumulatorElements(Operation *op);
+
 /// Warps a warp-specialized kernel launches beside its num_warps (0 if it
 /// is not specialized): they come after the num_warps warps, whose thread
 /// indices the layouts describe.
