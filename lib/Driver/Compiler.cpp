@@ -282,6 +282,7 @@ bool CompilerSession::lowerToGPU() {
           pm.addPass(mlir::tile::createTileFuseNestedLoops());
         pm.addPass(mlir::tile::createTileLoopPointerOffsets());
         pm.addPass(mlir::createCSEPass());
+        pm.addPass(mlir::tile::createTileGPUReadsAfterLoops());
         if (options.versionArguments)
           pm.addPass(mlir::tile::createTileVersionArguments());
         if (options.versionLoadedValues)
@@ -324,6 +325,7 @@ bool CompilerSession::lowerToGPU() {
         // every tensor is its own value), and LLVM's instcombine folds what a
         // canonicalization would, several times faster.
         pm.addPass(mlir::createCSEPass());
+        pm.addPass(mlir::tile::createTileGPUReadsAfterLoops());
         if (options.versionArguments)
           pm.addPass(mlir::tile::createTileGPUInterleaveGeneralPath());
       },

@@ -188,6 +188,29 @@ def TileGPUInterleaveGeneralPath
   ];
 }
 
+def TileGPUReadsAfterLoops : Pass<"tilegpu-reads-after-loops", "ModuleOp"> {
+  let summary = "Make the thread-index reads after a loop depend on the loop";
+  let description = [{
+    Runs on the per-thread code after `convert-tilegpu-to-gpu`. The
+    lowering reads `%tid.x` afresh after a loop, through an inline asm
+    marked `tilegpu.unhoisted_read`, so that the epilogue's addresses are
+    computed there rather than held through the loop. LLVM keeps such a
+    read in place, but ptxas merges all reads of `%tid.x` into one and is
+    then free to compute the epilogue's addresses before the loop, where
+    they occupy registers for its whole length. Each such read that follows
+    a loop in its block or an enclosing one (up to the enclosing loop or
+    function: a persistent kernel's epilogue follows its K loop) becomes
+    the unsigned minimum of itself and (a 32-bit result of the nearest such
+    loop OR 0x7fffffff): the same value, since a thread index is below
+    1024, but one that no compiler can compute before the loop ends. Reads
+    with no preceding loop, or whose loop has no used 32-bit integer or
+    float result, are left alone, and so are kernels marked
+    `tilegpu.register_ceiling` (the mark is removed): where the loop needs
+    every register either way, ptxas then spilled scalars instead.
+  }];
+  let dependentDialects = ["arith::ArithDialect"];
+}
+
 def TileGPUSharedDotOperands : Pass<"tilegpu-shared-dot-operands", "ModuleOp"> {
   let summary = "Stage mma.sync operands in swizzled shared memory";
   let description = [{

@@ -387,26 +387,6 @@ struct AddressCastLowering : public OpConversionPattern<CastOp> {
   }
 };
 
-/// Whether the dots of `loop` hold so many accumulators that the loop's
-/// estimated registers (Occupancy.h) come within 32 of ptxas's 255:
-/// attention's 128 rows on 4 warps at head dim 128 (256), not on 8 (160).
-static bool atRegisterCeiling(scf::ForOp loop) {
-  int64_t accumulators = tilegpu::getDotAccumulatorElements(loop);
-  int64_t threads =
-      32 * tilegpu::getNumWarps(loop->getParentOfType<FunctionOpInterface>());
-  return accumulators &&
-         tilec::estimatedLoopRegisters(accumulators, threads) >= 255 - 32;
-}
-
-static bool anyLoopAtRegisterCeiling(FunctionOpInterface func) {
-  return func
-      ->walk([](scf::ForOp loop) {
-        return atRegisterCeiling(loop) ? WalkResult::interrupt()
-                                       : WalkResult::advance();
-      })
-      .wasInterrupted();
-}
-
 struct AddPtrLowering : public OpConversionPattern<AddPtrOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -509,8 +489,8 @@ struct AddPtrLowering : public OpConversionPattern<AddPtrOp> {
     // bench/NOTES.md).
     if (splatBase && offsets32 &&
         (loop ? invariant && atRegisterCeiling(loop)
-              : anyLoopAtRegisterCeiling(
-                    op->getParentOfType<FunctionOpInterface>())))
+              : op->getParentOfType<FunctionOpInterface>()->hasAttr(
+                    tilegpu::kRegisterCeilingAttrName)))
       if (auto fromFirst =
               addressesFromFirst(op, adaptor, bytes, rewriter, address))
         results = std::move(*fromFirst);

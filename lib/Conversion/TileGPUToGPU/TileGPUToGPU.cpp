@@ -195,6 +195,7 @@ struct ConvertTileGPUToGPUPass
     if (failed(outlineKernels(module)))
       return signalPassFailure();
     markTileLoops(module);
+    markRegisterCeilings(module);
     markFastPathGuards(module);
     allocateTensorMaps(module);
 

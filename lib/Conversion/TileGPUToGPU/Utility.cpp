@@ -2,6 +2,8 @@
 
 #include "Utility.h"
 
+#include "tile/Support/Occupancy.h"
+
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
@@ -69,6 +71,28 @@ void mlir::tile::lowering::markTileLoops(Operation *root) {
                          .wasInterrupted();
     if (holdsLoop)
       loop->setAttr(kTileLoopAttrName, UnitAttr::get(loop->getContext()));
+  });
+}
+
+bool mlir::tile::lowering::atRegisterCeiling(scf::ForOp loop) {
+  int64_t accumulators = tilegpu::getDotAccumulatorElements(loop);
+  int64_t threads =
+      32 * tilegpu::getNumWarps(loop->getParentOfType<FunctionOpInterface>());
+  return accumulators &&
+         tilec::estimatedLoopRegisters(accumulators, threads) >= 255 - 32;
+}
+
+void mlir::tile::lowering::markRegisterCeilings(Operation *root) {
+  root->walk([](FunctionOpInterface func) {
+    bool atCeiling = func->walk([](scf::ForOp loop) {
+                           return atRegisterCeiling(loop)
+                                      ? WalkResult::interrupt()
+                                      : WalkResult::advance();
+                         })
+                         .wasInterrupted();
+    if (atCeiling)
+      func->setAttr(tilegpu::kRegisterCeilingAttrName,
+                    UnitAttr::get(func->getContext()));
   });
 }
 

@@ -116,6 +116,14 @@ constexpr llvm::StringLiteral kTileLoopAttrName = "tilegpu.tile_loop";
 /// getThreadId knows its place without walking loop bodies.
 void markTileLoops(Operation *root);
 
+/// Whether the dots of `loop` hold so many accumulators that the loop's
+/// estimated registers (Occupancy.h) come within 32 of ptxas's 255:
+/// attention's 128 rows on 4 warps at head dim 128 (256), not on 8 (160).
+bool atRegisterCeiling(scf::ForOp loop);
+/// Marks every function under `root` with such a loop
+/// (`tilegpu.register_ceiling`), once before the lowering.
+void markRegisterCeilings(Operation *root);
+
 /// Inline PTX `text` on `operands` under `constraints`, with `result` (a
 /// struct for several outputs, null for none).
 LLVM::InlineAsmOp createInlineAsm(OpBuilder &b, Location loc, Type result,

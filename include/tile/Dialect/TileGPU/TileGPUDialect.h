@@ -127,6 +127,13 @@ inline constexpr llvm::StringLiteral kSharedOnlyAttrName =
 inline constexpr llvm::StringLiteral kUnhoistedReadAttrName =
     "tilegpu.unhoisted_read";
 
+/// On a kernel with a loop at the register ceiling (its dots' accumulators
+/// alone come within 32 of 255 registers a thread), from the start of
+/// `convert-tilegpu-to-gpu` until `tilegpu-reads-after-loops`, which
+/// consults it and removes it.
+inline constexpr llvm::StringLiteral kRegisterCeilingAttrName =
+    "tilegpu.register_ceiling";
+
 } // namespace mlir::tilegpu
 
 #endif // TILE_DIALECT_TILEGPU_TILEGPUDIALECT_H
