@@ -282,7 +282,6 @@ bool CompilerSession::lowerToGPU() {
           pm.addPass(mlir::tile::createTileFuseNestedLoops());
         pm.addPass(mlir::tile::createTileLoopPointerOffsets());
         pm.addPass(mlir::createCSEPass());
-        pm.addPass(mlir::tile::createTileGPUReadsAfterLoops());
         if (options.versionArguments)
           pm.addPass(mlir::tile::createTileVersionArguments());
         if (options.versionLoadedValues)

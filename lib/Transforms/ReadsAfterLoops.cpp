@@ -78,6 +78,22 @@ Value getScalarResult(Operation *loop) {
   return fallback;
 }
 
+/// `result | 0x7fffffff` for `loop`'s scalar result, built before the
+/// ancestor of `firstRead` in the loop's block: after what the lowering put
+/// right after the loop (its waits and barriers). Null without a result.
+Value buildBound(Operation *loop, Operation *firstRead) {
+  Value result = getScalarResult(loop);
+  if (!result)
+    return {};
+  OpBuilder b(loop->getBlock()->findAncestorOpInBlock(*firstRead));
+  Location loc = loop->getLoc();
+  if (result.getType().isF32())
+    result = arith::BitcastOp::create(b, loc, b.getI32Type(), result);
+  Value low31 =
+      arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(INT32_MAX));
+  return arith::OrIOp::create(b, loc, result, low31);
+}
+
 struct TileGPUReadsAfterLoops
     : public tile::impl::TileGPUReadsAfterLoopsBase<TileGPUReadsAfterLoops> {
   void runOnOperation() override {
@@ -90,30 +106,22 @@ struct TileGPUReadsAfterLoops
           reads.push_back(read);
       });
     });
+    // One bound per loop (null where the loop has no usable result); the
+    // reads come in program order, so the first one builds it.
     DenseMap<Operation *, Value> bounds;
     for (LLVM::InlineAsmOp read : reads) {
       Operation *loop = getPrecedingLoop(read);
       if (!isa_and_nonnull<scf::ForOp>(loop))
         continue;
-      Value &bound = bounds[loop];
-      if (!bound) {
-        Value result = getScalarResult(loop);
-        if (!result)
-          continue;
-        // Built where the first read is, after what the lowering put right
-        // after the loop (its waits and barriers).
-        OpBuilder b(loop->getBlock()->findAncestorOpInBlock(*read));
-        Location loc = loop->getLoc();
-        if (result.getType().isF32())
-          result = arith::BitcastOp::create(b, loc, b.getI32Type(), result);
-        Value low31 =
-            arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(INT32_MAX));
-        bound = arith::OrIOp::create(b, loc, result, low31);
-      }
+      auto [it, first] = bounds.try_emplace(loop);
+      if (first)
+        it->second = buildBound(loop, read);
+      if (!it->second)
+        continue;
       OpBuilder b(read->getContext());
       b.setInsertionPointAfter(read);
       Value value = read.getResult(0);
-      auto tied = arith::MinUIOp::create(b, read.getLoc(), value, bound);
+      auto tied = arith::MinUIOp::create(b, read.getLoc(), value, it->second);
       value.replaceAllUsesExcept(tied, tied);
     }
   }

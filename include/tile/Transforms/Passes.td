@@ -201,10 +201,13 @@ def TileGPUReadsAfterLoops : Pass<"tilegpu-reads-after-loops", "ModuleOp"> {
     a loop in its block or an enclosing one (up to the enclosing loop or
     function: a persistent kernel's epilogue follows its K loop) becomes
     the unsigned minimum of itself and (a 32-bit result of the nearest such
-    loop OR 0x7fffffff): the same value, since a thread index is below
-    1024, but one that no compiler can compute before the loop ends. Reads
-    with no preceding loop, or whose loop has no used 32-bit integer or
-    float result, are left alone, and so are kernels marked
+    loop OR 0x7fffffff), built where the first such read is: the same
+    value, since a thread index is below 1024, but one that no compiler can
+    compute before the loop ends. The result is one the loop computes with
+    arithmetic, an integer where there is one, never an asm's (a wgmma
+    accumulator read before its wait serializes the loop's wgmmas). Reads
+    with no preceding loop, or whose loop has no such used result, are
+    left alone, and so are kernels marked
     `tilegpu.register_ceiling` (the mark is removed): where the loop needs
     every register either way, ptxas then spilled scalars instead.
   }];
