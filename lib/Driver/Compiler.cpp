@@ -291,6 +291,8 @@ bool CompilerSession::lowerToGPU() {
         pm.addPass(mlir::tile::createTileSinkPastLoops());
         mlir::tile::ConvertTileToTileGPUOptions layouts;
         layouts.useWgmma = options.wgmma && options.target.arch == "sm_90a";
+        if (options.pointerTensorMaps && layouts.useWgmma && options.mbarriers)
+          pm.addPass(mlir::tile::createTilePointerTensorMaps());
         layouts.vectorAtomics = options.target.computeCapability() >= 90;
         pm.addPass(mlir::tile::createConvertTileToTileGPU(layouts));
         pm.addPass(mlir::createCanonicalizerPass());

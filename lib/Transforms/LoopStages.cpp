@@ -77,13 +77,16 @@ unsigned mlir::tile::copyWidth(tile::LoadOp load) {
 }
 
 bool mlir::tile::tmaCopyable(tile::LoadOp load, tilegpu::LocalAllocOp alloc) {
-  MemDescType type = alloc.getType();
-  if (!load.getTensorMap() || type.getRank() != 2 || type.getShape()[0] > 256)
+  std::optional<std::array<int64_t, 2>> box = getTMABoxShape(alloc.getType());
+  if (!load.getTensorMap() || !box || (*box)[0] > 256)
     return false;
-  return type.getEncoding() ==
-         SharedEncodingAttr::getForWgmma(
-             alloc.getContext(), type.getShape(),
-             type.getElementType().getIntOrFloatBitWidth(), {1, 0});
+  // The map's box must be the buffer's: a tile stored in rows along its
+  // first dimension (K^T) is copied as the transposed box.
+  ArrayRef<int64_t> shape = alloc.getType().getShape();
+  ArrayRef<int64_t> mapBox = shape;
+  if (auto make = load.getTensorMap().getDefiningOp<tile::MakeTensorMapOp>())
+    mapBox = make.getBlockShape();
+  return ArrayRef<int64_t>(*box) == mapBox;
 }
 
 tile::LoadOp mlir::tile::pipelinableLoad(tilegpu::LocalAllocOp alloc,

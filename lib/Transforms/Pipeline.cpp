@@ -669,6 +669,22 @@ struct TileGPUPipelinePass
         load.getTensorMapMutable().clear();
         load.getTmaCoordsMutable().clear();
       });
+      // A version made for tensor maps that came to no TMA copy keeps its
+      // general path alone: the same code without the maps.
+      SmallVector<scf::IfOp> unused;
+      func.walk([&](scf::IfOp ifOp) {
+        if (ifOp->hasAttr(kTMAVersionAttrName) &&
+            !ifOp.getThenRegion()
+                 .walk([](AsyncTMACopyOp) { return WalkResult::interrupt(); })
+                 .wasInterrupted())
+          unused.push_back(ifOp);
+      });
+      for (scf::IfOp ifOp : unused) {
+        Block *kept = ifOp.elseBlock();
+        while (&kept->front() != kept->getTerminator())
+          kept->front().moveBefore(ifOp);
+        ifOp.erase();
+      }
     }
   }
 };

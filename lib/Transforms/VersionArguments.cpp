@@ -211,26 +211,19 @@ scf::IfOp versionOps(OpBuilder &b, func::FuncOp func,
                      ArrayRef<Candidate> assumptions) {
   Location loc = func.getLoc();
   Value guard = emitGuard(b, loc, func, assumptions);
-  auto ifOp = scf::IfOp::create(b, loc, guard, /*withElseRegion=*/true);
-  Block *elseBlock = ifOp.elseBlock();
-  for (Operation *op : moved)
-    op->moveBefore(elseBlock->getTerminator());
-
-  OpBuilder tb = ifOp.getThenBodyBuilder();
-  IRMapping mapping;
-  for (const Candidate &c : assumptions) {
-    Value arg = func.getArgument(c.argIndex);
-    Value assumed;
-    if (c.kind == Assumption::Unit)
-      assumed = arith::ConstantOp::create(
-          tb, loc, tb.getIntegerAttr(arg.getType(), 1));
-    else
-      assumed = hintMultiple(tb, loc, arg, c.divisor);
-    mapping.map(arg, assumed);
-  }
-  for (Operation &op : elseBlock->without_terminator())
-    tb.clone(op, mapping);
-  return ifOp;
+  return versionUnder(b, loc, guard, moved,
+                      [&](OpBuilder &tb, IRMapping &mapping) {
+                        for (const Candidate &c : assumptions) {
+                          Value arg = func.getArgument(c.argIndex);
+                          Value assumed;
+                          if (c.kind == Assumption::Unit)
+                            assumed = arith::ConstantOp::create(
+                                tb, loc, tb.getIntegerAttr(arg.getType(), 1));
+                          else
+                            assumed = hintMultiple(tb, loc, arg, c.divisor);
+                          mapping.map(arg, assumed);
+                        }
+                      });
 }
 
 /// Put the body of `func` (but the launch grid and what it is computed
@@ -241,18 +234,8 @@ scf::IfOp version(func::FuncOp func, ArrayRef<Candidate> assumptions) {
   if (!func.getBody().hasOneBlock())
     return nullptr;
   Block &body = func.getBody().front();
-  SetVector<Operation *> kept;
-  for (LaunchGridOp grid : body.getOps<LaunchGridOp>()) {
-    BackwardSliceOptions options;
-    options.inclusive = true;
-    (void)getBackwardSlice(grid.getOperation(), &kept, options);
-  }
-  SmallVector<Operation *> moved;
-  for (Operation &op : body.without_terminator())
-    if (!kept.contains(&op))
-      moved.push_back(&op);
   OpBuilder b(body.getTerminator());
-  scf::IfOp ifOp = versionOps(b, func, moved, assumptions);
+  scf::IfOp ifOp = versionOps(b, func, bodyBesideGrid(func), assumptions);
   ifOp->setAttr(tilegpu::kVersionedAttrName, b.getUnitAttr());
   return ifOp;
 }

@@ -223,6 +223,7 @@ bool BlockVersioner::run() {
   ifOp.getConditionMutable().assign(guard);
   placeholder.getDefiningOp()->erase();
   ifOp->setAttr(tilegpu::kVersionedAttrName, b.getUnitAttr());
+  ifOp->setAttr(tilegpu::kFastVersionAttrName, b.getUnitAttr());
   return true;
 }
 

@@ -3,7 +3,9 @@
 #include "Versioning.h"
 
 #include "tile/Dialect/Tile/TileDialect.h"
+#include "tile/Dialect/TileGPU/TileGPUDialect.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -79,4 +81,35 @@ Value mlir::tile::hintMultiple(OpBuilder &b, Location loc, Value v,
   return HintOp::create(b, loc, v.getType(), v,
                         b.getDenseI32ArrayAttr({static_cast<int32_t>(divisor)}),
                         /*maxContiguous=*/nullptr, /*maxConstancy=*/nullptr);
+}
+
+scf::IfOp mlir::tile::versionUnder(
+    OpBuilder &b, Location loc, Value guard, ArrayRef<Operation *> moved,
+    llvm::function_ref<void(OpBuilder &, IRMapping &)> assume) {
+  auto ifOp = scf::IfOp::create(b, loc, guard, /*withElseRegion=*/true);
+  ifOp->setAttr(tilegpu::kFastVersionAttrName, b.getUnitAttr());
+  Block *elseBlock = ifOp.elseBlock();
+  for (Operation *op : moved)
+    op->moveBefore(elseBlock->getTerminator());
+  OpBuilder tb = ifOp.getThenBodyBuilder();
+  IRMapping mapping;
+  assume(tb, mapping);
+  for (Operation &op : elseBlock->without_terminator())
+    tb.clone(op, mapping);
+  return ifOp;
+}
+
+SmallVector<Operation *> mlir::tile::bodyBesideGrid(func::FuncOp func) {
+  Block &body = func.getBody().front();
+  SetVector<Operation *> kept;
+  for (LaunchGridOp grid : body.getOps<LaunchGridOp>()) {
+    BackwardSliceOptions options;
+    options.inclusive = true;
+    (void)getBackwardSlice(grid.getOperation(), &kept, options);
+  }
+  SmallVector<Operation *> moved;
+  for (Operation &op : body.without_terminator())
+    if (!kept.contains(&op))
+      moved.push_back(&op);
+  return moved;
 }

@@ -12,7 +12,10 @@
 
 #include "tile/Analysis/AxisInfo.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseSet.h"
 
 namespace mlir::tile {
@@ -32,6 +35,20 @@ Value emitMultipleTest(OpBuilder &b, Location loc, Value v, unsigned divisor);
 
 /// `v` with the fact that it is a multiple of `divisor` (a `tile.hint`).
 Value hintMultiple(OpBuilder &b, Location loc, Value v, unsigned divisor);
+
+/// Moves `moved` into the else branch of an `scf.if` on `guard` (marked
+/// tile.fast_version), built at `b`'s position, and puts a copy of them in
+/// its then branch, through the values `assume` maps there (built with the
+/// then branch's builder).
+scf::IfOp
+versionUnder(OpBuilder &b, Location loc, Value guard,
+             ArrayRef<Operation *> moved,
+             llvm::function_ref<void(OpBuilder &, IRMapping &)> assume);
+
+/// The ops of the single-block body of `func` but its terminator, the
+/// launch grid and what the grid is computed from: what a version of the
+/// kernel copies.
+SmallVector<Operation *> bodyBesideGrid(func::FuncOp func);
 
 } // namespace mlir::tile
 

@@ -36,6 +36,7 @@
 #include "DeferDots.h"
 #include "LoopStages.h"
 #include "tile/Dialect/TileGPU/Scratch.h"
+#include "tile/Support/Occupancy.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -135,6 +136,88 @@ static bool isTopLevel(Block *block, func::FuncOp func) {
     return true;
   auto branch = dyn_cast<scf::IfOp>(parent);
   return branch && branch->getParentOp() == func && branch.getNumResults() == 0;
+}
+
+/// The branch of a version of the kernel (a block of an `scf.if` in the
+/// kernel's body) that holds `op`; null for ops of the body itself.
+static Block *topLevelBranch(Operation *op, func::FuncOp func) {
+  Block *body = &func.getBody().front();
+  Operation *top = body->findAncestorOpInBlock(*op);
+  auto branch = dyn_cast_or_null<scf::IfOp>(top);
+  if (!branch || branch == op || branch.getNumResults())
+    return nullptr;
+  for (Region &region : branch->getRegions())
+    if (region.isAncestor(op->getParentRegion()))
+      return &region.front();
+  return nullptr;
+}
+
+/// The registers each consumer thread may take once the producer gives
+/// its own back (setmaxnreg); none where nothing moves: one consumer
+/// warpgroup, or a config's own register limit (maxnreg).
+static std::optional<int64_t> movedRegisters(func::FuncOp func,
+                                             unsigned numWarps) {
+  if (numWarps / kWarpGroupWarps < 2 ||
+      func->hasAttr(TileGPUDialect::getMaxRegistersAttrName()))
+    return std::nullopt;
+  // The program starts with the registers ptxas gives each of its threads
+  // (the most one program per SM allows, in steps of 8: the lowering
+  // states one program per SM); the consumers may take what the producer
+  // gives back, no more, or setmaxnreg would wait forever.
+  int64_t consumerThreads = 32 * numWarps;
+  int64_t producerThreads = 32 * kWarpGroupWarps;
+  int64_t atLaunch =
+      kRegistersPerSM / (consumerThreads + producerThreads) / 8 * 8;
+  int64_t registers = (atLaunch * (consumerThreads + producerThreads) -
+                       producerThreads * kProducerRegisters) /
+                      consumerThreads;
+  return std::min<int64_t>(256, registers / 8 * 8);
+}
+
+/// The `scf.if` on `tid >= T` (T the num_warps warps' threads) that splits
+/// a kernel's threads: then the producer warps, else the consumers, whose
+/// barriers count T (`tilegpu.warp_specialized = T`). `threadId` receives
+/// the thread index it reads.
+static scf::IfOp createSplitBranch(OpBuilder &b, Location loc,
+                                   unsigned numWarps,
+                                   Value *threadId = nullptr) {
+  unsigned consumerThreads = 32 * numWarps;
+  Value tid = arith::IndexCastOp::create(
+      b, loc, b.getI32Type(),
+      gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
+  Value isProducer =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, tid,
+                            i32Value(b, loc, consumerThreads));
+  auto branch = scf::IfOp::create(b, loc, isProducer, /*withElseRegion=*/true);
+  branch->setAttr(kWarpSpecializedAttrName,
+                  b.getI32IntegerAttr(consumerThreads));
+  if (threadId)
+    *threadId = tid;
+  return branch;
+}
+
+/// Runs `block` (but its terminator) in the consumer warps only, as the
+/// split's consumer branch: a version of the kernel left unspecialized
+/// (the general path), whose layouts know the num_warps warps alone and
+/// whose barriers then count them alone.
+static void runInConsumersOnly(Block *block, unsigned numWarps) {
+  if (block->without_terminator().empty())
+    return;
+  OpBuilder b = OpBuilder::atBlockBegin(block);
+  Location loc = block->getParentOp()->getLoc();
+  scf::IfOp branch = createSplitBranch(b, loc, numWarps);
+  Block *consumer = branch.elseBlock();
+  while (branch->getNextNode() != block->getTerminator())
+    branch->getNextNode()->moveBefore(consumer->getTerminator());
+  // The registers move as in the split, so that this path has the
+  // consumers' count too.
+  auto func = block->getParentOp()->getParentOfType<func::FuncOp>();
+  if (std::optional<int64_t> registers = movedRegisters(func, numWarps)) {
+    b.setInsertionPointToStart(branch.thenBlock());
+    SetMaxRegistersOp::create(b, loc, kProducerRegisters, false);
+    b.setInsertionPointToStart(consumer);
+    SetMaxRegistersOp::create(b, loc, *registers, /*increase=*/true);
+  }
 }
 
 /// Whether the producer's threads may run `op` too, as everything outside
@@ -513,7 +596,8 @@ static int64_t sharedBytesBesideRing(const Split &split) {
 /// unused counters) when the producer's clone would keep tile
 /// computations.
 static LogicalResult specialize(Split &split, unsigned numWarps,
-                                int64_t maxSharedBytes, bool deferDots) {
+                                int64_t maxSharedBytes, bool deferDots,
+                                bool keepTwoPrograms) {
   Candidate &first = split.loops.front();
   unsigned stages = first.stages;
   for (Candidate &c : split.loops)
@@ -527,11 +611,21 @@ static LogicalResult specialize(Split &split, unsigned numWarps,
       std::min<int64_t>(stages, (maxSharedBytes - others) / bytesPerStage);
   if (slots < 2)
     return failure();
-  // With one consumer warpgroup the producer's doubles the program's
-  // threads and no registers move: where two programs of one warpgroup fit
-  // an SM, they overlap each other better (attention on 4 warps, whose
-  // registers would then allow one program per SM only).
-  if (numWarps < 2 * kWarpGroupWarps &&
+  // A specialized program holds an SM alone: with one consumer warpgroup
+  // the producer's doubles its threads and no registers move, with two or
+  // more it starts at the registers of one program per SM. Where two
+  // programs of the software pipeline fit an SM (shared memory for two,
+  // and each thread's share of the loops' accumulators leaving registers
+  // for two, as always with one warpgroup) they overlap each other better
+  // than a producer overlaps one: attention as written measured 0.70-0.83x
+  // specialized at head dim 64 on 8 warps, 0.68-0.74x with 64-row tiles on
+  // 4 warps at head dim 128 (bench/NOTES.md, stop 47).
+  int64_t accumulators = 0;
+  for (Candidate &c : split.loops)
+    accumulators = std::max(accumulators, getDotAccumulatorElements(c.inner));
+  unsigned byRegisters = tilec::programsPerSM(
+      tilec::estimatedLoopRegisters(accumulators, 32 * numWarps), numWarps);
+  if (keepTwoPrograms && byRegisters >= 2 &&
       2 * (slots * bytesPerStage + others) <= maxSharedBytes)
     return failure();
 
@@ -565,28 +659,17 @@ static LogicalResult specialize(Split &split, unsigned numWarps,
   ring.empty = allocateBarrierRing(split.start, slots, numWarps);
 
   unsigned consumerThreads = 32 * numWarps;
-  Value tid = arith::IndexCastOp::create(
-      rewriter, loc, rewriter.getI32Type(),
-      gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x));
-  Value isProducer =
-      arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::uge, tid,
-                            i32Value(rewriter, loc, consumerThreads));
-  auto branch = scf::IfOp::create(rewriter, loc, isProducer,
-                                  /*withElseRegion=*/true);
-  branch->setAttr(kWarpSpecializedAttrName,
-                  rewriter.getI32IntegerAttr(consumerThreads));
+  Value tid;
+  scf::IfOp branch = createSplitBranch(rewriter, loc, numWarps, &tid);
   Block *consumer = branch.elseBlock();
   for (Operation *op : ops)
     op->moveBefore(consumer->getTerminator());
 
   // The producer: one thread of the extra warpgroup runs a clone.
-  // A config's own register limit (maxnreg) leaves nothing to move.
   auto func = split.start->getParentOfType<func::FuncOp>();
-  bool moveRegisters =
-      numWarps / kWarpGroupWarps >= 2 &&
-      !func->hasAttr(TileGPUDialect::getMaxRegistersAttrName());
+  std::optional<int64_t> consumerRegisters = movedRegisters(func, numWarps);
   rewriter.setInsertionPointToStart(branch.thenBlock());
-  if (moveRegisters)
+  if (consumerRegisters)
     SetMaxRegistersOp::create(rewriter, loc, kProducerRegisters, false);
   Value firstProducer =
       arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, tid,
@@ -623,21 +706,9 @@ static LogicalResult specialize(Split &split, unsigned numWarps,
   }
 
   // The consumers: every other thread, with the producer's registers.
-  int64_t consumerRegisters = 255;
-  if (moveRegisters) {
+  if (consumerRegisters) {
     rewriter.setInsertionPointToStart(consumer);
-    // The program starts with the registers ptxas gives each of its
-    // threads (the most one program per SM allows, in steps of 8: the
-    // lowering states one program per SM); the consumers may take what
-    // the producer gives back, no more, or setmaxnreg would wait forever.
-    int64_t producerThreads = 32 * kWarpGroupWarps;
-    int64_t atLaunch =
-        kRegistersPerSM / (consumerThreads + producerThreads) / 8 * 8;
-    int64_t registers = (atLaunch * (consumerThreads + producerThreads) -
-                         producerThreads * kProducerRegisters) /
-                        consumerThreads;
-    consumerRegisters = std::min<int64_t>(256, registers / 8 * 8);
-    SetMaxRegistersOp::create(rewriter, loc, consumerRegisters,
+    SetMaxRegistersOp::create(rewriter, loc, *consumerRegisters,
                               /*increase=*/true);
   }
   // A deferred dot keeps three tiles live at once; beside them the next
@@ -645,7 +716,8 @@ static LogicalResult specialize(Split &split, unsigned numWarps,
   // descriptors and counters. A general path keeps the dots in order: its
   // addresses take registers the fast path's do not (tutorial 06's row
   // offsets held across the loop spilled), and it is not the one timed.
-  int64_t deferredRegisters = consumerRegisters - kDeferredReserve;
+  int64_t deferredRegisters =
+      consumerRegisters.value_or(255) - kDeferredReserve;
   Operation *lastUse = nullptr;
   for (Candidate &c : split.loops) {
     lastUse = c.outer;
@@ -728,29 +800,43 @@ struct TileGPUWarpSpecializePass
       }
       if (splits.empty())
         continue;
-      // Everything outside the splits runs in the producer's threads too.
+      // Everything outside the splits runs in the producer's threads too,
+      // but for the other branches of the kernel's versions (a general
+      // path), which the consumers alone run.
       llvm::SmallPtrSet<Operation *, 16> inSplit;
-      for (Split &split : splits)
+      llvm::SmallPtrSet<Block *, 4> splitBlocks;
+      for (Split &split : splits) {
+        splitBlocks.insert(split.start->getBlock());
         for (Operation *op : opsFrom(split.start))
           inSplit.insert(op);
+      }
+      llvm::SetVector<Block *> consumersOnly;
       WalkResult outside = func.walk<WalkOrder::PreOrder>([&](Operation *op) {
         if (op == func)
           return WalkResult::advance();
         if (inSplit.contains(op))
           return WalkResult::skip();
-        return runsInEveryThread(op) ? WalkResult::advance()
-                                     : WalkResult::interrupt();
+        if (runsInEveryThread(op))
+          return WalkResult::advance();
+        Block *branch = topLevelBranch(op, func);
+        if (!branch || splitBlocks.contains(branch))
+          return WalkResult::interrupt();
+        consumersOnly.insert(branch);
+        return WalkResult::skip();
       });
       if (outside.wasInterrupted())
         continue;
       bool any = false;
       for (Split &split : splits)
-        any |=
-            succeeded(specialize(split, numWarps, maxSharedBytes, deferDots));
-      if (any)
-        func->setAttr(TileGPUDialect::getProducerWarpsAttrName(),
-                      IntegerAttr::get(IntegerType::get(func.getContext(), 32),
-                                       kWarpGroupWarps));
+        any |= succeeded(specialize(split, numWarps, maxSharedBytes, deferDots,
+                                    keepTwoPrograms));
+      if (!any)
+        continue;
+      func->setAttr(TileGPUDialect::getProducerWarpsAttrName(),
+                    IntegerAttr::get(IntegerType::get(func.getContext(), 32),
+                                     kWarpGroupWarps));
+      for (Block *block : consumersOnly)
+        runInConsumersOnly(block, numWarps);
     }
   }
 };

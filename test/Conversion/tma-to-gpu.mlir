@@ -8,6 +8,7 @@
 
 #sT = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>
 #sBar = #tilegpu.shared<vec = 1, perPhase = 1, maxPhase = 1, order = [0]>
+#sTT = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [0, 1], lineElems = 64>
 
 // The buffer: 256 SMs x 64 warp slots x 128 bytes x one map.
 // CHECK: llvm.mlir.global internal @tile_tensor_maps() {addr_space = 1 : i32, alignment = 128 : i64} : !llvm.array<2097152 x i8>
@@ -28,6 +29,15 @@
 // CHECK: llvm.inline_asm has_side_effects {{.*}}"@$4 cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [$0, {$1, $2}], [$3];"
 // CHECK: llvm.inline_asm has_side_effects {{.*}}"@$0 cp.async.bulk.commit_group;\0A\09@$0 cp.async.bulk.wait_group.read 0;"
 // CHECK-NEXT: gpu.barrier
+// CHECK-LABEL: gpu.func @tma_transposed
+// CHECK: tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [$8], 0, 64;{{.*}}tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [$8], 1, 64;
+// CHECK: %[[TO:.*]] = arith.addi %{{.*}}, %c0_i32{{.*}} : i32
+// CHECK: llvm.inline_asm has_side_effects {{.*}}cp.async.bulk.tensor.2d
+// CHECK: %[[TO2:.*]] = arith.addi %{{.*}}, %c8192_i32{{.*}} : i32
+// CHECK: %[[COL2:.*]] = arith.addi %{{.*}}, %c64_i32{{.*}} : i32
+// CHECK: llvm.inline_asm has_side_effects {{.*}}cp.async.bulk.tensor.2d
+// CHECK-NOT: cp.async.bulk.tensor
+// CHECK: gpu.return
 module {
   func.func @tma(%base: !tile.ptr<f16>, %m: i64, %k: i64, %s: i64, %r: i32, %c: i32) attributes {tilegpu.num_warps = 4 : i32} {
     %one = arith.constant 1 : i64
@@ -37,6 +47,17 @@ module {
     tilegpu.mbarrier_expect_tx %bar, 16384 : !tilegpu.memdesc<1xi64, #sBar>
     tilegpu.async_tma_copy %map[%r, %c], %tile, %bar : !tilegpu.memdesc<64x128xf16, #sT>, !tilegpu.memdesc<1xi64, #sBar>
     tilegpu.async_tma_store %map[%r, %c], %tile : !tilegpu.memdesc<64x128xf16, #sT>
+    return
+  }
+  // A 128 x 64 tile stored in rows along its first dimension (K^T) is the
+  // transposed 64 x 128 box: the same two line copies, 8 KiB apart and 64
+  // columns right.
+  func.func @tma_transposed(%base: !tile.ptr<f16>, %m: i64, %k: i64, %s: i64, %r: i32, %c: i32) attributes {tilegpu.num_warps = 4 : i32} {
+    %one = arith.constant 1 : i64
+    %map = tile.make_tensor_map %base, [%m, %k], [%s, %one] block [64, 128] {tilegpu.scratch_offset = 16512 : i32} : !tile.ptr<f16>
+    %tile = tilegpu.local_alloc {offset = 0 : i32} : () -> !tilegpu.memdesc<128x64xf16, #sTT>
+    %bar = tilegpu.local_alloc {offset = 16384 : i32} : () -> !tilegpu.memdesc<1xi64, #sBar>
+    tilegpu.async_tma_copy %map[%r, %c], %tile, %bar : !tilegpu.memdesc<128x64xf16, #sTT>, !tilegpu.memdesc<1xi64, #sBar>
     return
   }
 }

@@ -799,3 +799,28 @@ func.func @operand_from_registers(%x: tensor<64x64xf16, #bO>, %pb: tensor<64x64x
   }
   return %r#0 : tensor<64x64xf32, #mmaO>
 }
+
+// -----
+
+// A version that tile-pointer-tensor-maps made for TMA copies that did not
+// come (no ring here: the load feeds no dot) folds back to its else
+// region; the map is dropped from the load.
+#bF = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+// CHECK-LABEL: func.func @tma_version_unused
+// CHECK-NOT:   scf.if
+// CHECK:       tile.load %arg0 : tensor<32x64x!tile.ptr<f16>, #{{.*}}>
+// CHECK-NEXT:  tile.store %arg1
+// CHECK-NEXT:  return
+func.func @tma_version_unused(%p: tensor<32x64x!tile.ptr<f16>, #bF>, %q: tensor<32x64x!tile.ptr<f16>, #bF>,
+                              %m: !tile.tensormap, %g: i1)
+    attributes {tile.num_stages = 3 : i32, tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  scf.if %g {
+    %a = tile.load %p tma(%m[%c0, %c0]) : tensor<32x64x!tile.ptr<f16>, #bF>
+    tile.store %q, %a : tensor<32x64x!tile.ptr<f16>, #bF>
+  } else {
+    %a = tile.load %p : tensor<32x64x!tile.ptr<f16>, #bF>
+    tile.store %q, %a : tensor<32x64x!tile.ptr<f16>, #bF>
+  } {tile.fast_version, tile.tma_version, tile.versioned}
+  return
+}

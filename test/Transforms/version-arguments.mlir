@@ -33,7 +33,7 @@
 // CHECK:        tile.load
 // The general path is marked for tilegpu-interleave-general-path, the
 // guard of the fast path for the register budget (tile/Target/FastPathGuard.h).
-// CHECK:      } {tile.fast_path_guard, tile.versioned}
+// CHECK:      } {tile.fast_path_guard, tile.fast_version, tile.versioned}
 // CHECK-NEXT: return
 func.func @row(%p: !tile.ptr<f32>, %stride: i32, %rows: i32, %n: i32) attributes {tile.kernel} {
   tile.launch_grid %rows
@@ -86,8 +86,8 @@ func.func @row(%p: !tile.ptr<f32>, %stride: i32, %rows: i32, %n: i32) attributes
 // CHECK:            tile.splat %arg2 : tensor<1x64xi32>
 // CHECK:            tile.load
 // CHECK:          }{{$}}
-// CHECK:        } {tile.versioned}
-// CHECK-NEXT: } {tile.fast_path_guard}
+// CHECK:        } {tile.fast_version, tile.versioned}
+// CHECK-NEXT: } {tile.fast_path_guard, tile.fast_version}
 // CHECK-NEXT: return
 func.func @tile2d(%p: !tile.ptr<f16>, %sm: i32, %sk: i32) attributes {tile.kernel} {
   %rm = tile.make_range 0 to 32 : tensor<32xi32>

@@ -27,7 +27,7 @@
 // CHECK-NOT:       tile.hint
 // CHECK:           tile.load %{{.*}} : tensor<16x64x!tile.ptr<f16>>
 // CHECK:           scf.yield
-// CHECK:         } {tile.versioned}
+// CHECK:         } {tile.fast_version, tile.versioned}
 // CHECK:         scf.yield %[[NEXT]] : i32
 func.func @grouped_rows(%arg0: !tile.ptr<i64>, %arg1: !tile.ptr<i32>, %arg2: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg3: i32) attributes {tile.kernel, tile.num_stages = 3 : i32, tilegpu.num_warps = 4 : i32} {
   %cst = arith.constant dense<64> : tensor<16x1xi32>

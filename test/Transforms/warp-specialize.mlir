@@ -1,7 +1,10 @@
-// RUN: tile-opt %s --split-input-file --tilegpu-warp-specialize | FileCheck %s
+// The kernels here are small: two of their programs would share an SM, so
+// keep-two-programs=false lets them show the split (the TWO prefix runs the default).
+// RUN: tile-opt %s --split-input-file --tilegpu-warp-specialize=keep-two-programs=false | FileCheck %s
 // RUN: tile-opt %s --split-input-file --tilegpu-warp-specialize=enabled=false | FileCheck %s --check-prefix=OFF
-// RUN: tile-opt %s --split-input-file --tilegpu-warp-specialize=max-shared-bytes=60000 | FileCheck %s --check-prefix=FIT
-// RUN: tile-opt %s --split-input-file --tilegpu-warp-specialize=defer-dots=false | FileCheck %s --check-prefix=SYNC
+// RUN: tile-opt %s --split-input-file --tilegpu-warp-specialize="max-shared-bytes=60000 keep-two-programs=false" | FileCheck %s --check-prefix=FIT
+// RUN: tile-opt %s --split-input-file --tilegpu-warp-specialize="defer-dots=false keep-two-programs=false" | FileCheck %s --check-prefix=SYNC
+// RUN: tile-opt %s --split-input-file --tilegpu-warp-specialize | FileCheck %s --check-prefix=TWO
 
 // A persistent loop nest whose K loop feeds its dot from TMA only (tutorial
 // 09's shape): rings of 3 slots and a full (one arrival: the producer's
@@ -107,7 +110,8 @@ func.func @persistent(%pa: tensor<128x64x!tile.ptr<f16>, #bT>, %pb: tensor<64x64
 #mma4 = #tilegpu.mma<version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]>
 #sT4 = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>
 // CHECK-LABEL: func.func @one_warpgroup
-// CHECK-NOT:   warp_specialized
+// TWO-LABEL:   func.func @one_warpgroup
+// TWO-NOT:     warp_specialized
 // FIT-LABEL:   func.func @one_warpgroup
 // FIT-SAME:      tilegpu.producer_warps = 4 : i32
 // FIT:         tilegpu.mbarrier_init %{{.*}}, 4 :
@@ -138,7 +142,8 @@ func.func @one_warpgroup(%pa: tensor<64x64x!tile.ptr<f16>, #bT4>, %pc: tensor<64
 }
 
 // CHECK-LABEL: func.func @store_before_loop
-// CHECK-NOT:   warp_specialized
+// TWO-LABEL:   func.func @store_before_loop
+// TWO-NOT:     warp_specialized
 // FIT-LABEL:   func.func @store_before_loop
 // FIT:         scf.if
 // FIT-NOT:       tile.store
@@ -324,6 +329,69 @@ func.func @attention_general_path(%pq: tensor<128x64x!tile.ptr<f16>, #bA>, %pk: 
   return
 }
 
+// Specialized in its fast version (the then region of tile.versioned),
+// a kernel keeps its other version, whose layouts know the consumer warps
+// only, to the consumers: there the producer gives its registers away and
+// idles, and the barriers count the consumers.
+// CHECK-LABEL: func.func @fast_beside_general
+// CHECK:       scf.if %arg7 {
+// CHECK:         tilegpu.mbarrier_expect_tx
+// CHECK:       } {tilegpu.warp_specialized = 256 : i32}
+// CHECK:       } else {
+// CHECK:         %[[TID:.*]] = gpu.thread_id x
+// CHECK:         %[[T:.*]] = arith.index_cast %[[TID]]
+// CHECK:         %[[PRODUCER:.*]] = arith.cmpi uge, %[[T]], %c256_i32
+// CHECK:         scf.if %[[PRODUCER]] {
+// CHECK-NEXT:      tilegpu.set_max_registers 40
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      tilegpu.set_max_registers 232 increase
+// CHECK:           scf.for
+// CHECK:             tile.load %arg1 {tilegpu.vec = 8 : i32}
+// CHECK:           tile.store
+// CHECK-NEXT:    } {tilegpu.warp_specialized = 256 : i32}
+// CHECK-NEXT:  } {tile.versioned}
+// OFF-LABEL:   func.func @fast_beside_general
+// OFF-NOT:     warp_specialized
+// OFF:         return
+func.func @fast_beside_general(%pq: tensor<128x64x!tile.ptr<f16>, #bA>, %pk: tensor<64x64x!tile.ptr<f16>, #bA>,
+                     %mq: !tile.tensormap, %mk: !tile.tensormap, %mv: !tile.tensormap,
+                     %pout: tensor<128x64x!tile.ptr<f32>, #mmaA>, %n: i32, %fast: i1)
+    attributes {tile.num_stages = 2 : i32, tilegpu.num_warps = 8 : i32} {
+  scf.if %fast {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %zero = arith.constant dense<0.0> : tensor<128x64xf32, #mmaA>
+    %q = tile.load %pq tma(%mq[%c0, %c0]) {tilegpu.vec = 8 : i32} : tensor<128x64x!tile.ptr<f16>, #bA>
+    %sq = tilegpu.local_alloc %q : (tensor<128x64xf16, #bA>) -> !tilegpu.memdesc<128x64xf16, #sA>
+    %r1 = scf.for %i = %c0 to %n step %c64 iter_args(%acc = %zero) -> (tensor<128x64xf32, #mmaA>) : i32 {
+      %k = tile.load %pk tma(%mk[%i, %c0]) {tilegpu.vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #bA>
+      %sk = tilegpu.local_alloc %k : (tensor<64x64xf16, #bA>) -> !tilegpu.memdesc<64x64xf16, #sA>
+      %kt = tilegpu.memdesc_trans %sk, [1, 0] : !tilegpu.memdesc<64x64xf16, #sA> -> !tilegpu.memdesc<64x64xf16, #sAT>
+      %qk = tilegpu.warpgroup_dot %sq, %kt, %zero : !tilegpu.memdesc<128x64xf16, #sA>, !tilegpu.memdesc<64x64xf16, #sAT>, tensor<128x64xf32, #mmaA> -> tensor<128x64xf32, #mmaA>
+      %p = arith.truncf %qk : tensor<128x64xf32, #mmaA> to tensor<128x64xf16, #mmaA>
+      %pa = tilegpu.convert_layout %p : tensor<128x64xf16, #mmaA> -> tensor<128x64xf16, #opA>
+      %v = tile.load %pk tma(%mv[%i, %c0]) {tilegpu.vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #bA>
+      %sv = tilegpu.local_alloc %v : (tensor<64x64xf16, #bA>) -> !tilegpu.memdesc<64x64xf16, #sA>
+      %o = tilegpu.warpgroup_dot %pa, %sv, %acc : tensor<128x64xf16, #opA>, !tilegpu.memdesc<64x64xf16, #sA>, tensor<128x64xf32, #mmaA> -> tensor<128x64xf32, #mmaA>
+      scf.yield %o : tensor<128x64xf32, #mmaA>
+    }
+    tile.store %pout, %r1 : tensor<128x64x!tile.ptr<f32>, #mmaA>
+  } else {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %zero = arith.constant dense<0.0> : tensor<128x64xf32, #mmaA>
+    %r1 = scf.for %i = %c0 to %n step %c64 iter_args(%acc = %zero) -> (tensor<128x64xf32, #mmaA>) : i32 {
+      %k = tile.load %pk {tilegpu.vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #bA>
+      %kf = arith.extf %k : tensor<64x64xf16, #bA> to tensor<64x64xf32, #bA>
+      %km = tilegpu.convert_layout %kf : tensor<64x64xf32, #bA> -> tensor<64x64xf32, #mmaA>
+      %kb = tile.broadcast %km : tensor<64x64xf32, #mmaA> -> tensor<64x64xf32, #mmaA>
+      scf.yield %acc : tensor<128x64xf32, #mmaA>
+    }
+    tile.store %pout, %r1 : tensor<128x64x!tile.ptr<f32>, #mmaA>
+  } {tile.versioned}
+  return
+}
+
 // A causal kernel's two loops (off the diagonal, then on it) share the
 // ring. The second runs once (from j * 64 to (j + 1) * 64): nothing to
 // overlap, so its dots stay in order while the first loop's are deferred.
@@ -433,5 +501,76 @@ func.func @two_loops(%pa: tensor<64x64x!tile.ptr<f16>, #bT4>, %pc: tensor<64x64x
     scf.yield %d : tensor<64x64xf32, #mma4>
   }
   tile.store %pc, %r2 : tensor<64x64x!tile.ptr<f32>, #mma4>
+  return
+}
+
+// -----
+
+// A 128x256 accumulator on 8 warps (192 registers a thread by the
+// estimate): one program per SM either way, so the default specializes it.
+#bB = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]>
+#mmaB = #tilegpu.mma<version = 3, warpsPerCTA = [8, 1], instrShape = [16, 256]>
+#sB = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>
+// TWO-LABEL:   func.func @one_program_anyway
+// TWO-SAME:      tilegpu.producer_warps = 4 : i32
+// TWO:         tilegpu.set_max_registers 40
+// TWO:         } {tilegpu.warp_specialized = 256 : i32}
+func.func @one_program_anyway(%pa: tensor<128x64x!tile.ptr<f16>, #bB>, %pb: tensor<64x256x!tile.ptr<f16>, #bB>,
+                              %pc: tensor<128x256x!tile.ptr<f32>, #mmaB>,
+                              %ma: !tile.tensormap, %mb: !tile.tensormap, %n: i32)
+    attributes {tile.num_stages = 3 : i32, tilegpu.num_warps = 8 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c64 = arith.constant 64 : i32
+  %zero = arith.constant dense<0.0> : tensor<128x256xf32, #mmaB>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<128x256xf32, #mmaB>) : i32 {
+    %k = arith.muli %i, %c64 : i32
+    %a = tile.load %pa tma(%ma[%c0, %k]) {tilegpu.vec = 8 : i32} : tensor<128x64x!tile.ptr<f16>, #bB>
+    %b = tile.load %pb tma(%mb[%k, %c0]) {tilegpu.vec = 8 : i32} : tensor<64x256x!tile.ptr<f16>, #bB>
+    %sa = tilegpu.local_alloc %a : (tensor<128x64xf16, #bB>) -> !tilegpu.memdesc<128x64xf16, #sB>
+    %sb = tilegpu.local_alloc %b : (tensor<64x256xf16, #bB>) -> !tilegpu.memdesc<64x256xf16, #sB>
+    %d = tilegpu.warpgroup_dot %sa, %sb, %acc : !tilegpu.memdesc<128x64xf16, #sB>, !tilegpu.memdesc<64x256xf16, #sB>, tensor<128x256xf32, #mmaB> -> tensor<128x256xf32, #mmaB>
+    scf.yield %d : tensor<128x256xf32, #mmaB>
+  }
+  tile.store %pc, %r : tensor<128x256x!tile.ptr<f32>, #mmaB>
+  return
+}
+
+// -----
+
+// A tile stored in rows along its first dimension (a pointer kernel's K^T,
+// tile-pointer-tensor-maps) is copied as the transposed box of its map: a
+// 64x128 tile whose map's block is [128, 64].
+#bK = #tilegpu.blocked<sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 8], order = [0, 1]>
+#bR = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]>
+#mmaK = #tilegpu.mma<version = 3, warpsPerCTA = [8, 1], instrShape = [16, 128]>
+#sR = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>
+#sK = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [0, 1], lineElems = 64>
+// CHECK-LABEL: func.func @transposed_box
+// CHECK:       tilegpu.local_alloc : () -> !tilegpu.memdesc<3x64x128xf16, #{{.*}}order = [0, 1]
+// CHECK:       scf.for
+// CHECK:         tilegpu.async_tma_copy %arg4[%{{.*}}], %{{.*}} single_thread : !tilegpu.memdesc<128x64xf16, #{{.*}}order = [1, 0]
+// CHECK:         tilegpu.async_tma_copy %{{.*}}[%{{.*}}], %{{.*}} single_thread : !tilegpu.memdesc<64x128xf16, #{{.*}}order = [0, 1]
+func.func @transposed_box(%pa: tensor<128x64x!tile.ptr<f16>, #bR>, %pb: tensor<64x128x!tile.ptr<f16>, #bK>,
+                          %pc: tensor<128x128x!tile.ptr<f32>, #mmaK>, %b: !tile.ptr<f16>,
+                          %ma: !tile.tensormap, %n: i32, %rows: i64, %stride: i64)
+    attributes {tile.num_stages = 3 : i32, tilegpu.num_warps = 8 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c64 = arith.constant 64 : i32
+  %c1_64 = arith.constant 1 : i64
+  %c64_64 = arith.constant 64 : i64
+  %mb = tile.make_tensor_map %b, [%rows, %c64_64], [%stride, %c1_64] block [128, 64] : <f16>
+  %zero = arith.constant dense<0.0> : tensor<128x128xf32, #mmaK>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<128x128xf32, #mmaK>) : i32 {
+    %k = arith.muli %i, %c64 : i32
+    %a = tile.load %pa tma(%ma[%c0, %k]) {tilegpu.vec = 8 : i32} : tensor<128x64x!tile.ptr<f16>, #bR>
+    %bt = tile.load %pb tma(%mb[%c0, %k]) {tilegpu.vec = 8 : i32} : tensor<64x128x!tile.ptr<f16>, #bK>
+    %sa = tilegpu.local_alloc %a : (tensor<128x64xf16, #bR>) -> !tilegpu.memdesc<128x64xf16, #sR>
+    %sb = tilegpu.local_alloc %bt : (tensor<64x128xf16, #bK>) -> !tilegpu.memdesc<64x128xf16, #sK>
+    %d = tilegpu.warpgroup_dot %sa, %sb, %acc : !tilegpu.memdesc<128x64xf16, #sR>, !tilegpu.memdesc<64x128xf16, #sK>, tensor<128x128xf32, #mmaK> -> tensor<128x128xf32, #mmaK>
+    scf.yield %d : tensor<128x128xf32, #mmaK>
+  }
+  tile.store %pc, %r : tensor<128x128x!tile.ptr<f32>, #mmaK>
   return
 }

@@ -138,6 +138,13 @@ cl::opt<bool> warpSpecialize(
              "(tensor descriptors) between a producer warpgroup that issues "
              "the copies and the num_warps warps that compute"),
     cl::init(true), cl::cat(category));
+cl::opt<bool> pointerTensorMaps(
+    "pointer-tma",
+    cl::desc("On sm_90a, let the TMA unit copy the pointer tiles a loop "
+             "walks by whole rows (unmasked, aligned, one unit stride) in a "
+             "kernel's fast version, as it copies a tensor descriptor's "
+             "blocks"),
+    cl::init(true), cl::cat(category));
 cl::opt<bool> deferDots(
     "defer-dots",
     cl::desc("Issue attention's second dot one iteration later, so that the "
@@ -263,6 +270,7 @@ static int run() {
   options.deferDots = deferDots;
   options.warpGroupTurns = warpGroupTurns;
   options.warpSpecialize = warpSpecialize;
+  options.pointerTensorMaps = pointerTensorMaps;
   options.specializedDeferDots = specializedDeferDots;
   options.fuseNestedLoops = fuseNestedLoops;
   options.registerBudget = registerBudget;

@@ -123,6 +123,10 @@ struct CompileOptions {
   /// Give a loop that TMA feeds a producer warpgroup issuing the copies
   /// (tilegpu-warp-specialize; sm_90a only).
   bool warpSpecialize = true;
+  /// Give the pointer tiles a loop walks by whole rows a tensor map in the
+  /// fast version of a kernel, so that TMA may copy them as it does a
+  /// descriptor's blocks (tile-pointer-tensor-maps; sm_90a only).
+  bool pointerTensorMaps = true;
   /// In a warp-specialized attention loop, issue the second dot one
   /// iteration later (tilegpu-warp-specialize's defer-dots): the consumers
   /// have the registers the software pipeline's form lacked.

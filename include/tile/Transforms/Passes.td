@@ -116,6 +116,27 @@ def TileSinkPastLoops : Pass<"tile-sink-past-loops", "ModuleOp"> {
   }];
 }
 
+def TilePointerTensorMaps : Pass<"tile-pointer-tensor-maps", "ModuleOp"> {
+  let summary = "Tensor maps for the pointer tiles a loop walks by whole rows";
+  let description = [{
+    For sm_90a. A 2-D `tile.load` in a loop (not nested in another) of
+    `splat(b) + offsets`, where `b` is a loop-carried base advanced by a
+    constant number of rows each iteration and `offsets` are loop-invariant
+    coordinate terms with unit stride along one dimension and a row stride
+    along the other (`n[:, None] * stride + d[None, :]`, from 0), unmasked,
+    with every row 16-byte aligned (the axis analysis), in the then region
+    of a versioning pass's fast version, gets a tensor map (made before the
+    block's first load or loop, the base's and the bounds' arithmetic
+    moved there) and its box's coordinates: the rows `iteration * step`,
+    the column 0. A tile whose contiguous dimension is the first becomes
+    the transpose of the loaded row-major box (`desc.load(...).T`). The
+    version's condition gains `stride > 0` (the TMA unit's strides are
+    unsigned). Later passes copy such a load with TMA where they would a
+    descriptor's, or drop the map.
+  }];
+  let dependentDialects = ["arith::ArithDialect"];
+}
+
 def TileVersionArguments : Pass<"tile-version-arguments", "ModuleOp"> {
   let summary = "A guarded fast copy of a kernel for aligned, unit-stride arguments";
   let description = [{
@@ -350,11 +371,18 @@ def TileGPUWarpSpecialize : Pass<"tilegpu-warp-specialize", "ModuleOp"> {
     warpgroups, `set_max_registers` moves registers from the producer to
     the consumers. The kernel gets `tilegpu.producer_warps = 4`; the ring
     has `num_stages` slots (fewer where shared memory is short; none below
-    two, and the loop is left to `tilegpu-pipeline`).
+    two, and the loop is left to `tilegpu-pipeline`). A specialized program
+    holds its SM alone, so a loop of which two software-pipelined programs
+    would share an SM (shared memory for two, and each thread's share of
+    the loops' accumulators, `estimatedLoopRegisters`, leaving registers
+    for two) is left to `tilegpu-pipeline` too (`keep-two-programs`).
   }];
   let options = [
     Option<"enabled", "enabled", "bool", /*default=*/"true",
            "Specialize the loops that qualify">,
+    Option<"keepTwoPrograms", "keep-two-programs", "bool", /*default=*/"true",
+           "Leave a loop to the software pipeline where two of its programs "
+           "would share an SM">,
     Option<"maxSharedBytes", "max-shared-bytes", "unsigned",
            /*default=*/"232448",
            "Shared memory a program may use (the ring's slots are cut to fit)">,

@@ -213,7 +213,9 @@ struct AsyncTMACopyLowering : public OpConversionPattern<AsyncTMACopyOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     MemDescType dst = op.getDst().getType();
-    std::optional<TMABox> box = getBox(dst.getShape(), dst.getElementType());
+    std::optional<std::array<int64_t, 2>> boxShape = getTMABoxShape(dst);
+    std::optional<TMABox> box =
+        boxShape ? getBox(*boxShape, dst.getElementType()) : std::nullopt;
     if (!box)
       return op.emitOpError("internal error: no TMA box for this tile");
     Value pred = op.getPred() ? adaptor.getPred().front() : Value();
@@ -229,7 +231,7 @@ struct AsyncTMACopyLowering : public OpConversionPattern<AsyncTMACopyOp> {
     unsigned elemBytes = dst.getElementType().getIntOrFloatBitWidth() / 8;
     int64_t lineBytes = box->rows * box->lineElems * elemBytes;
     // One copy per line: wgmma's layout stores the tile line by line.
-    for (int64_t l = 0; l * box->lineElems < dst.getShape()[1]; ++l) {
+    for (int64_t l = 0; l * box->lineElems < (*boxShape)[1]; ++l) {
       Value to = arith::AddIOp::create(
           rewriter, loc, base, i32Constant(rewriter, loc, l * lineBytes));
       Value from = arith::AddIOp::create(
@@ -252,7 +254,9 @@ struct AsyncTMAStoreLowering : public OpConversionPattern<AsyncTMAStoreOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     MemDescType src = op.getSrc().getType();
-    std::optional<TMABox> box = getBox(src.getShape(), src.getElementType());
+    std::optional<std::array<int64_t, 2>> boxShape = getTMABoxShape(src);
+    std::optional<TMABox> box =
+        boxShape ? getBox(*boxShape, src.getElementType()) : std::nullopt;
     if (!box)
       return op.emitOpError("internal error: no TMA box for this tile");
     Value issue = issuingThread(rewriter, loc, Value());
@@ -263,7 +267,7 @@ struct AsyncTMAStoreLowering : public OpConversionPattern<AsyncTMAStoreOp> {
     Value col = adaptor.getCoords()[1].front();
     unsigned elemBytes = src.getElementType().getIntOrFloatBitWidth() / 8;
     int64_t lineBytes = box->rows * box->lineElems * elemBytes;
-    for (int64_t l = 0; l * box->lineElems < src.getShape()[1]; ++l) {
+    for (int64_t l = 0; l * box->lineElems < (*boxShape)[1]; ++l) {
       Value from = arith::AddIOp::create(
           rewriter, loc, base, i32Constant(rewriter, loc, l * lineBytes));
       Value to = arith::AddIOp::create(

@@ -385,17 +385,15 @@ LogicalResult MBarrierExpectTxOp::verify() {
   return verifyBarriers(*this, getBarrier().getType(), /*single=*/true);
 }
 
-/// A TMA copy moves a 2-D tile stored with the swizzle of its map's box.
+/// A TMA copy moves a 2-D tile stored with the swizzle of its map's box
+/// (in rows along either dimension).
 static LogicalResult verifyTMATile(Operation *op, MemDescType tile,
                                    size_t coords) {
   if (tile.getRank() != 2 || coords != 2)
     return op->emitOpError("copies a 2-D tile at two coordinates");
-  unsigned bits = tile.getElementType().getIntOrFloatBitWidth();
-  if (tile.getEncoding() != SharedEncodingAttr::getForWgmma(op->getContext(),
-                                                            tile.getShape(),
-                                                            bits, {1, 0}))
+  if (!getTMABoxShape(tile))
     return op->emitOpError("tile layout is not a TMA box swizzle of rows "
-                           "along the last dimension");
+                           "along one dimension");
   return success();
 }
 

@@ -585,3 +585,19 @@ bool mlir::tilegpu::inGeneralPath(Operation *op) {
       return true;
   return false;
 }
+
+std::optional<std::array<int64_t, 2>>
+mlir::tilegpu::getTMABoxShape(MemDescType tile) {
+  if (tile.getRank() != 2)
+    return std::nullopt;
+  MLIRContext *ctx = tile.getContext();
+  ArrayRef<int64_t> shape = tile.getShape();
+  unsigned bits = tile.getElementType().getIntOrFloatBitWidth();
+  if (tile.getEncoding() ==
+      SharedEncodingAttr::getForWgmma(ctx, shape, bits, {1, 0}))
+    return std::array<int64_t, 2>{shape[0], shape[1]};
+  if (tile.getEncoding() ==
+      SharedEncodingAttr::getForWgmma(ctx, shape, bits, {0, 1}))
+    return std::array<int64_t, 2>{shape[1], shape[0]};
+  return std::nullopt;
+}

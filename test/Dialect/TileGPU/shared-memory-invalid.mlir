@@ -366,7 +366,7 @@ func.func @run_length_shape(%p: tensor<64x32x!tile.ptr<f16>, #b>, %len: tensor<3
 func.func @tma_copy_layout(%map: !tile.tensormap, %r: i32) {
   %m = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x32xf16, #s>
   %bar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #sBar>
-  // expected-error @below {{tile layout is not a TMA box swizzle of rows along the last dimension}}
+  // expected-error @below {{tile layout is not a TMA box swizzle of rows along one dimension}}
   tilegpu.async_tma_copy %map[%r, %r], %m, %bar : !tilegpu.memdesc<64x32xf16, #s>, !tilegpu.memdesc<1xi64, #sBar>
   return
 }
@@ -386,7 +386,7 @@ func.func @expect_tx_bytes() {
 #s = #tilegpu.shared<vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]>
 func.func @tma_store_layout(%map: !tile.tensormap, %r: i32) {
   %m = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x32xf16, #s>
-  // expected-error @below {{tile layout is not a TMA box swizzle of rows along the last dimension}}
+  // expected-error @below {{tile layout is not a TMA box swizzle of rows along one dimension}}
   tilegpu.async_tma_store %map[%r, %r], %m : !tilegpu.memdesc<64x32xf16, #s>
   return
 }

@@ -149,6 +149,8 @@ def Tile_LoadOp : Tile_Op<"load", [AttrSizedOperandSegments,
     carry the descriptor's tensor map and the block's coordinates
     (`tma(%map[%row, %col])`): the same block, which the pipeliner may have
     the TMA unit copy into shared memory instead; other passes ignore them.
+    The map's box is the block, or its transpose (a pointer tile contiguous
+    along its first dimension: the box's rows run along it).
   }];
   let arguments = (ins Tile_PtrLike:$ptr, Optional<Tile_BoolLike>:$mask,
                    Optional<Tile_Value>:$other,

@@ -10,6 +10,8 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "tile/Dialect/Tile/TileDialect.h"
 #include "tile/Dialect/TileGPU/LinearLayout.h"
+#include <array>
+#include <optional>
 
 #include "tile/Dialect/TileGPU/TileGPUDialect.h.inc"
 #include "tile/Dialect/TileGPU/TileGPUAttrInterfaces.h.inc"
@@ -51,6 +53,12 @@ RankedTensorType withLayout(RankedTensorType type, Attribute layout);
 /// Number of warps a kernel runs with (its `tilegpu.num_warps` attribute).
 unsigned getNumWarps(Operation *kernel);
 
+/// The box a TMA copy moves into (or out of) `tile`, rows by columns: its
+/// shape where it is stored with wgmma's swizzle in rows along its last
+/// dimension, the transposed shape where along its first (a K^T tile the
+/// TMA unit copies as the row-major K box); none otherwise.
+std::optional<std::array<int64_t, 2>> getTMABoxShape(MemDescType tile);
+
 /// Elements of the accumulators of the dots under `op` (`tile.dot` and
 /// `tilegpu.warpgroup_dot`): what the register estimates of a loop count
 /// (tile/Support/Occupancy.h).
@@ -71,6 +79,18 @@ inline constexpr llvm::StringLiteral kWarpSpecializedAttrName =
 /// On the `scf.if` that `tile-version-arguments` creates: its then region is
 /// the guarded fast path, its else region the general one.
 inline constexpr llvm::StringLiteral kVersionedAttrName = "tile.versioned";
+
+/// On each `scf.if` of the versioning passes (every fast path, the
+/// alternates too): its then region is its else region's code assuming
+/// facts that its condition tests, so a pass may add a test of a further
+/// fact its then region comes to assume.
+inline constexpr llvm::StringLiteral kFastVersionAttrName = "tile.fast_version";
+
+/// On the `scf.if` that `tile-pointer-tensor-maps` adds to a kernel with
+/// no fast version (the JIT's): its then region is its else region with
+/// tensor maps. Once no TMA copy is left in it, `tilegpu-pipeline` keeps
+/// the else region alone.
+inline constexpr llvm::StringLiteral kTMAVersionAttrName = "tile.tma_version";
 
 /// Whether `op` is in a versioned kernel's general path (the else region of
 /// the `tile.versioned` op), which runs only where the arguments miss the

@@ -1,0 +1,376 @@
+//===- PointerTensorMaps.cpp - Pointer tiles a loop walks, as TMA boxes ---===//
+//
+// A kernel written with pointers (Triton's tutorials before descriptors,
+// most attention kernels in the wild) walks its K and V tiles as
+//
+//   b0 = K + off
+//   for j ...  iter_args(b = b0)
+//     k = load(splat(b) + n[:, None] * stride + d[None, :])
+//     yield b + BLOCK_N * stride
+//
+// which is a box of a strided 2-D tensor at rows j * BLOCK_N: what the TMA
+// unit copies. Where the compiler proves it (unmasked; unit stride along
+// one dimension and a multiple of 16 bytes along the other, from base and
+// strides 16-byte aligned; the advance a constant number of rows), the
+// load gets a tensor map made before the loops and its box's coordinates,
+// as a tensor descriptor's load has them, so that the pipeliner and the
+// warp specializer may copy it with TMA. A tile whose first dimension is
+// the contiguous one (attention's K loaded as K^T) keeps its load; its
+// map's box is the transposed, row-major one, which a buffer storing the
+// tile in rows along its first dimension holds byte for byte. Loads that
+// no TMA copy takes drop their maps, and are as they were.
+//
+// The TMA unit reads the row stride as unsigned: the pass adds `stride > 0`
+// to the condition of the enclosing fast version (tile-version-arguments'
+// or tile-version-loaded-values' `scf.if`), whose general path takes the
+// rest. A kernel without one (the JIT's, specialized on its arguments)
+// first gets a version for the signs alone, which tilegpu-pipeline folds
+// back where no TMA copy came of it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Transforms/Passes.h"
+
+#include "LoopStages.h"
+#include "Versioning.h"
+#include "tile/Analysis/AxisInfo.h"
+#include "tile/Analysis/OffsetTerms.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_TILEPOINTERTENSORMAPS
+#include "tile/Transforms/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+
+/// TMA needs 16-byte aligned rows.
+constexpr int64_t kTMAAlignment = 16;
+/// The rows of a map are an i32 count; more than a loop can reach is kept
+/// below this.
+constexpr int64_t kMaxRows = (int64_t(1) << 31) - 1;
+
+/// `v` without the integer casts and hints that keep its value.
+static Value stripCasts(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (!isa<arith::ExtSIOp, arith::TruncIOp, HintOp>(def))
+      break;
+    v = def->getOperand(0);
+  }
+  return v;
+}
+
+/// A pointer tile the loop walks by whole rows.
+struct WalkedTile {
+  LoadOp load;
+  scf::ForOp loop;
+  /// The loop-carried base's value before the loop.
+  Value initialBase;
+  /// The contiguous dimension (unit stride) and the other one.
+  unsigned contiguousDim, rowDim;
+  /// Row stride in elements: `rowScale * rowCoefficient` (null: 1).
+  int64_t rowScale;
+  Value rowCoefficient;
+  /// Rows the base advances per iteration.
+  int64_t rowsPerStep;
+};
+
+/// `s` as `k * coefficient` (k a constant), for the same coefficient as
+/// the offsets' row term; nullopt otherwise.
+static std::optional<int64_t> multipleOf(Value s, Value coefficient) {
+  APInt value;
+  if (!coefficient)
+    return matchPattern(s, m_ConstantInt(&value))
+               ? std::optional<int64_t>(value.getSExtValue())
+               : std::nullopt;
+  if (stripCasts(s) == stripCasts(coefficient))
+    return 1;
+  auto mul = s.getDefiningOp<arith::MulIOp>();
+  if (!mul)
+    return std::nullopt;
+  for (auto [k, x] : {std::pair(mul.getLhs(), mul.getRhs()),
+                      std::pair(mul.getRhs(), mul.getLhs())})
+    if (matchPattern(k, m_ConstantInt(&value)) &&
+        stripCasts(x) == stripCasts(coefficient))
+      return value.getSExtValue();
+  return std::nullopt;
+}
+
+static std::optional<WalkedTile> matchWalkedTile(LoadOp load, scf::ForOp loop,
+                                                 const AxisInfoAnalysis &axis) {
+  auto type = dyn_cast<RankedTensorType>(load.getType());
+  if (!type || type.getRank() != 2 || load.getMask() || load.getTensorMap() ||
+      load.getIsVolatile())
+    return std::nullopt;
+  Type elem = type.getElementType();
+  if (!elem.isF16() && !elem.isBF16() && !elem.isF32() && !elem.isInteger(8))
+    return std::nullopt;
+  auto addr = load.getPtr().getDefiningOp<AddPtrOp>();
+  auto splat = addr ? addr.getPtr().getDefiningOp<SplatOp>() : SplatOp();
+  if (!splat || !loop.isDefinedOutsideOfLoop(addr.getOffset()))
+    return std::nullopt;
+  auto base = dyn_cast<BlockArgument>(splat.getSrc());
+  if (!base || base.getOwner() != loop.getBody() ||
+      base.getArgNumber() < loop.getNumInductionVars())
+    return std::nullopt;
+  unsigned index = base.getArgNumber() - loop.getNumInductionVars();
+  auto advance = loop.getYieldedValues()[index].getDefiningOp<AddPtrOp>();
+  if (!advance || advance.getPtr() != base ||
+      !loop.isDefinedOutsideOfLoop(advance.getOffset()))
+    return std::nullopt;
+
+  bool originAtZero = false;
+  std::optional<SmallVector<OffsetTerm>> terms =
+      getOffsetTerms(addr.getOffset(), &originAtZero);
+  if (!terms || !originAtZero || terms->size() != 2 ||
+      (*terms)[0].dim == (*terms)[1].dim)
+    return std::nullopt;
+  auto unit = [](const OffsetTerm &t) {
+    return !t.coefficient && t.scale == 1;
+  };
+  const OffsetTerm *cols = unit((*terms)[1])   ? &(*terms)[1]
+                           : unit((*terms)[0]) ? &(*terms)[0]
+                                               : nullptr;
+  if (!cols)
+    return std::nullopt;
+  const OffsetTerm &rows = cols == &(*terms)[0] ? (*terms)[1] : (*terms)[0];
+  if (rows.scale <= 0)
+    return std::nullopt;
+  std::optional<int64_t> step =
+      multipleOf(advance.getOffset(), rows.coefficient);
+  if (!step || *step <= 0 || *step % rows.scale)
+    return std::nullopt;
+
+  // Every row starts on a 16-byte boundary, which makes the base and the
+  // row stride multiples of 16 bytes.
+  AxisInfo info = axis.get(load.getPtr());
+  unsigned c = cols->dim;
+  if (info.getRank() != 2 || info.contiguity[c] < type.getDimSize(c) ||
+      info.divisibility[c] < kTMAAlignment || type.getDimSize(rows.dim) < 2)
+    return std::nullopt;
+  return WalkedTile{load,
+                    loop,
+                    loop.getInitArgs()[index],
+                    c,
+                    rows.dim,
+                    rows.scale,
+                    rows.coefficient,
+                    *step / rows.scale};
+}
+
+/// The first op of `block` that is not side-effect-free arithmetic (a
+/// load, a loop, a branch): the tensor maps are made before it, where
+/// every thread of the program still runs the same code.
+static Operation *firstEffect(Block *block) {
+  for (Operation &op : *block)
+    if (op.getNumRegions() || !isMemoryEffectFree(&op) ||
+        op.hasTrait<OpTrait::IsTerminator>())
+      return &op;
+  return nullptr;
+}
+
+/// Moves the computation of `values` in `anchor`'s block that comes at or
+/// after `anchor` to before it; fails (moving nothing) unless all of it is
+/// side-effect-free arithmetic.
+static LogicalResult hoistBefore(Operation *anchor, ArrayRef<Value> values) {
+  Block *block = anchor->getBlock();
+  llvm::SetVector<Operation *> slice;
+  SmallVector<Value> work(values.begin(), values.end());
+  while (!work.empty()) {
+    Operation *def = work.pop_back_val().getDefiningOp();
+    if (!def || def->getBlock() != block || def->isBeforeInBlock(anchor) ||
+        slice.contains(def))
+      continue;
+    if (def->getNumRegions() || !isMemoryEffectFree(def))
+      return failure();
+    slice.insert(def);
+    llvm::append_range(work, def->getOperands());
+  }
+  SmallVector<Operation *> ordered = slice.takeVector();
+  llvm::sort(ordered,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  for (Operation *op : ordered)
+    op->moveBefore(anchor);
+  return success();
+}
+
+/// The number of iterations of `loop` (0 when it runs none), as i64.
+static Value tripCount(OpBuilder &b, Location loc, scf::ForOp loop,
+                       int64_t step) {
+  auto i64 = b.getI64Type();
+  auto widen = [&](Value v) -> Value {
+    if (v.getType().isIndex())
+      return arith::IndexCastOp::create(b, loc, i64, v);
+    if (v.getType().getIntOrFloatBitWidth() < 64)
+      return arith::ExtSIOp::create(b, loc, i64, v);
+    return v;
+  };
+  auto constant = [&](int64_t v) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v));
+  };
+  Value span = arith::SubIOp::create(b, loc, widen(loop.getUpperBound()),
+                                     widen(loop.getLowerBound()));
+  span = arith::MaxSIOp::create(b, loc, span, constant(0));
+  return arith::DivUIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, span, constant(step - 1)),
+      constant(step));
+}
+
+/// The nearest `scf.if` of the versioning passes whose then region holds
+/// `op`.
+static scf::IfOp enclosingFastVersion(Operation *op) {
+  for (auto ifOp = op->getParentOfType<scf::IfOp>(); ifOp;
+       ifOp = ifOp->getParentOfType<scf::IfOp>())
+    if (ifOp->hasAttr(tilegpu::kFastVersionAttrName) &&
+        ifOp.getThenRegion().isAncestor(op->getParentRegion()))
+      return ifOp;
+  return {};
+}
+
+/// Gives `tile.load` its tensor map and coordinates; returns false, with
+/// the IR as it was, where some value it needs cannot be had before the
+/// kernel's first load.
+static bool rewrite(WalkedTile t, DominanceInfo &dom,
+                    DenseSet<std::pair<Operation *, Value>> &checked) {
+  scf::ForOp loop = t.loop;
+  // A version in the kernel's body, not one nested in another's general
+  // path: the one warp specialization may split.
+  scf::IfOp version = enclosingFastVersion(loop);
+  if (!version || loop->getBlock() != version.thenBlock() ||
+      !isa<FunctionOpInterface>(version->getParentOp()))
+    return false;
+  Value strideRoot = t.rowCoefficient ? stripCasts(t.rowCoefficient) : Value();
+  if (strideRoot && !dom.properlyDominates(strideRoot, version))
+    return false;
+  APInt step;
+  if (!matchPattern(loop.getStep(), m_ConstantInt(&step)) ||
+      !step.isStrictlyPositive())
+    return false;
+
+  Operation *anchor = firstEffect(loop->getBlock());
+  SmallVector<Value> needed{t.initialBase, loop.getLowerBound(),
+                            loop.getUpperBound()};
+  if (t.rowCoefficient)
+    needed.push_back(t.rowCoefficient);
+  if (!anchor || failed(hoistBefore(anchor, needed)))
+    return false;
+
+  Location loc = t.load.getLoc();
+  auto type = cast<RankedTensorType>(t.load.getType());
+  int64_t boxRows = type.getDimSize(t.rowDim);
+  int64_t boxCols = type.getDimSize(t.contiguousDim);
+  OpBuilder b(anchor);
+  auto i64Constant = [&](int64_t v) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v));
+  };
+  Value stride = i64Constant(t.rowScale);
+  if (t.rowCoefficient) {
+    Value coefficient = t.rowCoefficient;
+    if (!coefficient.getType().isInteger(64))
+      coefficient = arith::ExtSIOp::create(b, loc, b.getI64Type(), coefficient);
+    stride = arith::MulIOp::create(b, loc, coefficient, stride);
+  }
+  // Rows up to the last iteration's box; the TMA unit reads none beyond.
+  Value rows = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc,
+                            tripCount(b, loc, loop, step.getSExtValue()),
+                            i64Constant(t.rowsPerStep)),
+      i64Constant(boxRows));
+  rows = arith::MinSIOp::create(b, loc, rows, i64Constant(kMaxRows));
+  Value map = MakeTensorMapOp::create(
+      b, loc, t.initialBase, ValueRange{rows, i64Constant(boxCols)},
+      ValueRange{stride, i64Constant(1)},
+      b.getDenseI64ArrayAttr({boxRows, boxCols}), PaddingOption::zero);
+
+  if (strideRoot && checked.insert({version, strideRoot}).second) {
+    b.setInsertionPoint(version);
+    Value positive = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::sgt, strideRoot,
+        arith::ConstantOp::create(b, loc,
+                                  b.getIntegerAttr(strideRoot.getType(), 0)));
+    version.getConditionMutable().assign(
+        arith::AndIOp::create(b, loc, version.getCondition(), positive));
+  }
+
+  b.setInsertionPoint(t.load);
+  Value row = arith::MulIOp::create(b, loc, iterationIndex(b, loc, loop),
+                                    i32Value(b, loc, t.rowsPerStep));
+  SmallVector<Value> coords{row, i32Value(b, loc, 0)};
+  // A tile contiguous along its first dimension (K^T) is the transposed
+  // box: the buffer a TMA copy would fill stores it in rows along that
+  // dimension, the same bytes.
+  t.load.getTensorMapMutable().assign(map);
+  t.load.getTmaCoordsMutable().assign(coords);
+  return true;
+}
+
+/// The walked tiles of the loops of `func` that no other loop holds.
+static SmallVector<WalkedTile> findWalkedTiles(func::FuncOp func) {
+  AxisInfoAnalysis axis(func);
+  SmallVector<WalkedTile> tiles;
+  func.walk([&](scf::ForOp loop) {
+    if (loop->getParentOfType<LoopLikeOpInterface>())
+      return;
+    for (auto load : loop.getBody()->getOps<LoadOp>())
+      if (std::optional<WalkedTile> t = matchWalkedTile(load, loop, axis))
+        tiles.push_back(*t);
+  });
+  return tiles;
+}
+
+/// A kernel without a fast version (the JIT specializes on the arguments
+/// instead of guessing) gets one for the strides' signs alone, where a
+/// loop of its body walks a tile: its guard starts true, and the rewrite
+/// adds the tests.
+static void versionForTensorMaps(func::FuncOp func) {
+  if (!func.getBody().hasOneBlock() ||
+      func.walk([](scf::IfOp ifOp) {
+            return ifOp->hasAttr(tilegpu::kFastVersionAttrName)
+                       ? WalkResult::interrupt()
+                       : WalkResult::advance();
+          })
+          .wasInterrupted())
+    return;
+  Block *body = &func.getBody().front();
+  if (llvm::none_of(findWalkedTiles(func), [&](const WalkedTile &t) {
+        return t.loop->getBlock() == body;
+      }))
+    return;
+  SmallVector<Operation *> moved = bodyBesideGrid(func);
+  OpBuilder b(body->getTerminator());
+  Location loc = func.getLoc();
+  Value always = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
+  scf::IfOp ifOp =
+      versionUnder(b, loc, always, moved, [](OpBuilder &, IRMapping &) {});
+  ifOp->setAttr(tilegpu::kVersionedAttrName, b.getUnitAttr());
+  ifOp->setAttr(tilegpu::kTMAVersionAttrName, b.getUnitAttr());
+}
+
+struct TilePointerTensorMaps
+    : public tile::impl::TilePointerTensorMapsBase<TilePointerTensorMaps> {
+  void runOnOperation() override {
+    for (func::FuncOp func : getOperation().getOps<func::FuncOp>()) {
+      if (func.isExternal())
+        continue;
+      versionForTensorMaps(func);
+      SmallVector<WalkedTile> tiles = findWalkedTiles(func);
+      DominanceInfo dom(func);
+      DenseSet<std::pair<Operation *, Value>> checked;
+      for (const WalkedTile &t : tiles)
+        (void)rewrite(t, dom, checked);
+    }
+  }
+};
+
+} // namespace
