@@ -826,10 +826,17 @@ struct TileGPUWarpSpecializePass
       });
       if (outside.wasInterrupted())
         continue;
+      // A version whose loops stay on the software pipeline is the
+      // consumers' alone too where another version is specialized.
       bool any = false;
-      for (Split &split : splits)
-        any |= succeeded(specialize(split, numWarps, maxSharedBytes, deferDots,
-                                    keepTwoPrograms));
+      for (Split &split : splits) {
+        Block *block = split.start->getBlock();
+        if (succeeded(specialize(split, numWarps, maxSharedBytes, deferDots,
+                                 keepTwoPrograms)))
+          any = true;
+        else if (block->getParentOp() != func)
+          consumersOnly.insert(block);
+      }
       if (!any)
         continue;
       func->setAttr(TileGPUDialect::getProducerWarpsAttrName(),

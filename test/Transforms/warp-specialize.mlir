@@ -574,3 +574,64 @@ func.func @transposed_box(%pa: tensor<128x64x!tile.ptr<f16>, #bR>, %pb: tensor<6
   tile.store %pc, %r : tensor<128x128x!tile.ptr<f32>, #mmaK>
   return
 }
+
+// -----
+
+// Two versions, each with a TMA-fed loop: the else branch's (a 128x256
+// accumulator) is specialized, the then branch's (128x64: two programs
+// would share an SM) stays on the software pipeline and runs in the
+// consumer warps alone.
+#bV = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]>
+#mmaV = #tilegpu.mma<version = 3, warpsPerCTA = [8, 1], instrShape = [16, 256]>
+#mmaS = #tilegpu.mma<version = 3, warpsPerCTA = [8, 1], instrShape = [16, 64]>
+#sV = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>
+// TWO-LABEL:   func.func @one_version_specialized
+// TWO:         scf.if %arg9 {
+// TWO:           scf.if
+// TWO-NEXT:        tilegpu.set_max_registers 40
+// TWO-NEXT:      } else {
+// TWO-NEXT:        tilegpu.set_max_registers 232 increase
+// TWO-NOT:         mbarrier_expect_tx
+// TWO:             scf.for
+// TWO:           } {tilegpu.warp_specialized = 256 : i32}
+// TWO:         } else {
+// TWO:           tilegpu.mbarrier_expect_tx
+// TWO:           } {tilegpu.warp_specialized = 256 : i32}
+// TWO:         } {tile.versioned}
+func.func @one_version_specialized(%pa: tensor<128x64x!tile.ptr<f16>, #bV>, %pb: tensor<64x256x!tile.ptr<f16>, #bV>,
+                                   %pb64: tensor<64x64x!tile.ptr<f16>, #bV>,
+                                   %pc: tensor<128x256x!tile.ptr<f32>, #mmaV>,
+                                   %pc64: tensor<128x64x!tile.ptr<f32>, #mmaS>,
+                                   %ma: !tile.tensormap, %mb: !tile.tensormap, %mb64: !tile.tensormap,
+                                   %n: i32, %fast: i1)
+    attributes {tile.num_stages = 3 : i32, tilegpu.num_warps = 8 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c64 = arith.constant 64 : i32
+  scf.if %fast {
+    %zero = arith.constant dense<0.0> : tensor<128x64xf32, #mmaS>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<128x64xf32, #mmaS>) : i32 {
+      %k = arith.muli %i, %c64 : i32
+      %a = tile.load %pa tma(%ma[%c0, %k]) {tilegpu.vec = 8 : i32} : tensor<128x64x!tile.ptr<f16>, #bV>
+      %b = tile.load %pb64 tma(%mb64[%k, %c0]) {tilegpu.vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #bV>
+      %sa = tilegpu.local_alloc %a : (tensor<128x64xf16, #bV>) -> !tilegpu.memdesc<128x64xf16, #sV>
+      %sb = tilegpu.local_alloc %b : (tensor<64x64xf16, #bV>) -> !tilegpu.memdesc<64x64xf16, #sV>
+      %d = tilegpu.warpgroup_dot %sa, %sb, %acc : !tilegpu.memdesc<128x64xf16, #sV>, !tilegpu.memdesc<64x64xf16, #sV>, tensor<128x64xf32, #mmaS> -> tensor<128x64xf32, #mmaS>
+      scf.yield %d : tensor<128x64xf32, #mmaS>
+    }
+    tile.store %pc64, %r : tensor<128x64x!tile.ptr<f32>, #mmaS>
+  } else {
+    %zero = arith.constant dense<0.0> : tensor<128x256xf32, #mmaV>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<128x256xf32, #mmaV>) : i32 {
+      %k = arith.muli %i, %c64 : i32
+      %a = tile.load %pa tma(%ma[%c0, %k]) {tilegpu.vec = 8 : i32} : tensor<128x64x!tile.ptr<f16>, #bV>
+      %b = tile.load %pb tma(%mb[%k, %c0]) {tilegpu.vec = 8 : i32} : tensor<64x256x!tile.ptr<f16>, #bV>
+      %sa = tilegpu.local_alloc %a : (tensor<128x64xf16, #bV>) -> !tilegpu.memdesc<128x64xf16, #sV>
+      %sb = tilegpu.local_alloc %b : (tensor<64x256xf16, #bV>) -> !tilegpu.memdesc<64x256xf16, #sV>
+      %d = tilegpu.warpgroup_dot %sa, %sb, %acc : !tilegpu.memdesc<128x64xf16, #sV>, !tilegpu.memdesc<64x256xf16, #sV>, tensor<128x256xf32, #mmaV> -> tensor<128x256xf32, #mmaV>
+      scf.yield %d : tensor<128x256xf32, #mmaV>
+    }
+    tile.store %pc, %r : tensor<128x256x!tile.ptr<f32>, #mmaV>
+  } {tile.versioned}
+  return
+}
