@@ -80,13 +80,20 @@ bool mlir::tile::tmaCopyable(tile::LoadOp load, tilegpu::LocalAllocOp alloc) {
   std::optional<std::array<int64_t, 2>> box = getTMABoxShape(alloc.getType());
   if (!load.getTensorMap() || !box || (*box)[0] > 256)
     return false;
-  // The map's box must be the buffer's: a tile stored in rows along its
-  // first dimension (K^T) is copied as the transposed box.
-  ArrayRef<int64_t> shape = alloc.getType().getShape();
-  ArrayRef<int64_t> mapBox = shape;
-  if (auto make = load.getTensorMap().getDefiningOp<tile::MakeTensorMapOp>())
-    mapBox = make.getBlockShape();
-  return ArrayRef<int64_t>(*box) == mapBox;
+  // The buffer must store the tile as the map's box has it: in rows along
+  // its last dimension, or along its first where the map's box is the
+  // tile's transpose (K^T, marked by tile-pointer-tensor-maps).
+  MemDescType type = alloc.getType();
+  auto make = load.getTensorMap().getDefiningOp<tile::MakeTensorMapOp>();
+  bool transposed = make && make->hasAttr(kTransposedBoxAttrName);
+  SmallVector<unsigned> order =
+      transposed ? SmallVector<unsigned>{0, 1} : SmallVector<unsigned>{1, 0};
+  if (type.getEncoding() != SharedEncodingAttr::getForWgmma(
+                                alloc.getContext(), type.getShape(),
+                                type.getElementType().getIntOrFloatBitWidth(),
+                                order))
+    return false;
+  return !make || ArrayRef<int64_t>(*box) == make.getBlockShape();
 }
 
 tile::LoadOp mlir::tile::pipelinableLoad(tilegpu::LocalAllocOp alloc,

@@ -60,10 +60,11 @@ constexpr int64_t kTMAAlignment = 16;
 /// below this.
 constexpr int64_t kMaxRows = (int64_t(1) << 31) - 1;
 
-/// `v` without the integer casts and hints that keep its value.
+/// `v` without the sign extensions and hints that keep its value (not a
+/// truncation: the guard must test the stride the offsets use).
 static Value stripCasts(Value v) {
   while (Operation *def = v.getDefiningOp()) {
-    if (!isa<arith::ExtSIOp, arith::TruncIOp, HintOp>(def))
+    if (!isa<arith::ExtSIOp, HintOp>(def))
       break;
     v = def->getOperand(0);
   }
@@ -157,6 +158,9 @@ static std::optional<WalkedTile> matchWalkedTile(LoadOp load, scf::ForOp loop,
   unsigned c = cols->dim;
   if (info.getRank() != 2 || info.contiguity[c] < type.getDimSize(c) ||
       info.divisibility[c] < kTMAAlignment || type.getDimSize(rows.dim) < 2)
+    return std::nullopt;
+  // A box has at most 256 rows.
+  if (type.getDimSize(rows.dim) > 256)
     return std::nullopt;
   return WalkedTile{load,
                     loop,
@@ -280,7 +284,8 @@ static bool rewrite(WalkedTile t, DominanceInfo &dom,
       coefficient = arith::ExtSIOp::create(b, loc, b.getI64Type(), coefficient);
     stride = arith::MulIOp::create(b, loc, coefficient, stride);
   }
-  // Rows up to the last iteration's box; the TMA unit reads none beyond.
+  // Rows past every iteration's box (one step more than the last needs);
+  // the copies read none beyond their boxes.
   Value rows = arith::AddIOp::create(
       b, loc,
       arith::MulIOp::create(b, loc,
@@ -292,6 +297,9 @@ static bool rewrite(WalkedTile t, DominanceInfo &dom,
       b, loc, t.initialBase, ValueRange{rows, i64Constant(boxCols)},
       ValueRange{stride, i64Constant(1)},
       b.getDenseI64ArrayAttr({boxRows, boxCols}), PaddingOption::zero);
+  if (t.contiguousDim == 0)
+    map.getDefiningOp()->setAttr(tilegpu::kTransposedBoxAttrName,
+                                 b.getUnitAttr());
 
   if (strideRoot && checked.insert({version, strideRoot}).second) {
     b.setInsertionPoint(version);
@@ -307,9 +315,9 @@ static bool rewrite(WalkedTile t, DominanceInfo &dom,
   Value row = arith::MulIOp::create(b, loc, iterationIndex(b, loc, loop),
                                     i32Value(b, loc, t.rowsPerStep));
   SmallVector<Value> coords{row, i32Value(b, loc, 0)};
-  // A tile contiguous along its first dimension (K^T) is the transposed
-  // box: the buffer a TMA copy would fill stores it in rows along that
-  // dimension, the same bytes.
+  // For a tile contiguous along its first dimension (K^T) the map's box
+  // (rows along `rowDim`) is the transpose: the buffer a TMA copy fills
+  // stores the tile in rows along that dimension, the same bytes.
   t.load.getTensorMapMutable().assign(map);
   t.load.getTmaCoordsMutable().assign(coords);
   return true;

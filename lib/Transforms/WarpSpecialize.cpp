@@ -138,13 +138,21 @@ static bool isTopLevel(Block *block, func::FuncOp func) {
   return branch && branch->getParentOp() == func && branch.getNumResults() == 0;
 }
 
-/// The branch of a version of the kernel (a block of an `scf.if` in the
-/// kernel's body) that holds `op`; null for ops of the body itself.
+/// Whether `ifOp` chooses between versions of the kernel (the versioning
+/// passes' `scf.if`s), of which the threads run one.
+static bool choosesVersion(scf::IfOp ifOp) {
+  return ifOp->hasAttr(kFastVersionAttrName) ||
+         ifOp->hasAttr(kVersionedAttrName);
+}
+
+/// The branch of a version of the kernel (a block of a versioning `scf.if`
+/// in the kernel's body) that holds `op`; null for other ops.
 static Block *topLevelBranch(Operation *op, func::FuncOp func) {
   Block *body = &func.getBody().front();
   Operation *top = body->findAncestorOpInBlock(*op);
   auto branch = dyn_cast_or_null<scf::IfOp>(top);
-  if (!branch || branch == op || branch.getNumResults())
+  if (!branch || branch == op || branch.getNumResults() ||
+      !choosesVersion(branch))
     return nullptr;
   for (Region &region : branch->getRegions())
     if (region.isAncestor(op->getParentRegion()))
@@ -623,8 +631,13 @@ static LogicalResult specialize(Split &split, unsigned numWarps,
   int64_t accumulators = 0;
   for (Candidate &c : split.loops)
     accumulators = std::max(accumulators, getDotAccumulatorElements(c.inner));
-  unsigned byRegisters = tilec::programsPerSM(
-      tilec::estimatedLoopRegisters(accumulators, 32 * numWarps), numWarps);
+  // ptxas gives a thread 255 registers at most (spilling the rest): one
+  // warpgroup's programs always fit two an SM by registers.
+  unsigned byRegisters =
+      tilec::programsPerSM(std::min<int64_t>(tilec::estimatedLoopRegisters(
+                                                 accumulators, 32 * numWarps),
+                                             tilec::kMaxRegistersPerThread),
+                           numWarps);
   if (keepTwoPrograms && byRegisters >= 2 &&
       2 * (slots * bytesPerStage + others) <= maxSharedBytes)
     return failure();
@@ -834,7 +847,8 @@ struct TileGPUWarpSpecializePass
         if (succeeded(specialize(split, numWarps, maxSharedBytes, deferDots,
                                  keepTwoPrograms)))
           any = true;
-        else if (block->getParentOp() != func)
+        else if (auto ifOp = dyn_cast<scf::IfOp>(block->getParentOp());
+                 ifOp && choosesVersion(ifOp))
           consumersOnly.insert(block);
       }
       if (!any)

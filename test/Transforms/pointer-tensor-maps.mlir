@@ -7,8 +7,9 @@
 
 // V (rows of stride %svk, contiguous columns) and K (contiguous along its
 // first dimension, loaded as K^T) keep their loads, now with maps: K's box
-// is the transposed, row-major one (32 rows of 64), whose bytes the buffer
-// storing K^T in rows along its first dimension holds. The maps are made
+// is the transposed, row-major one (32 rows of 64, marked
+// tile.transposed_box), whose bytes the buffer storing K^T in rows along
+// its first dimension holds. The maps are made
 // before the block's first load (Q's), the bases' arithmetic moved there;
 // the rows reach the last iteration's box; the version's guard gains the
 // row strides' signs.
@@ -26,8 +27,8 @@
 // CHECK:        %[[KROWS:.*]] = arith.muli %[[TRIPS]], %c32_i64{{.*}} : i64
 // CHECK:        %[[KROWS2:.*]] = arith.addi %[[KROWS]], %c32_i64{{.*}} : i64
 // CHECK:        %[[KROWS3:.*]] = arith.minsi %[[KROWS2]], %c2147483647_i64{{.*}} : i64
-// CHECK:        %[[KMAP:.*]] = tile.make_tensor_map %[[K0]], [%[[KROWS3]], %c64_i64{{.*}}], [%[[KS]], %c1_i64{{.*}}] block [32, 64]
-// CHECK:        %[[VMAP:.*]] = tile.make_tensor_map %{{.*}} block [32, 64]
+// CHECK:        %[[KMAP:.*]] = tile.make_tensor_map %[[K0]], [%[[KROWS3]], %c64_i64{{.*}}], [%[[KS]], %c1_i64{{.*}}] block [32, 64] {tile.transposed_box}
+// CHECK:        %[[VMAP:.*]] = tile.make_tensor_map %{{.*}} block [32, 64] :
 // CHECK:        %[[Q:.*]] = tile.load %{{.*}} : tensor<64x64x!tile.ptr<f16>>
 // CHECK:        scf.for %[[IV:[a-z0-9]+]] = %{{.*}} to %arg6 step %{{.*}} iter_args(%{{.*}}, %[[KP:[a-z0-9]+]] = %[[K0]], %{{.*}})
 // CHECK:          %[[KSPLAT:.*]] = tile.splat %[[KP]] : tensor<64x32x!tile.ptr<f16>>

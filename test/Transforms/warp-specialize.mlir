@@ -539,8 +539,9 @@ func.func @one_program_anyway(%pa: tensor<128x64x!tile.ptr<f16>, #bB>, %pb: tens
 // -----
 
 // A tile stored in rows along its first dimension (a pointer kernel's K^T,
-// tile-pointer-tensor-maps) is copied as the transposed box of its map: a
-// 64x128 tile whose map's block is [128, 64].
+// whose map tile-pointer-tensor-maps marks tile.transposed_box) is copied
+// as the transposed box of its map: a 64x128 tile, the map's block
+// [128, 64].
 #bK = #tilegpu.blocked<sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 8], order = [0, 1]>
 #bR = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]>
 #mmaK = #tilegpu.mma<version = 3, warpsPerCTA = [8, 1], instrShape = [16, 128]>
@@ -560,7 +561,7 @@ func.func @transposed_box(%pa: tensor<128x64x!tile.ptr<f16>, #bR>, %pb: tensor<6
   %c64 = arith.constant 64 : i32
   %c1_64 = arith.constant 1 : i64
   %c64_64 = arith.constant 64 : i64
-  %mb = tile.make_tensor_map %b, [%rows, %c64_64], [%stride, %c1_64] block [128, 64] : <f16>
+  %mb = tile.make_tensor_map %b, [%rows, %c64_64], [%stride, %c1_64] block [128, 64] {tile.transposed_box} : <f16>
   %zero = arith.constant dense<0.0> : tensor<128x128xf32, #mmaK>
   %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<128x128xf32, #mmaK>) : i32 {
     %k = arith.muli %i, %c64 : i32

@@ -92,6 +92,13 @@ inline constexpr llvm::StringLiteral kFastVersionAttrName = "tile.fast_version";
 /// the else region alone.
 inline constexpr llvm::StringLiteral kTMAVersionAttrName = "tile.tma_version";
 
+/// On a `make_tensor_map` of `tile-pointer-tensor-maps` whose box is the
+/// transpose of the tile its load reads (K^T, contiguous along its first
+/// dimension): the buffer a TMA copy fills stores that tile in rows along
+/// its first dimension.
+inline constexpr llvm::StringLiteral kTransposedBoxAttrName =
+    "tile.transposed_box";
+
 /// Whether `op` is in a versioned kernel's general path (the else region of
 /// the `tile.versioned` op), which runs only where the arguments miss the
 /// fast paths' facts.
