@@ -230,17 +230,6 @@ static Value tripCount(OpBuilder &b, Location loc, scf::ForOp loop,
       constant(step));
 }
 
-/// The nearest `scf.if` of the versioning passes whose then region holds
-/// `op`.
-static scf::IfOp enclosingFastVersion(Operation *op) {
-  for (auto ifOp = op->getParentOfType<scf::IfOp>(); ifOp;
-       ifOp = ifOp->getParentOfType<scf::IfOp>())
-    if (ifOp->hasAttr(tilegpu::kFastVersionAttrName) &&
-        ifOp.getThenRegion().isAncestor(op->getParentRegion()))
-      return ifOp;
-  return {};
-}
-
 /// Gives `tile.load` its tensor map and coordinates; returns false, with
 /// the IR as it was, where some value it needs cannot be had before the
 /// kernel's first load.
@@ -249,8 +238,9 @@ static bool rewrite(WalkedTile t, DominanceInfo &dom,
   scf::ForOp loop = t.loop;
   // A version in the kernel's body, not one nested in another's general
   // path: the one warp specialization may split.
-  scf::IfOp version = enclosingFastVersion(loop);
-  if (!version || loop->getBlock() != version.thenBlock() ||
+  auto version = dyn_cast<scf::IfOp>(loop->getParentOp());
+  if (!version || !version->hasAttr(tilegpu::kFastVersionAttrName) ||
+      loop->getBlock() != version.thenBlock() ||
       !isa<FunctionOpInterface>(version->getParentOp()))
     return false;
   Value strideRoot = t.rowCoefficient ? stripCasts(t.rowCoefficient) : Value();
