@@ -359,9 +359,17 @@ static Operation *predicate(RewriterBase &rewriter, Operation *op,
 /// where one of `stages + 1` does not, by shared memory (the ring beside
 /// the body's scratch) and by registers (the in-flight accumulator beside
 /// an estimate of the rest).
-static bool secondProgramFits(WarpGroupDotOp dot, unsigned warps,
-                              uint64_t bytesPerStage, unsigned stages,
-                              uint64_t scratch, unsigned sharedBytesPerSM) {
+static bool secondProgramFits(scf::ForOp loop, WarpGroupDotOp dot,
+                              unsigned warps, uint64_t bytesPerStage,
+                              unsigned stages, uint64_t scratch,
+                              unsigned sharedBytesPerSM) {
+  // A loop inside another (a persistent kernel's tile loop) belongs to a
+  // kernel launched with about one program per SM: no second program to
+  // make room for, and the copies before the dot measured faster there
+  // (tutorial 08's and tutorial 09's pointer kernels at 128x128: 1.03-1.11x
+  // with the slot more).
+  if (loop->getParentOfType<LoopLikeOpInterface>())
+    return false;
   // The hardware reserves 1 KiB of shared memory per resident program.
   constexpr uint64_t kReservedPerProgram = 1024;
   auto programs = [&](unsigned slots) {
@@ -475,8 +483,16 @@ static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
   // persistent loop's epilogue converts its tile: Triton 3.2's tutorial
   // 09), TMA's ring is ordered as the synchronous dots' is (full barriers,
   // the program's barrier) and refilled after the dot's wait, below.
+  // A TMA ring whose slot more would cost the SM its second program takes
+  // that order too (below; the 4-warp 128x128 tile from tensor
+  // descriptors: 1.08-1.30x at 4096^3 and 8192^3).
+  bool fewerSlotsKeepTwoPrograms =
+      asyncDot && stages >= 3 && extraSlotFits &&
+      secondProgramFits(loop, asyncDot, warps, bytesPerStage, stages, scratch,
+                        sharedBytesPerSM);
   bool mbarrierRing =
-      asyncDot && ((anyTMA && extraSlotFits) || cpAsyncMBarrierRing);
+      asyncDot && ((anyTMA && extraSlotFits && !fewerSlotsKeepTwoPrograms) ||
+                   cpAsyncMBarrierRing);
   // With a barrier per iteration, the copies may instead refill the slot
   // of the previous iteration once every warpgroup has waited for its
   // wgmma (a second barrier after the wait for all but one group), as
@@ -487,10 +503,8 @@ static LogicalResult pipelineLoop(scf::ForOp loop, unsigned stages,
   // the copies before the dot measured faster. Not with 2 stages: the
   // copies, issued after the dot, then have one iteration less to land,
   // and the synchronous dot measured faster (bench/NOTES.md).
-  bool refillAfterDotWait =
-      asyncDot && !mbarrierRing && stages >= 3 &&
-      (!extraSlotFits || secondProgramFits(asyncDot, warps, bytesPerStage,
-                                           stages, scratch, sharedBytesPerSM));
+  bool refillAfterDotWait = asyncDot && !mbarrierRing && stages >= 3 &&
+                            (!extraSlotFits || fewerSlotsKeepTwoPrograms);
   unsigned slots = asyncDot && !refillAfterDotWait ? stages + 1 : stages;
   unsigned distance = stages - 1;
   SmallVector<unsigned> ringSlots(allocs.size(), slots);

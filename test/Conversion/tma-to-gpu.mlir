@@ -2,7 +2,8 @@
 // A tensor map is built by warp 0 in the op's shared scratch (zeroed, each
 // field replaced by thread 0) and copied into the module's buffer, at the
 // entry of its (SM, first warp slot), with the release fence for the
-// tensor-map proxy; thread 0 acquires it. A TMA copy of a 64 x 128 f16 tile is two
+// tensor-map proxy; thread 0, which issues the copies, acquires and
+// prefetches it. A TMA copy of a 64 x 128 f16 tile is two
 // copies of 64 x 64 boxes (two 128-byte lines), the second 8 KiB further
 // and 64 columns right; thread 0 announces their bytes on the barrier.
 
@@ -17,7 +18,7 @@
 // CHECK: %[[WARP:.*]] = nvvm.read.ptx.sreg.warpid : i32
 // CHECK: llvm.mlir.addressof @tile_tensor_maps : !llvm.ptr<1>
 // CHECK: gpu.barrier
-// CHECK: llvm.inline_asm has_side_effects {{.*}}"{{.*}}@outside trap;{{.*}}@w st.shared.b32 [$9], 0;{{.*}}@w bar.warp.sync -1;{{.*}}tensormap.replace.tile.global_address.shared::cta.b1024.b64 [$8], $1;{{.*}}tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [$8], 0, 64;{{.*}}tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [$8], 1, 64;{{.*}}tensormap.replace.tile.global_stride.shared::cta.b1024.b64 [$8], 0, $4;{{.*}}tensormap.replace.tile.elemtype.shared::cta.b1024.b32 [$8], 1;{{.*}}tensormap.replace.tile.swizzle_mode.shared::cta.b1024.b32 [$8], 3;{{.*}}@w tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [$0], [$8], 128;{{.*}}@p fence.proxy.tensormap::generic.acquire.gpu [$0], 128;
+// CHECK: llvm.inline_asm has_side_effects {{.*}}"{{.*}}@outside trap;{{.*}}@w st.shared.b32 [$9], 0;{{.*}}@w bar.warp.sync -1;{{.*}}tensormap.replace.tile.global_address.shared::cta.b1024.b64 [$8], $1;{{.*}}tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [$8], 0, 64;{{.*}}tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [$8], 1, 64;{{.*}}tensormap.replace.tile.global_stride.shared::cta.b1024.b64 [$8], 0, $4;{{.*}}tensormap.replace.tile.elemtype.shared::cta.b1024.b32 [$8], 1;{{.*}}tensormap.replace.tile.swizzle_mode.shared::cta.b1024.b32 [$8], 3;{{.*}}@w tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [$0], [$8], 128;{{.*}}@p fence.proxy.tensormap::generic.acquire.gpu [$0], 128;{{.*}}@p prefetch.tensormap [$0];
 // CHECK: llvm.inline_asm has_side_effects {{.*}}"@$2 mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], $1;"
 // CHECK: llvm.inline_asm has_side_effects {{.*}}"@$5 cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [$0], [$1, {$2, $3}], [$4];"
 // CHECK: %[[C64:.*]] = arith.constant 64 : i32

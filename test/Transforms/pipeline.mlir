@@ -12,6 +12,7 @@
 // RUN: tile-opt %s --split-input-file --tilegpu-pipeline=tma-sync-dots=true | FileCheck %s --check-prefix=TMASYNC
 // RUN: tile-opt %s --split-input-file --tilegpu-pipeline=shared-bytes-per-sm=110000 | FileCheck %s --check-prefix=SHARE
 // RUN: tile-opt %s --split-input-file --tilegpu-pipeline=max-shared-bytes=80000 | FileCheck %s --check-prefix=TMAREFILL
+// RUN: tile-opt %s --split-input-file --tilegpu-pipeline=shared-bytes-per-sm=160000 | FileCheck %s --check-prefix=TMASHARE
 // Loads that only feed shared memory for dot become cp.async copies into a
 // ring of num_stages buffers; the prologue starts the first num_stages - 1
 // iterations' copies, each iteration waits for its own (num_stages - 2
@@ -261,6 +262,41 @@ func.func @wgmma_loop(%pa: tensor<64x64x!tile.ptr<f16>, #bA>, %pb: tensor<64x64x
     scf.yield %d, %na, %nb : tensor<64x64xf32, #mma3>, tensor<64x64x!tile.ptr<f16>, #bA>, tensor<64x64x!tile.ptr<f16>, #bA>
   }
   return %r#0 : tensor<64x64xf32, #mma3>
+}
+
+// The same loop inside a persistent kernel's tile loop: launched with about
+// one program per SM, it has no second program to make room for and keeps
+// the slot more under SHARE too.
+// SHARE-LABEL: func.func @persistent_wgmma_loop
+// SHARE:       tilegpu.local_alloc : () -> !tilegpu.memdesc<4x64x64xf16
+// SHARE:       tilegpu.local_alloc : () -> !tilegpu.memdesc<4x64x64xf16
+// SHARE:         scf.for
+// SHARE:           tilegpu.warpgroup_dot {{.*}} {isAsync}
+// SHARE-NEXT:      tilegpu.warpgroup_dot_wait {{.*}} {pendings = 1 : i32}
+// SHARE-NOT:       gpu.barrier
+// SHARE:           scf.yield
+func.func @persistent_wgmma_loop(%pa: tensor<64x64x!tile.ptr<f16>, #bA>, %pb: tensor<64x64x!tile.ptr<f16>, #bA>,
+                                 %da: tensor<64x64xi32, #bA>, %n: i32, %tiles: i32)
+    -> tensor<64x64xf32, #mma3> attributes {tile.num_stages = 3 : i32, tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma3>
+  %out = scf.for %t = %c0 to %tiles step %c1 iter_args(%sum = %zero) -> (tensor<64x64xf32, #mma3>) : i32 {
+    %r:3 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %a_ptrs = %pa, %b_ptrs = %pb)
+        -> (tensor<64x64xf32, #mma3>, tensor<64x64x!tile.ptr<f16>, #bA>, tensor<64x64x!tile.ptr<f16>, #bA>) : i32 {
+      %a = tile.load %a_ptrs {tilegpu.vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #bA>
+      %b = tile.load %b_ptrs {tilegpu.vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #bA>
+      %ma = tilegpu.local_alloc %a : (tensor<64x64xf16, #bA>) -> !tilegpu.memdesc<64x64xf16, #sW>
+      %mb = tilegpu.local_alloc %b : (tensor<64x64xf16, #bA>) -> !tilegpu.memdesc<64x64xf16, #sW>
+      %d = tilegpu.warpgroup_dot %ma, %mb, %acc : !tilegpu.memdesc<64x64xf16, #sW>, !tilegpu.memdesc<64x64xf16, #sW>, tensor<64x64xf32, #mma3> -> tensor<64x64xf32, #mma3>
+      %na = tile.addptr %a_ptrs, %da : tensor<64x64x!tile.ptr<f16>, #bA>, tensor<64x64xi32, #bA>
+      %nb = tile.addptr %b_ptrs, %da : tensor<64x64x!tile.ptr<f16>, #bA>, tensor<64x64xi32, #bA>
+      scf.yield %d, %na, %nb : tensor<64x64xf32, #mma3>, tensor<64x64x!tile.ptr<f16>, #bA>, tensor<64x64x!tile.ptr<f16>, #bA>
+    }
+    %s = arith.addf %sum, %r#0 : tensor<64x64xf32, #mma3>
+    scf.yield %s : tensor<64x64xf32, #mma3>
+  }
+  return %out : tensor<64x64xf32, #mma3>
 }
 
 // -----
@@ -589,6 +625,24 @@ func.func @run_length_loop(%pa: tensor<64x64x!tile.ptr<f16>, #bR>, %rows: tensor
 // TMAREFILL-NOT:     tilegpu.mbarrier_arrive
 // TMAREFILL:       }
 // TMAREFILL:       tilegpu.mbarrier_inval %[[FULL]]
+// Where the slot more fits but costs the SM its second program (160000
+// bytes: two programs of 3 slots of 24 KiB, one of 4), the ring takes the
+// same order and 3 slots.
+// TMASHARE-LABEL: func.func @tma_loop
+// TMASHARE:       %[[FULL:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<3x1xi64
+// TMASHARE-NEXT:  tilegpu.mbarrier_init %[[FULL]], 1 :
+// TMASHARE-NOT:   tilegpu.mbarrier_init
+// TMASHARE:       scf.for
+// TMASHARE:         tilegpu.mbarrier_wait
+// TMASHARE:         tilegpu.warpgroup_dot {{.*}} {isAsync}
+// TMASHARE-NEXT:    tilegpu.warpgroup_dot_wait %{{.*}} {pendings = 1 : i32}
+// TMASHARE-NEXT:    gpu.barrier
+// TMASHARE:         tilegpu.mbarrier_expect_tx %{{.*}}, 24576 if
+// TMASHARE:         tilegpu.async_tma_copy
+// TMASHARE:         tilegpu.async_tma_copy
+// TMASHARE-NOT:     tilegpu.mbarrier_arrive
+// TMASHARE:       }
+// TMASHARE:       tilegpu.mbarrier_inval %[[FULL]]
 func.func @tma_loop(%pa: tensor<128x64x!tile.ptr<f16>, #bT>, %pb: tensor<64x64x!tile.ptr<f16>, #bT>,
                     %ma: !tile.tensormap, %mb: !tile.tensormap, %n: i32)
     -> (tensor<128x64xf32, #mmaT4>, tensor<128x64xf16, #bT>) attributes {tile.num_stages = 3 : i32, tilegpu.num_warps = 4 : i32} {
