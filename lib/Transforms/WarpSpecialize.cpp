@@ -638,7 +638,11 @@ static LogicalResult specialize(Split &split, unsigned numWarps,
                                                  accumulators, 32 * numWarps),
                                              tilec::kMaxRegistersPerThread),
                            numWarps);
-  if (keepTwoPrograms && byRegisters >= 2 &&
+  // A persistent kernel (a tile loop around the loops) launches about one
+  // program per SM: no second program to keep.
+  bool persistent = llvm::any_of(
+      split.loops, [](const Candidate &c) { return c.outer != c.inner; });
+  if (keepTwoPrograms && !persistent && byRegisters >= 2 &&
       2 * (slots * bytesPerStage + others) <= maxSharedBytes)
     return failure();
 

@@ -141,6 +141,33 @@ func.func @one_warpgroup(%pa: tensor<64x64x!tile.ptr<f16>, #bT4>, %pc: tensor<64
   return
 }
 
+// The same loop in a persistent kernel's tile loop: launched with about one
+// program per SM, it has no second program to keep and is specialized by
+// default.
+// TWO-LABEL:   func.func @one_warpgroup_persistent
+// TWO-SAME:      tilegpu.producer_warps = 4 : i32
+// TWO:         } {tilegpu.warp_specialized = 128 : i32}
+func.func @one_warpgroup_persistent(%pa: tensor<64x64x!tile.ptr<f16>, #bT4>, %pc: tensor<64x64x!tile.ptr<f32>, #mma4>,
+                                    %ma: !tile.tensormap, %n: i32, %pid: i32, %tiles: i32)
+    attributes {tile.num_stages = 4 : i32, tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c64 = arith.constant 64 : i32
+  %c132 = arith.constant 132 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma4>
+  scf.for %t = %pid to %tiles step %c132 : i32 {
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32, #mma4>) : i32 {
+      %k = arith.muli %i, %c64 : i32
+      %a = tile.load %pa tma(%ma[%t, %k]) {tilegpu.vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #bT4>
+      %sa = tilegpu.local_alloc %a : (tensor<64x64xf16, #bT4>) -> !tilegpu.memdesc<64x64xf16, #sT4>
+      %d = tilegpu.warpgroup_dot %sa, %sa, %acc : !tilegpu.memdesc<64x64xf16, #sT4>, !tilegpu.memdesc<64x64xf16, #sT4>, tensor<64x64xf32, #mma4> -> tensor<64x64xf32, #mma4>
+      scf.yield %d : tensor<64x64xf32, #mma4>
+    }
+    tile.store %pc, %r : tensor<64x64x!tile.ptr<f32>, #mma4>
+  }
+  return
+}
+
 // CHECK-LABEL: func.func @store_before_loop
 // TWO-LABEL:   func.func @store_before_loop
 // TWO-NOT:     warp_specialized
@@ -562,6 +589,38 @@ func.func @transposed_box(%pa: tensor<128x64x!tile.ptr<f16>, #bR>, %pb: tensor<6
   %c1_64 = arith.constant 1 : i64
   %c64_64 = arith.constant 64 : i64
   %mb = tile.make_tensor_map %b, [%rows, %c64_64], [%stride, %c1_64] block [128, 64] {tile.transposed_box} : <f16>
+  %zero = arith.constant dense<0.0> : tensor<128x128xf32, #mmaK>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<128x128xf32, #mmaK>) : i32 {
+    %k = arith.muli %i, %c64 : i32
+    %a = tile.load %pa tma(%ma[%c0, %k]) {tilegpu.vec = 8 : i32} : tensor<128x64x!tile.ptr<f16>, #bR>
+    %bt = tile.load %pb tma(%mb[%c0, %k]) {tilegpu.vec = 8 : i32} : tensor<64x128x!tile.ptr<f16>, #bK>
+    %sa = tilegpu.local_alloc %a : (tensor<128x64xf16, #bR>) -> !tilegpu.memdesc<128x64xf16, #sR>
+    %sb = tilegpu.local_alloc %bt : (tensor<64x128xf16, #bK>) -> !tilegpu.memdesc<64x128xf16, #sK>
+    %d = tilegpu.warpgroup_dot %sa, %sb, %acc : !tilegpu.memdesc<128x64xf16, #sR>, !tilegpu.memdesc<64x128xf16, #sK>, tensor<128x128xf32, #mmaK> -> tensor<128x128xf32, #mmaK>
+    scf.yield %d : tensor<128x128xf32, #mmaK>
+  }
+  tile.store %pc, %r : tensor<128x128x!tile.ptr<f32>, #mmaK>
+  return
+}
+
+// The same K^T buffer with the same map unmarked: only a map marked
+// tile.transposed_box fills a buffer stored in rows along its first
+// dimension, so this tile keeps the threads' copies and the loop is not
+// specialized.
+// CHECK-LABEL: func.func @unmarked_box
+// CHECK-NOT:   async_tma_copy
+// CHECK-NOT:   warp_specialized
+// CHECK:       return
+func.func @unmarked_box(%pa: tensor<128x64x!tile.ptr<f16>, #bR>, %pb: tensor<64x128x!tile.ptr<f16>, #bK>,
+                          %pc: tensor<128x128x!tile.ptr<f32>, #mmaK>, %b: !tile.ptr<f16>,
+                          %ma: !tile.tensormap, %n: i32, %rows: i64, %stride: i64)
+    attributes {tile.num_stages = 3 : i32, tilegpu.num_warps = 8 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c64 = arith.constant 64 : i32
+  %c1_64 = arith.constant 1 : i64
+  %c64_64 = arith.constant 64 : i64
+  %mb = tile.make_tensor_map %b, [%rows, %c64_64], [%stride, %c1_64] block [128, 64] : <f16>
   %zero = arith.constant dense<0.0> : tensor<128x128xf32, #mmaK>
   %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<128x128xf32, #mmaK>) : i32 {
     %k = arith.muli %i, %c64 : i32
