@@ -82,16 +82,12 @@ bool mlir::tile::tmaCopyable(tile::LoadOp load, tilegpu::LocalAllocOp alloc) {
     return false;
   // The buffer must store the tile as the map's box has it: in rows along
   // its last dimension, or along its first where the map's box is the
-  // tile's transpose (K^T, marked by tile-pointer-tensor-maps).
-  MemDescType type = alloc.getType();
+  // tile's transpose (K^T, marked by tile-pointer-tensor-maps); a square
+  // tile's box shape does not tell the two apart, its buffer's order does.
   auto make = load.getTensorMap().getDefiningOp<tile::MakeTensorMapOp>();
   bool transposed = make && make->hasAttr(kTransposedBoxAttrName);
-  SmallVector<unsigned> order =
-      transposed ? SmallVector<unsigned>{0, 1} : SmallVector<unsigned>{1, 0};
-  if (type.getEncoding() != SharedEncodingAttr::getForWgmma(
-                                alloc.getContext(), type.getShape(),
-                                type.getElementType().getIntOrFloatBitWidth(),
-                                order))
+  auto encoding = cast<SharedEncodingAttr>(alloc.getType().getEncoding());
+  if (encoding.getOrder().front() != (transposed ? 0u : 1u))
     return false;
   return !make || ArrayRef<int64_t>(*box) == make.getBlockShape();
 }
@@ -344,4 +340,8 @@ Value mlir::tile::allocateBarrierRing(Operation *before, unsigned slots,
                                     IntegerAttr());
   MBarrierInitOp::create(b, before->getLoc(), ring, count);
   return ring;
+}
+
+bool mlir::tile::insideTileLoop(scf::ForOp loop) {
+  return loop->getParentOfType<LoopLikeOpInterface>() != nullptr;
 }

@@ -54,7 +54,8 @@ unsigned copyWidth(LoadOp load);
 
 /// Whether the TMA unit can copy `load`'s block into `alloc`'s buffer: the
 /// load carries its descriptor's tensor map and the buffer has the swizzle
-/// of a TMA box (rows along the last dimension, at most 256 of them).
+/// of the map's box, at most 256 rows (in rows along the last dimension,
+/// or along the first for a map marked `tile.transposed_box`).
 bool tmaCopyable(LoadOp load, tilegpu::LocalAllocOp alloc);
 
 /// The load a local_alloc stores, if the pair can become an async copy in
@@ -76,6 +77,11 @@ Value i32Value(OpBuilder &b, Location loc, int64_t v);
 /// `start_m * BLOCK_M` to `(start_m + 1) * BLOCK_M`). Ignores wrap-around,
 /// so it serves cost decisions, not correctness.
 std::optional<int64_t> knownTripCount(scf::ForOp loop);
+
+/// Whether `loop` runs inside another loop, as a persistent kernel's K loop
+/// runs inside its tile loop: such a kernel launches about one program per
+/// SM, so the rules that make room for a second program do not apply.
+bool insideTileLoop(scf::ForOp loop);
 
 /// Where `loop` carries a dot's accumulator as `select(c, constant, d)` (d
 /// the dot's result) and an `scf.if c` of the body reads d (a flat

@@ -363,12 +363,10 @@ static bool secondProgramFits(scf::ForOp loop, WarpGroupDotOp dot,
                               unsigned warps, uint64_t bytesPerStage,
                               unsigned stages, uint64_t scratch,
                               unsigned sharedBytesPerSM) {
-  // A loop inside another (a persistent kernel's tile loop) belongs to a
-  // kernel launched with about one program per SM: no second program to
-  // make room for, and the copies before the dot measured faster there
-  // (tutorial 08's and tutorial 09's pointer kernels at 128x128: 1.03-1.11x
-  // with the slot more).
-  if (loop->getParentOfType<LoopLikeOpInterface>())
+  // No second program in a persistent kernel, where the copies before the
+  // dot measured faster too (tutorial 08's and tutorial 09's pointer
+  // kernels at 128x128: 1.03-1.11x with the slot more).
+  if (insideTileLoop(loop))
     return false;
   // The hardware reserves 1 KiB of shared memory per resident program.
   constexpr uint64_t kReservedPerProgram = 1024;

@@ -638,10 +638,8 @@ static LogicalResult specialize(Split &split, unsigned numWarps,
                                                  accumulators, 32 * numWarps),
                                              tilec::kMaxRegistersPerThread),
                            numWarps);
-  // A persistent kernel (a tile loop around the loops) launches about one
-  // program per SM: no second program to keep.
   bool persistent = llvm::any_of(
-      split.loops, [](const Candidate &c) { return c.outer != c.inner; });
+      split.loops, [](const Candidate &c) { return insideTileLoop(c.inner); });
   if (keepTwoPrograms && !persistent && byRegisters >= 2 &&
       2 * (slots * bytesPerStage + others) <= maxSharedBytes)
     return failure();
