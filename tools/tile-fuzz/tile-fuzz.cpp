@@ -29,6 +29,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstdint>
 #include <cstdio>
@@ -58,12 +59,24 @@ std::string defaultConstexprValue(llvm::StringRef name) {
   abort();
 }
 
-/// Whether an error message (not an echoed source line) says the compiler
-/// itself went wrong.
+/// Whether `line` is a diagnostic's first line: a location (or none) and
+/// the severity. Those with a source location are followed by the source
+/// line they point at, which may say anything.
+bool isDiagnosticHeader(llvm::StringRef line) {
+  static const llvm::Regex header(
+      "^([^ :]+:[0-9]+:[0-9]+: |<unknown>:[0-9]+: )?(error|warning|note): ");
+  return header.match(line);
+}
+
+/// Whether an error message (not an echoed source line, whatever that line
+/// says: the fuzzer's sources hold "error: " and "failed to legalize" too)
+/// says the compiler itself went wrong.
 bool hasInternalError(llvm::StringRef diagnostics) {
   llvm::SmallVector<llvm::StringRef> lines;
   diagnostics.split(lines, '\n');
   for (llvm::StringRef line : lines) {
+    if (!isDiagnosticHeader(line))
+      continue;
     size_t at = line.find("error: ");
     if (at == llvm::StringRef::npos)
       continue;
