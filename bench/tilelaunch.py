@@ -147,6 +147,24 @@ def rel_error(out, ref):
     return (out - ref).norm().item() / (denom if denom else 1.0)
 
 
+def bind_attention(kern, q, k, v, scale, ref, *extra):
+    """A launcher of examples/attention_fwd.tile's kernel (or a variant
+    with `extra` arguments after its own) on fp16 q, k, v of shape
+    (Z, H, N, D), run once and checked against `ref`, the float64 result
+    of the first batch's first two heads. Returns the launcher, its output
+    and the error."""
+    Z, H, N, _ = q.shape
+    o = torch.full_like(q, float("nan"))
+    m = torch.empty((Z * H, N), device="cuda")
+    run = kern.bind(q, k, v, scale, m, o, *q.stride(), *k.stride(),
+                    *v.stride(), *o.stride(), Z, H, N, *extra)
+    run()
+    torch.cuda.synchronize()
+    err = rel_error(o[:1, :2], ref)
+    assert err < 5e-3, (kern.name, err)
+    return run, o, err
+
+
 def logger(path=None):
     """A log(msg) that prints and, with a path, also appends to that file."""
     out = open(path, "w") if path else None
