@@ -320,6 +320,7 @@ bool CompilerSession::lowerToGPU() {
         pm.addPass(mlir::tile::createTileGPUTMAStores(tmaStores));
         pm.addPass(mlir::createCanonicalizerPass());
         pm.addPass(mlir::createCSEPass());
+        pm.addPass(mlir::tile::createTileGPUGroupTensorMaps());
         pm.addPass(mlir::tile::createTileGPUAllocateShared(shared));
         pm.addPass(mlir::tile::createConvertTileGPUToGPU());
         // Only CSE here: the per-thread code is large (every register of

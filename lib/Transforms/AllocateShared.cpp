@@ -58,9 +58,20 @@ public:
           buffers.back().alignment = 1024;
       } else if (unsigned bytes = getScratchBytes(op)) {
         buffers.push_back({op, bytes, number[op], number[op]});
-        // tensormap.replace works on 128-byte aligned maps.
-        if (isa<tile::MakeTensorMapOp>(op))
+        if (isa<tile::MakeTensorMapOp>(op)) {
+          // tensormap.replace works on 128-byte aligned maps.
           buffers.back().alignment = kTensorMapScratchBytes;
+          // Maps made one right after the other are built at the same time
+          // (each by a warp of its own): each keeps its scratch through the
+          // run.
+          Operation *first = op, *last = op;
+          while (isa_and_nonnull<tile::MakeTensorMapOp>(first->getPrevNode()))
+            first = first->getPrevNode();
+          while (isa_and_nonnull<tile::MakeTensorMapOp>(last->getNextNode()))
+            last = last->getNextNode();
+          buffers.back().start = number[first];
+          buffers.back().end = number[last];
+        }
       }
     });
   }

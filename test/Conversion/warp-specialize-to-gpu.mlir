@@ -21,9 +21,9 @@
 // CHECK-NOT:   prefetch.tensormap
 // CHECK:       "{\0A\09.reg .pred p;\0A\09setp.ne.b32 p, $0, 0;\0A\09@p st.shared.b64 [$1], $2;\0A\09}"
 // CHECK-NEXT:  gpu.barrier
-// CHECK-NEXT:  %[[MAP:.*]] = llvm.inline_asm has_side_effects {{.*}}"ld.shared.b64 $0, [$1];"
-// CHECK:       %[[C256:.*]] = arith.constant 256 : i32
+// CHECK-NEXT:  %[[C256:.*]] = arith.constant 256 : i32
 // CHECK-NEXT:  %[[IS256:.*]] = arith.cmpi eq, %{{.*}}, %[[C256]] : i32
+// CHECK:       %[[MAP:.*]] = llvm.inline_asm has_side_effects {{.*}}"ld.shared.b64 $0, [$1];"
 // CHECK:       "{{.*}}@p fence.proxy.tensormap::generic.acquire.gpu [$1], 128;{{.*}}@p prefetch.tensormap [$1];{{.*}}" %{{.*}}, %[[MAP]]
 // CHECK:       scf.if
 // CHECK-NEXT:    llvm.inline_asm has_side_effects {{.*}}"setmaxnreg.dec.sync.aligned.u32 40;"

@@ -111,3 +111,27 @@ func.func @async_reader(%a: tensor<64x64xf16, #bA>, %b: !tilegpu.memdesc<64x64xf
   %done = tilegpu.warpgroup_dot_wait %r {pendings = 0 : i32} : tensor<64x64xf32, #mmaA> -> tensor<64x64xf32, #mmaA>
   return %done : tensor<64x64xf32, #mmaA>
 }
+
+// -----
+
+// Maps made one right after the other are built at the same time, each by
+// a warp of its own: their scratches stay apart through the run (128 bytes
+// of map and the 8 of its address each, at multiples of 128). A tile made
+// after them shares their bytes.
+#bM = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#sM = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>
+// CHECK-LABEL: func.func @map_run
+// CHECK-SAME:    tilegpu.shared_bytes = 16384 : i32
+// CHECK:         tile.make_tensor_map %{{[^{]*}}: <f16>
+// CHECK-NEXT:    tile.make_tensor_map {{.*}} {tilegpu.scratch_offset = 256 : i32}
+// CHECK-NEXT:    tile.make_tensor_map {{.*}} {tilegpu.scratch_offset = 512 : i32}
+// CHECK-NEXT:    tilegpu.local_alloc %{{.*}} {offset = 0 : i32}
+func.func @map_run(%p: !tile.ptr<f16>, %t: tensor<128x64xf16, #bM>, %m: i64, %s: i64)
+    attributes {tilegpu.num_warps = 4 : i32} {
+  %one = arith.constant 1 : i64
+  %a = tile.make_tensor_map %p, [%m, %m], [%s, %one] block [64, 64] : <f16>
+  %b = tile.make_tensor_map %p, [%m, %m], [%s, %one] block [64, 64] : <f16>
+  %c = tile.make_tensor_map %p, [%m, %m], [%s, %one] block [64, 64] : <f16>
+  %after = tilegpu.local_alloc %t : (tensor<128x64xf16, #bM>) -> !tilegpu.memdesc<128x64xf16, #sM>
+  return
+}

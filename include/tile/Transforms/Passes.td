@@ -441,6 +441,20 @@ def TileGPUTMAStores : Pass<"tilegpu-tma-stores", "ModuleOp"> {
   ];
 }
 
+def TileGPUGroupTensorMaps : Pass<"tilegpu-group-tensor-maps", "ModuleOp"> {
+  let summary = "Make the tensor maps of a block's run one after the other";
+  let description = [{
+    Tensor maps made in a block with only side-effect free ops between them
+    (a kernel's K and V maps, each after its base's arithmetic) move to
+    just before the run's last map, where each one's operands are made
+    already, when nothing uses them before it. The lowering builds maps
+    made one right after the other at the same time, each by a warp of its
+    own, with one barrier for all (`tilegpu-allocate-shared` keeps their
+    scratch apart): their release and acquire fences overlap instead of
+    following each other, a barrier each.
+  }];
+}
+
 def TileGPUAllocateShared : Pass<"tilegpu-allocate-shared", "ModuleOp"> {
   let summary = "Place each kernel's shared-memory buffers";
   let description = [{

@@ -4,10 +4,12 @@
 // A tensor map is built in the kernel, as Triton's device-side descriptors
 // are, but without a scratch argument: each running program owns 128 bytes
 // per map in a module-level buffer, indexed by its SM and the hardware warp
-// slot of its first warp (%smid, %warpid), which no two programs resident
-// at once share. Thread 0 writes the map there (tensormap.replace on a
-// zeroed object), fences it for the tensor-map proxy and issues every TMA
-// copy through it, so no other thread needs the address.
+// slot of the warp that builds it (%smid, %warpid), which no two programs
+// resident at once share. Warp 0's thread 0 writes the map there
+// (tensormap.replace on a zeroed object), fences it for the tensor-map proxy
+// and issues every TMA copy through it. Maps made one right after the other
+// are built by warps 0, 1, ... at once; their addresses, and that of a map
+// a warp-specialized producer's thread uses, pass through shared memory.
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,159 +50,228 @@ static std::optional<TMABox> getBox(ArrayRef<int64_t> shape, Type elem) {
   return TMABox{shape[0], enc.getLineElems(), mode};
 }
 
+/// The maps made one right after the other from `first` on (a run that
+/// `tilegpu-group-tensor-maps` gathers): built at once, each by a warp of
+/// its own, with one barrier for all.
+static SmallVector<MakeTensorMapOp> mapsBuiltWith(MakeTensorMapOp first) {
+  SmallVector<MakeTensorMapOp> run{first};
+  for (Operation *next = first->getNextNode();
+       auto map = dyn_cast_or_null<MakeTensorMapOp>(next);
+       next = next->getNextNode())
+    run.push_back(map);
+  return run;
+}
+
+/// Emits the build of `op`'s map by warp `builder`: the warp zeroes the
+/// op's scratch, its first thread writes the fields (tensormap.replace on
+/// shared memory; on global memory each field would be a dependent
+/// read-modify-write of global memory), the warp copies it out with the
+/// release fence for the tensor-map proxy, and the first thread acquires it
+/// (and prefetches it, with `prefetch`). Returns the map's address as the
+/// builder's threads compute it, and the builder's first-thread predicate.
+static FailureOr<std::pair<Value, Value>>
+emitMapBuild(ConversionPatternRewriter &rewriter, MakeTensorMapOp op,
+             Value base, ValueRange shape, ValueRange strides, unsigned builder,
+             bool prefetch) {
+  Location loc = op.getLoc();
+  Type elem = op.getBase().getType().getPointeeType();
+  std::optional<TMABox> box = op.getBlockShape().size() == 2
+                                  ? getBox(op.getBlockShape(), elem)
+                                  : std::nullopt;
+  auto slot = op->getAttrOfType<IntegerAttr>(kTensorMapSlotAttrName);
+  auto slots = op->getAttrOfType<IntegerAttr>(kTensorMapSlotsAttrName);
+  if (!box || !slot || !slots)
+    return op.emitOpError("internal error: only 2-D tensor maps of blocks "
+                          "with rows of 32 bytes or more are lowered");
+  // The map's place: this program's (SM, builder's warp slot) entry.
+  auto i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
+  Value sm = NVVM::SmIdOp::create(rewriter, loc, i32);
+  Value warp = arith::AndIOp::create(
+      rewriter, loc, NVVM::WarpIdOp::create(rewriter, loc, i32),
+      i32Constant(rewriter, loc, kWarpSlots - 1));
+  Value index = arith::AddIOp::create(
+      rewriter, loc,
+      arith::MulIOp::create(rewriter, loc, sm,
+                            i32Constant(rewriter, loc, kWarpSlots)),
+      warp);
+  index = arith::AddIOp::create(
+      rewriter, loc,
+      arith::MulIOp::create(rewriter, loc, index,
+                            i32Constant(rewriter, loc, slots.getInt())),
+      i32Constant(rewriter, loc, slot.getInt()));
+  Value offset = arith::MulIOp::create(
+      rewriter, loc, arith::ExtUIOp::create(rewriter, loc, i64, index),
+      i64Constant(rewriter, loc, kTensorMapBytes));
+  Value pool = LLVM::PtrToIntOp::create(
+      rewriter, loc, i64,
+      LLVM::AddressOfOp::create(
+          rewriter, loc, LLVM::LLVMPointerType::get(rewriter.getContext(), 1),
+          kTensorMapPoolName));
+  Value map = arith::AddIOp::create(rewriter, loc, pool, offset);
+
+  unsigned elemBytes = elem.getIntOrFloatBitWidth() / 8;
+  // Unsigned integer element types of the width (0: u8, 1: u16, 2: u32)
+  // copy the bits of any type of that width.
+  int32_t elemType = elemBytes == 1 ? 0 : elemBytes == 2 ? 1 : 2;
+  Value cols = arith::TruncIOp::create(rewriter, loc, i32, shape[1]);
+  Value rows = arith::TruncIOp::create(rewriter, loc, i32, shape[0]);
+  Value rowStride = arith::MulIOp::create(
+      rewriter, loc, strides[0], i64Constant(rewriter, loc, elemBytes));
+  Value tid = getThreadId(rewriter, loc);
+  Value first = arith::ExtUIOp::create(
+      rewriter, loc, i32,
+      arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, tid,
+                            i32Constant(rewriter, loc, 32 * builder)));
+  Value builderWarp = arith::ExtUIOp::create(
+      rewriter, loc, i32,
+      arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::eq,
+          arith::DivUIOp::create(rewriter, loc, tid,
+                                 i32Constant(rewriter, loc, 32)),
+          i32Constant(rewriter, loc, builder)));
+  Value scratch = LLVM::PtrToIntOp::create(
+      rewriter, loc, i32,
+      sharedAddress(rewriter, loc, sharedMemoryBase(rewriter, loc),
+                    i32Constant(rewriter, loc, getScratchOffset(op))));
+  Value laneWord = arith::AddIOp::create(
+      rewriter, loc, scratch,
+      arith::MulIOp::create(rewriter, loc, getLaneId(rewriter, loc),
+                            i32Constant(rewriter, loc, 4)));
+  std::string replace = "@p tensormap.replace.tile.";
+  std::string text =
+      "{\n\t.reg .pred p, w, outside;\n\t"
+      "setp.ne.b32 p, $5, 0;\n\t"
+      "setp.ne.b32 w, $6, 0;\n\t"
+      // More SMs than the buffer has entries for: stop rather than share.
+      "setp.ge.and.u32 outside, $7, " +
+      std::to_string(kMaxSMs) +
+      ", p;\n\t"
+      "@outside trap;\n\t"
+      "@w st.shared.b32 [$9], 0;\n\t"
+      "@w bar.warp.sync -1;\n\t";
+  auto field = [&](StringRef name, StringRef type, StringRef rest) {
+    text += replace + name.str() + ".shared::cta.b1024." + type.str() +
+            " [$8], " + rest.str() + ";\n\t";
+  };
+  field("global_address", "b64", "$1");
+  field("rank", "b32", "1");
+  field("box_dim", "b32", "0, " + std::to_string(box->lineElems));
+  field("box_dim", "b32", "1, " + std::to_string(box->rows));
+  field("global_dim", "b32", "0, $2");
+  field("global_dim", "b32", "1, $3");
+  field("global_stride", "b64", "0, $4");
+  field("element_stride", "b32", "0, 1");
+  field("element_stride", "b32", "1, 1");
+  field("elemtype", "b32", std::to_string(elemType));
+  field("interleave_layout", "b32", "0");
+  field("swizzle_mode", "b32", std::to_string(box->swizzleMode));
+  field("fill_mode", "b32", "0");
+  text += "@w bar.warp.sync -1;\n\t"
+          "@w tensormap.cp_fenceproxy.global.shared::cta.tensormap::"
+          "generic.release.gpu.sync.aligned [$0], [$8], 128;\n\t"
+          "@p fence.proxy.tensormap::generic.acquire.gpu [$0], 128;\n\t";
+  if (prefetch)
+    text += "@p prefetch.tensormap [$0];\n\t";
+  text += "}";
+  createInlineAsm(rewriter, loc, Type(),
+                  {map, base, cols, rows, rowStride, first, builderWarp, sm,
+                   scratch, laneWord},
+                  text, "l,l,r,r,l,r,r,r,r,r");
+  return std::make_pair(map, first);
+}
+
 struct MakeTensorMapLowering : public OpConversionPattern<MakeTensorMapOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(MakeTensorMapOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Type elem = op.getBase().getType().getPointeeType();
-    std::optional<TMABox> box = op.getBlockShape().size() == 2
-                                    ? getBox(op.getBlockShape(), elem)
-                                    : std::nullopt;
-    auto slot = op->getAttrOfType<IntegerAttr>(kTensorMapSlotAttrName);
-    auto slots = op->getAttrOfType<IntegerAttr>(kTensorMapSlotsAttrName);
-    if (!box || !slot || !slots)
-      return op.emitOpError("internal error: only 2-D tensor maps of blocks "
-                            "with rows of 32 bytes or more are lowered");
-    // The map's place: this program's (SM, first warp slot) entry.
     auto i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
-    Value sm = NVVM::SmIdOp::create(rewriter, loc, i32);
-    Value warp = arith::AndIOp::create(
-        rewriter, loc, NVVM::WarpIdOp::create(rewriter, loc, i32),
-        i32Constant(rewriter, loc, kWarpSlots - 1));
-    Value index = arith::AddIOp::create(
-        rewriter, loc,
-        arith::MulIOp::create(rewriter, loc, sm,
-                              i32Constant(rewriter, loc, kWarpSlots)),
-        warp);
-    index = arith::AddIOp::create(
-        rewriter, loc,
-        arith::MulIOp::create(rewriter, loc, index,
-                              i32Constant(rewriter, loc, slots.getInt())),
-        i32Constant(rewriter, loc, slot.getInt()));
-    Value offset = arith::MulIOp::create(
-        rewriter, loc, arith::ExtUIOp::create(rewriter, loc, i64, index),
-        i64Constant(rewriter, loc, kTensorMapBytes));
-    Value pool = LLVM::PtrToIntOp::create(
-        rewriter, loc, i64,
-        LLVM::AddressOfOp::create(
-            rewriter, loc, LLVM::LLVMPointerType::get(rewriter.getContext(), 1),
-            kTensorMapPoolName));
-    Value map = arith::AddIOp::create(rewriter, loc, pool, offset);
-
-    unsigned elemBytes = elem.getIntOrFloatBitWidth() / 8;
-    // Unsigned integer element types of the width (0: u8, 1: u16, 2: u32)
-    // copy the bits of any type of that width.
-    int32_t elemType = elemBytes == 1 ? 0 : elemBytes == 2 ? 1 : 2;
-    Value cols =
-        arith::TruncIOp::create(rewriter, loc, i32, adaptor.getShape()[1]);
-    Value rows =
-        arith::TruncIOp::create(rewriter, loc, i32, adaptor.getShape()[0]);
-    Value rowStride =
-        arith::MulIOp::create(rewriter, loc, adaptor.getStrides()[0],
-                              i64Constant(rewriter, loc, elemBytes));
-    // Warp 0 builds the map in the op's scratch (tensormap.replace on
-    // shared memory; on global memory each field would be a dependent
-    // read-modify-write of global memory), then copies it out with the
-    // release fence for the tensor-map proxy; thread 0 acquires it.
-    Value tid = getThreadId(rewriter, loc);
-    Value first = arith::ExtUIOp::create(
-        rewriter, loc, i32,
-        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, tid,
-                              i32Constant(rewriter, loc, 0)));
-    Value warp0 = arith::ExtUIOp::create(
-        rewriter, loc, i32,
-        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, tid,
-                              i32Constant(rewriter, loc, 32)));
-    Value scratch = LLVM::PtrToIntOp::create(
-        rewriter, loc, i32,
-        sharedAddress(rewriter, loc, sharedMemoryBase(rewriter, loc),
-                      i32Constant(rewriter, loc, getScratchOffset(op))));
-    Value laneWord = arith::AddIOp::create(
-        rewriter, loc, scratch,
-        arith::MulIOp::create(rewriter, loc, getLaneId(rewriter, loc),
-                              i32Constant(rewriter, loc, 4)));
-    // The scratch may still be read by the op that used it before.
-    barrier(rewriter, loc);
-    std::string replace = "@p tensormap.replace.tile.";
-    std::string text =
-        "{\n\t.reg .pred p, w, outside;\n\t"
-        "setp.ne.b32 p, $5, 0;\n\t"
-        "setp.ne.b32 w, $6, 0;\n\t"
-        // More SMs than the buffer has entries for: stop rather than share.
-        "setp.ge.and.u32 outside, $7, " +
-        std::to_string(kMaxSMs) +
-        ", p;\n\t"
-        "@outside trap;\n\t"
-        "@w st.shared.b32 [$9], 0;\n\t"
-        "@w bar.warp.sync -1;\n\t";
-    auto field = [&](StringRef name, StringRef type, StringRef rest) {
-      text += replace + name.str() + ".shared::cta.b1024." + type.str() +
-              " [$8], " + rest.str() + ";\n\t";
-    };
-    field("global_address", "b64", "$1");
-    field("rank", "b32", "1");
-    field("box_dim", "b32", "0, " + std::to_string(box->lineElems));
-    field("box_dim", "b32", "1, " + std::to_string(box->rows));
-    field("global_dim", "b32", "0, $2");
-    field("global_dim", "b32", "1, $3");
-    field("global_stride", "b64", "0, $4");
-    field("element_stride", "b32", "0, 1");
-    field("element_stride", "b32", "1, 1");
-    field("elemtype", "b32", std::to_string(elemType));
-    field("interleave_layout", "b32", "0");
-    field("swizzle_mode", "b32", std::to_string(box->swizzleMode));
-    field("fill_mode", "b32", "0");
-    text += "@w bar.warp.sync -1;\n\t"
-            "@w tensormap.cp_fenceproxy.global.shared::cta.tensormap::"
-            "generic.release.gpu.sync.aligned [$0], [$8], 128;\n\t"
-            "@p fence.proxy.tensormap::generic.acquire.gpu [$0], 128;\n\t";
-    // Warp-specialized, a map built before the split may serve the
-    // producer's thread, which issues the copies (below).
     auto kernel = op->getParentOfType<FunctionOpInterface>();
+    // Warp-specialized, a map built before the split may serve the
+    // producer's thread, which issues the copies.
     bool servesProducer =
         kernel && getProducerWarps(kernel) && !enclosingSplit(op);
-    // The thread that issues the copies prefetches the new map, which the
-    // first copy would otherwise fetch itself (1.04-1.14x for one-tile
-    // programs on one warpgroup, bench/NOTES.md); thread 0 only where it is
-    // that thread: its prefetch before the barrier that hands the map to a
-    // producer measured 2-5% slower.
-    if (!servesProducer)
-      text += "@p prefetch.tensormap [$0];\n\t";
-    text += "}";
-    createInlineAsm(rewriter, loc, Type(),
-                    {map, adaptor.getBase(), cols, rows, rowStride, first,
-                     warp0, sm, scratch, laneWord},
-                    text, "l,l,r,r,l,r,r,r,r,r");
-    // The map's entry is that of warp 0, which built it: every thread reads
-    // its address from the scratch, and the producer's first thread
-    // acquires the map for itself. A map the consumers build serves them
-    // only.
-    if (servesProducer) {
+    unsigned numWarps = kernel ? std::max(1u, getNumWarps(kernel)) : 1;
+    // The maps made right after this one are built at the same time, each
+    // by a warp of its own (two maps one after the other kept a program's
+    // set-up 0.6 us longer; bench/NOTES.md).
+    SmallVector<MakeTensorMapOp> run = mapsBuiltWith(op);
+    // The scratch may still be read by the op that used it before.
+    barrier(rewriter, loc);
+    SmallVector<std::pair<Value, Value>> built;
+    for (auto [k, map] : llvm::enumerate(run)) {
+      auto remapped = [&](ValueRange values) {
+        SmallVector<Value> out;
+        for (Value v : values)
+          out.push_back(rewriter.getRemappedValue(v));
+        return out;
+      };
+      Value base =
+          k ? rewriter.getRemappedValue(map.getBase()) : adaptor.getBase();
+      SmallVector<Value> shape =
+          k ? remapped(map.getShape()) : SmallVector<Value>(adaptor.getShape());
+      SmallVector<Value> strides = k ? remapped(map.getStrides())
+                                     : SmallVector<Value>(adaptor.getStrides());
+      // The thread that issues the copies prefetches the new map, which the
+      // first copy would otherwise fetch itself (1.04-1.14x for one-tile
+      // programs on one warpgroup, bench/NOTES.md): thread 0 builds the
+      // first map; the others it (or the producer) acquires below.
+      FailureOr<std::pair<Value, Value>> made =
+          emitMapBuild(rewriter, map, base, shape, strides, k % numWarps,
+                       /*prefetch=*/k == 0 && !servesProducer);
+      if (failed(made))
+        return failure();
+      built.push_back(*made);
+    }
+    if (run.size() == 1 && !servesProducer) {
+      rewriter.replaceOp(op, built.front().first);
+      return success();
+    }
+    // The other maps' addresses (each that of the warp that built it) pass
+    // through the scratch to every thread; the thread that issues the
+    // copies (the producer's first, or thread 0) acquires them. A map the
+    // consumers build serves them only.
+    Value tid = getThreadId(rewriter, loc);
+    SmallVector<Value> slots;
+    for (auto [k, map] : llvm::enumerate(run)) {
       Value at = arith::AddIOp::create(
-          rewriter, loc, scratch,
+          rewriter, loc,
+          LLVM::PtrToIntOp::create(
+              rewriter, loc, i32,
+              sharedAddress(rewriter, loc, sharedMemoryBase(rewriter, loc),
+                            i32Constant(rewriter, loc, getScratchOffset(map)))),
           i32Constant(rewriter, loc, kTensorMapAddressOffset));
-      createInlineAsm(rewriter, loc, Type(), {first, at, map},
+      slots.push_back(at);
+      if (k == 0 && !servesProducer)
+        continue;
+      createInlineAsm(rewriter, loc, Type(),
+                      {built[k].second, at, built[k].first},
                       "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, $0, 0;\n\t"
                       "@p st.shared.b64 [$1], $2;\n\t}",
                       "r,r,l");
-      barrier(rewriter, loc);
-      map = createInlineAsm(rewriter, loc, i64, {at}, "ld.shared.b64 $0, [$1];",
-                            "=l,r")
-                .getResult(0);
-      Value producer = arith::ExtUIOp::create(
-          rewriter, loc, i32,
-          arith::CmpIOp::create(
-              rewriter, loc, arith::CmpIPredicate::eq, tid,
-              i32Constant(rewriter, loc, 32 * getNumWarps(kernel))));
-      createInlineAsm(rewriter, loc, Type(), {producer, map},
+    }
+    barrier(rewriter, loc);
+    int64_t issuer = servesProducer ? 32 * getNumWarps(kernel) : 0;
+    Value acquirer = arith::ExtUIOp::create(
+        rewriter, loc, i32,
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, tid,
+                              i32Constant(rewriter, loc, issuer)));
+    for (auto [k, map] : llvm::enumerate(run)) {
+      if (k == 0 && !servesProducer) {
+        rewriter.replaceOp(map, built[k].first);
+        continue;
+      }
+      Value address = createInlineAsm(rewriter, loc, i64, {slots[k]},
+                                      "ld.shared.b64 $0, [$1];", "=l,r")
+                          .getResult(0);
+      createInlineAsm(rewriter, loc, Type(), {acquirer, address},
                       "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, $0, 0;\n\t"
                       "@p fence.proxy.tensormap::generic.acquire.gpu [$1], "
                       "128;\n\t@p prefetch.tensormap [$1];\n\t}",
                       "r,l");
+      rewriter.replaceOp(map, address);
     }
-    rewriter.replaceOp(op, map);
     return success();
   }
 };
