@@ -19,6 +19,7 @@
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/DenseSet.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -55,10 +56,15 @@ static std::optional<TMABox> getBox(ArrayRef<int64_t> shape, Type elem) {
 /// its own, with one barrier for all.
 static SmallVector<MakeTensorMapOp> mapsBuiltWith(MakeTensorMapOp first) {
   SmallVector<MakeTensorMapOp> run{first};
+  llvm::SmallDenseSet<unsigned> scratches{getScratchOffset(first)};
   for (Operation *next = first->getNextNode();
        auto map = dyn_cast_or_null<MakeTensorMapOp>(next);
-       next = next->getNextNode())
+       next = next->getNextNode()) {
+    // Only maps whose scratches `tilegpu-allocate-shared` kept apart.
+    if (!scratches.insert(getScratchOffset(map)).second)
+      break;
     run.push_back(map);
+  }
   return run;
 }
 
