@@ -62,12 +62,7 @@ struct TileGPUGroupTensorMapsPass
     : public mlir::tile::impl::TileGPUGroupTensorMapsBase<
           TileGPUGroupTensorMapsPass> {
   void runOnOperation() override {
-    getOperation().walk([](Block *block) {
-      if (llvm::count_if(*block, [](Operation &op) {
-            return isa<tile::MakeTensorMapOp>(op);
-          }) >= 2)
-        groupRuns(*block);
-    });
+    getOperation().walk([](Block *block) { groupRuns(*block); });
   }
 };
 

@@ -68,17 +68,22 @@ static SmallVector<MakeTensorMapOp> mapsBuiltWith(MakeTensorMapOp first) {
   return run;
 }
 
+/// A map `emitMapBuild` wrote: its address as the builder's threads compute
+/// it, the builder's first-thread predicate (i32) and the op's scratch.
+struct BuiltMap {
+  Value map, first, scratch;
+};
+
 /// Emits the build of `op`'s map by warp `builder`: the warp zeroes the
 /// op's scratch, its first thread writes the fields (tensormap.replace on
 /// shared memory; on global memory each field would be a dependent
 /// read-modify-write of global memory), the warp copies it out with the
 /// release fence for the tensor-map proxy, and the first thread acquires it
-/// (and prefetches it, with `prefetch`). Returns the map's address as the
-/// builder's threads compute it, and the builder's first-thread predicate.
-static FailureOr<std::pair<Value, Value>>
-emitMapBuild(ConversionPatternRewriter &rewriter, MakeTensorMapOp op,
-             Value base, ValueRange shape, ValueRange strides, unsigned builder,
-             bool prefetch) {
+/// (and prefetches it, with `prefetch`).
+static FailureOr<BuiltMap> emitMapBuild(ConversionPatternRewriter &rewriter,
+                                        MakeTensorMapOp op, Value base,
+                                        ValueRange shape, ValueRange strides,
+                                        unsigned builder, bool prefetch) {
   Location loc = op.getLoc();
   Type elem = op.getBase().getType().getPointeeType();
   std::optional<TMABox> box = op.getBlockShape().size() == 2
@@ -183,13 +188,14 @@ emitMapBuild(ConversionPatternRewriter &rewriter, MakeTensorMapOp op,
                   {map, base, cols, rows, rowStride, first, builderWarp, sm,
                    scratch, laneWord},
                   text, "l,l,r,r,l,r,r,r,r,r");
-  return std::make_pair(map, first);
+  return BuiltMap{map, first, scratch};
 }
 
 struct MakeTensorMapLowering : public OpConversionPattern<MakeTensorMapOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
-  matchAndRewrite(MakeTensorMapOp op, OpAdaptor adaptor,
+  // Every map of the run, this one too, reads its operands remapped.
+  matchAndRewrite(MakeTensorMapOp op, OpAdaptor /*adaptor*/,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
@@ -205,33 +211,28 @@ struct MakeTensorMapLowering : public OpConversionPattern<MakeTensorMapOp> {
     SmallVector<MakeTensorMapOp> run = mapsBuiltWith(op);
     // The scratch may still be read by the op that used it before.
     barrier(rewriter, loc);
-    SmallVector<std::pair<Value, Value>> built;
+    auto remapped = [&](ValueRange values) {
+      SmallVector<Value> out;
+      for (Value v : values)
+        out.push_back(rewriter.getRemappedValue(v));
+      return out;
+    };
+    SmallVector<BuiltMap> built;
     for (auto [k, map] : llvm::enumerate(run)) {
-      auto remapped = [&](ValueRange values) {
-        SmallVector<Value> out;
-        for (Value v : values)
-          out.push_back(rewriter.getRemappedValue(v));
-        return out;
-      };
-      Value base =
-          k ? rewriter.getRemappedValue(map.getBase()) : adaptor.getBase();
-      SmallVector<Value> shape =
-          k ? remapped(map.getShape()) : SmallVector<Value>(adaptor.getShape());
-      SmallVector<Value> strides = k ? remapped(map.getStrides())
-                                     : SmallVector<Value>(adaptor.getStrides());
       // The thread that issues the copies prefetches the new map, which the
       // first copy would otherwise fetch itself (1.04-1.14x for one-tile
       // programs on one warpgroup, bench/NOTES.md): thread 0 builds the
       // first map; the others it (or the producer) acquires below.
-      FailureOr<std::pair<Value, Value>> made =
-          emitMapBuild(rewriter, map, base, shape, strides, k % numWarps,
-                       /*prefetch=*/k == 0 && !servesProducer);
+      FailureOr<BuiltMap> made = emitMapBuild(
+          rewriter, map, rewriter.getRemappedValue(map.getBase()),
+          remapped(map.getShape()), remapped(map.getStrides()), k % numWarps,
+          /*prefetch=*/k == 0 && !servesProducer);
       if (failed(made))
         return failure();
       built.push_back(*made);
     }
     if (run.size() == 1 && !servesProducer) {
-      rewriter.replaceOp(op, built.front().first);
+      rewriter.replaceOp(op, built.front().map);
       return success();
     }
     // The other maps' addresses (each that of the warp that built it) pass
@@ -240,32 +241,27 @@ struct MakeTensorMapLowering : public OpConversionPattern<MakeTensorMapOp> {
     // consumers build serves them only.
     Value tid = getThreadId(rewriter, loc);
     SmallVector<Value> slots;
-    for (auto [k, map] : llvm::enumerate(run)) {
+    for (auto [k, made] : llvm::enumerate(built)) {
       Value at = arith::AddIOp::create(
-          rewriter, loc,
-          LLVM::PtrToIntOp::create(
-              rewriter, loc, i32,
-              sharedAddress(rewriter, loc, sharedMemoryBase(rewriter, loc),
-                            i32Constant(rewriter, loc, getScratchOffset(map)))),
+          rewriter, loc, made.scratch,
           i32Constant(rewriter, loc, kTensorMapAddressOffset));
       slots.push_back(at);
       if (k == 0 && !servesProducer)
         continue;
-      createInlineAsm(rewriter, loc, Type(),
-                      {built[k].second, at, built[k].first},
+      createInlineAsm(rewriter, loc, Type(), {made.first, at, made.map},
                       "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, $0, 0;\n\t"
                       "@p st.shared.b64 [$1], $2;\n\t}",
                       "r,r,l");
     }
     barrier(rewriter, loc);
-    int64_t issuer = servesProducer ? 32 * getNumWarps(kernel) : 0;
+    int64_t issuer = servesProducer ? 32 * numWarps : 0;
     Value acquirer = arith::ExtUIOp::create(
         rewriter, loc, i32,
         arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, tid,
                               i32Constant(rewriter, loc, issuer)));
     for (auto [k, map] : llvm::enumerate(run)) {
       if (k == 0 && !servesProducer) {
-        rewriter.replaceOp(map, built[k].first);
+        rewriter.replaceOp(map, built[k].map);
         continue;
       }
       Value address = createInlineAsm(rewriter, loc, i64, {slots[k]},
