@@ -37,11 +37,20 @@ def log(msg):
 
 
 def triton_at(md):
-    c = md["constexprs"]
+    c = tile_of(md)
     cfg = triton.Config({"BLOCK_SIZE_M": c["BLOCK_M"], "BLOCK_SIZE_N": c["BLOCK_N"],
                          "BLOCK_SIZE_K": c["BLOCK_K"], "GROUP_SIZE_M": c["GROUP_M"]},
                         num_warps=md["num_warps"], num_stages=md["num_stages"])
     return tuned_matmul([cfg])
+
+
+def tile_of(md):
+    """The tile constexprs under tutorial 03's names (BLOCK_M, ...), also
+    for tutorial 09's kernels (BLOCK_SIZE_M, ...)."""
+    c = md["constexprs"]
+    return {k: c.get(k, c.get(k.replace("BLOCK_", "BLOCK_SIZE_").replace(
+        "GROUP_M", "GROUP_SIZE_M"))) for k in
+        ("BLOCK_M", "BLOCK_N", "BLOCK_K", "GROUP_M")}
 
 
 def main():
@@ -57,8 +66,9 @@ def main():
         for index in (int(i) for i in args.configs.split(",")):
             kernels = [Kernel(d, "matmul_div16", index) for d in args.dirs]
             md = kernels[0].md
-            label = (f"{size} {md['constexprs']['BLOCK_M']}x{md['constexprs']['BLOCK_N']}"
-                     f"x{md['constexprs']['BLOCK_K']} w{md['num_warps']} s{md['num_stages']}")
+            t = tile_of(md)
+            label = (f"{size} {t['BLOCK_M']}x{t['BLOCK_N']}x{t['BLOCK_K']} "
+                     f"w{md['num_warps']} s{md['num_stages']}")
             for d, k in zip(args.dirs, kernels):
                 err = checked_error(k, a, b, c, ref)
                 log(f"  check {label} {d} rel_err={err:.2e} "

@@ -36,6 +36,12 @@ parser.add_argument("--check-only", action="store_true")
 parser.add_argument("--attention", default="attn_*",
                     help="glob of the attention builds to run ('' for none)")
 parser.add_argument("--log")
+parser.add_argument("--baseline", default="",
+                    help="another build's folder: its pointer kernel in the "
+                    "same rounds, as the baseline")
+parser.add_argument("--dump-triton", default="",
+                    help="a folder for the PTX and cubin Triton compiles "
+                    "the pointer kernel to (to read its SASS beside ours)")
 args = parser.parse_args()
 log = logger(args.log)
 
@@ -127,7 +133,7 @@ def triton_persistent(a, b, c):
     M, K = a.shape
     N = b.shape[1]
     grid = (min(132, triton.cdiv(M, 128) * triton.cdiv(N, 256)),)
-    matmul_kernel_persistent[grid](a, b, c, M, N, K, a.stride(0), a.stride(1),
+    return matmul_kernel_persistent[grid](a, b, c, M, N, K, a.stride(0), a.stride(1),
                                    b.stride(0), b.stride(1), c.stride(0),
                                    c.stride(1), BLOCK_SIZE_M=128,
                                    BLOCK_SIZE_N=256, BLOCK_SIZE_K=64,
@@ -160,12 +166,25 @@ for size in [s for s in args.sizes.split(",") if s]:
     check(f"{size} pointers", ours_p, c_p, ref_p, 2e-3)
     check(f"{size} triton pointers", lambda: triton_persistent(a, bt, c_t),
           c_t, ref_p, 2e-3)
+    if args.dump_triton:
+        os.makedirs(args.dump_triton, exist_ok=True)
+        compiled = triton_persistent(a, bt, c_t)
+        for kind in ("ptx", "cubin"):
+            mode = "wb" if kind == "cubin" else "w"
+            with open(f"{args.dump_triton}/triton_pointers.{kind}", mode) as f:
+                f.write(compiled.asm[kind])
     compare(f"tutorial 09 (3.2) pointers {size} vs cuBLAS",
             {"pointers": ours_p}, lambda: torch.matmul(a, bt, out=c_t),
             2 * M * N * K)
     compare(f"tutorial 09 (3.2) pointers {size} vs Triton, same source",
             {"pointers": ours_p}, lambda: triton_persistent(a, bt, c_t),
             2 * M * N * K)
+    if args.baseline:
+        old_p = Kernel(args.baseline, "pointers").bind(*pointer_args[:2], c_t,
+                                                       *pointer_args[3:])
+        check(f"{size} baseline pointers", old_p, c_t, ref_p, 2e-3)
+        compare(f"tutorial 09 (3.2) pointers {size} vs the baseline build",
+                {"pointers": ours_p}, old_p, 2 * M * N * K)
     launchers = {
         "host descriptors": host.bind(*descriptor_parts(a),
                                       *descriptor_parts(b),
