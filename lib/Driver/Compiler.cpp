@@ -274,6 +274,8 @@ bool CompilerSession::lowerToGPU() {
       [&](mlir::PassManager &pm) {
         if (!options.debug)
           pm.addPass(mlir::tile::createTileStripDeviceAsserts());
+        if (options.heavyProgramsFirst)
+          pm.addPass(mlir::tile::createTileHeavyProgramsFirst());
         pm.addPass(mlir::tile::createTileGroupProgramOrder(grouping));
         pm.addPass(mlir::tile::createTileLowerBlockPointers());
         pm.addPass(mlir::createCanonicalizerPass());

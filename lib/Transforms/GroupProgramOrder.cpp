@@ -31,6 +31,8 @@ namespace {
 constexpr llvm::StringLiteral kGroupedAttr = "tile.grouped_program_order";
 
 static void groupKernel(func::FuncOp func, unsigned groupM) {
+  if (func->hasAttr(kHeavyProgramsFirstAttrName))
+    return;
   SmallVector<LaunchGridOp> grids(func.getOps<LaunchGridOp>());
   if (grids.size() != 1)
     return;

@@ -90,6 +90,12 @@ cl::opt<unsigned> groupM("group-m",
                          cl::desc("GROUP_M of the grouped program order for "
                                   "2-D grids (0: off)"),
                          cl::init(8), cl::cat(category));
+cl::opt<bool> heavyProgramsFirst(
+    "heavy-programs-first",
+    cl::desc("Launch the programs whose loops run longest first (causal "
+             "attention), where one grid axis sets the trip count "
+             "(experimental, off by default)"),
+    cl::init(false), cl::cat(category));
 cl::opt<bool> versionArguments(
     "version-arguments",
     cl::desc("Add a fast path, taken when a run-time test of the arguments "
@@ -261,6 +267,7 @@ static int run() {
   // --time-passes is LLVM's own option: it also times the LLVM passes.
   options.timePasses = llvm::TimePassesIsEnabled;
   options.groupM = groupM;
+  options.heavyProgramsFirst = heavyProgramsFirst;
   options.versionArguments = versionArguments;
   options.versionLoadedValues = versionLoadedValues;
   options.wgmma = wgmma;

@@ -9,6 +9,11 @@
 
 namespace mlir::tile {
 
+/// On a kernel whose programs tile-heavy-programs-first renumbered; the
+/// grouped order of tile-group-program-order then leaves it alone.
+constexpr llvm::StringLiteral kHeavyProgramsFirstAttrName =
+    "tile.heavy_programs_first";
+
 #define GEN_PASS_DECL
 #include "tile/Transforms/Passes.h.inc"
 

@@ -52,6 +52,28 @@ def TileGroupProgramOrder : Pass<"tile-group-program-order", "ModuleOp"> {
   let dependentDialects = ["tile::TileDialect", "arith::ArithDialect"];
 }
 
+def TileHeavyProgramsFirst : Pass<"tile-heavy-programs-first", "ModuleOp"> {
+  let summary = "Launch the programs with the most work first";
+  let description = [{
+    Where the trip count of a kernel's loops grows (or shrinks) linearly
+    with one grid axis's `program_id` (causal attention's `start_m *
+    BLOCK_M` keys), renumbers the programs so that they start in order of
+    that work, heaviest first, within groups of `group` positions of the
+    other axes (a few heads at a time, whose keys and values stay in L2):
+    the last wave then holds the shortest programs. The grid stays the launch's; the
+    linear id in launch order is mapped with `num_programs`, so the kernel
+    needs no `@grid`. Kernels whose programs may communicate (atomics,
+    volatile loads, inline assembly) or whose loops disagree on the axis
+    are left alone. The kernel gets `tile.heavy_programs_first`, which
+    tile-group-program-order respects. `group = 0` turns the pass off.
+  }];
+  let options = [
+    Option<"group", "group", "int64_t", /*default=*/"8",
+           "Positions of the other axes ordered together (0: off)">
+  ];
+  let dependentDialects = ["tile::TileDialect", "arith::ArithDialect"];
+}
+
 def TileLoopPointerOffsets : Pass<"tile-loop-pointer-offsets", "ModuleOp"> {
   let summary = "Carry a loop's pointer blocks as one base pointer and fixed offsets";
   let description = [{
