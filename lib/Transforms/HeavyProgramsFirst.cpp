@@ -50,8 +50,14 @@ static std::optional<int64_t> coefficientOf(Value v, unsigned axis,
   if (depth > 16)
     return std::nullopt;
   Operation *def = v.getDefiningOp();
-  if (!def)
-    return 0; // an argument: the same in every program
+  if (!def) {
+    // A kernel argument is the same in every program; a loop's block
+    // argument may not be.
+    auto arg = cast<BlockArgument>(v);
+    return isa<func::FuncOp>(arg.getOwner()->getParentOp())
+               ? std::optional<int64_t>(0)
+               : std::nullopt;
+  }
   if (auto id = dyn_cast<ProgramIdOp>(def))
     return id.getAxis() == axis ? 1 : 0;
   llvm::APInt constant;

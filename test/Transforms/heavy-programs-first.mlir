@@ -156,3 +156,26 @@ func.func @registers_tight(%a: tensor<128x64xf16>, %b: tensor<64x128xf16>, %p: !
   }
   return
 }
+
+// -----
+
+// A loop bound carried by another loop may differ per program in ways the
+// pass does not follow: left alone.
+// CHECK-LABEL: func.func @carried_bound
+// CHECK-NOT: tile.heavy_programs_first
+func.func @carried_bound(%n: i32, %p: !tile.ptr<i32>) attributes {tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c64 = arith.constant 64 : i32
+  %x = tile.program_id 0 : i32
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%hi = %x) -> (i32) : i32 {
+    %s = scf.for %j = %c0 to %hi step %c64 iter_args(%t = %c0) -> (i32) : i32 {
+      %u = arith.addi %t, %j : i32
+      scf.yield %u : i32
+    }
+    %next = arith.addi %hi, %s : i32
+    scf.yield %next : i32
+  }
+  tile.store %p, %r : !tile.ptr<i32>
+  return
+}
