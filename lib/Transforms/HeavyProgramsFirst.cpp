@@ -25,8 +25,6 @@
 
 #include "tile/Transforms/Passes.h"
 
-#include "tile/Support/Occupancy.h"
-
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -140,31 +138,8 @@ static std::optional<std::pair<unsigned, int>> workAxis(func::FuncOp func) {
   return found;
 }
 
-/// Whether a loop of `func` holds so many accumulators that its estimated
-/// registers (Occupancy.h) come near ptxas's 255: the renumbered ids are
-/// values held through the kernel (a program id is a special register
-/// ptxas reads again where it likes), and on one warpgroup they spilled
-/// from 192 estimated registers on (attention at head dim 64, 128x64 on 4
-/// warps, as written: 12 bytes at 255). With more warps the accumulators
-/// are split, and a warp-specialized kernel's consumers get 232 registers,
-/// so the margin is the register ceiling's (255 - 32).
-static bool registersTight(func::FuncOp func) {
-  int64_t threads = 32 * tilegpu::getNumWarps(func);
-  int64_t kTightRegisters = threads <= 128 ? 192 : 223;
-  return func
-      .walk([&](scf::ForOp loop) {
-        int64_t accumulators = tilegpu::getDotAccumulatorElements(loop);
-        return accumulators && tilec::estimatedLoopRegisters(
-                                   accumulators, threads) >= kTightRegisters
-                   ? WalkResult::interrupt()
-                   : WalkResult::advance();
-      })
-      .wasInterrupted();
-}
-
 static void orderByWork(func::FuncOp func, int64_t group) {
-  if (func->hasAttr(kHeavyProgramsFirstAttrName) || mayCommunicate(func) ||
-      registersTight(func))
+  if (func->hasAttr(kHeavyProgramsFirstAttrName) || mayCommunicate(func))
     return;
   std::optional<std::pair<unsigned, int>> work = workAxis(func);
   if (!work)
@@ -222,6 +197,18 @@ static void orderByWork(func::FuncOp func, int64_t group) {
                : q;
   renumbered[others[0]] = arith::RemUIOp::create(b, loc, r, count[others[0]]);
   renumbered[others[1]] = arith::DivUIOp::create(b, loc, r, count[others[0]]);
+  // The divisions by run-time counts take ptxas's vector datapath, and all
+  // that derives from the ids would follow them there, where program ids
+  // read into uniform registers kept it in the uniform one (attention at
+  // head dim 64, 128x64 on 8 warps: 108 -> 146 registers). Each id is
+  // read back from lane 0 (a hint the lowering makes a shuffle), which
+  // ptxas knows to be warp-uniform.
+  for (Value &v : renumbered) {
+    auto hint =
+        HintOp::create(b, loc, v.getType(), v, nullptr, nullptr, nullptr);
+    hint->setAttr(kWarpUniformAttrName, b.getUnitAttr());
+    v = hint;
+  }
   for (ProgramIdOp op : ids) {
     op.replaceAllUsesWith(renumbered[op.getAxis()]);
     op.erase();

@@ -33,9 +33,13 @@
 // CHECK:     %[[NEWX:.*]] = arith.subi %[[LAST]], %[[Q]] overflow<nsw, nuw> : i32
 // CHECK:     %[[NEWY:.*]] = arith.remui %[[R]], %[[NY]] : i32
 // CHECK:     %[[NEWZ:.*]] = arith.divui %[[R]], %[[NY]] : i32
-// CHECK:     %[[HI:.*]] = arith.muli %[[NEWX]], %{{.*}} : i32
+// Each id read back from lane 0 (warp-uniform to ptxas once lowered).
+// CHECK:     %[[UX:.*]] = tile.hint %[[NEWX]] {tile.warp_uniform} : i32
+// CHECK:     %[[UY:.*]] = tile.hint %[[NEWY]] {tile.warp_uniform} : i32
+// CHECK:     tile.hint %[[NEWZ]] {tile.warp_uniform} : i32
+// CHECK:     %[[HI:.*]] = arith.muli %[[UX]], %{{.*}} : i32
 // CHECK:     scf.for %{{.*}} = %{{.*}} to %[[HI]]
-// CHECK:     tile.store %{{.*}}, %[[NEWY]]
+// CHECK:     tile.store %{{.*}}, %[[UY]]
 // OFF-LABEL: func.func @grows_with_x
 // OFF-NOT: tile.heavy_programs_first
 // OFF: tile.program_id 0
@@ -63,7 +67,8 @@ func.func @grows_with_x(%p: !tile.ptr<i32>) attributes {tilegpu.num_warps = 8 : 
 // CHECK:     %[[ROWS:.*]] = arith.minui
 // CHECK:     %[[Q:.*]] = arith.divui %{{.*}}, %[[ROWS]] : i32
 // CHECK-NOT: overflow<nsw, nuw>
-// CHECK:     %[[LO:.*]] = arith.muli %[[Q]], %{{.*}} : i32
+// CHECK:     %[[UQ:.*]] = tile.hint %[[Q]] {tile.warp_uniform} : i32
+// CHECK:     %[[LO:.*]] = arith.muli %[[UQ]], %{{.*}} : i32
 // CHECK:     scf.for %{{.*}} = %[[LO]] to
 func.func @shrinks_with_x(%n: i32, %p: !tile.ptr<i32>) attributes {tilegpu.num_warps = 4 : i32} {
   %c0 = arith.constant 0 : i32
@@ -133,27 +138,6 @@ func.func @not_linear(%p: !tile.ptr<i32>) attributes {tilegpu.num_warps = 4 : i3
     scf.yield %t : i32
   }
   tile.store %p, %sum : !tile.ptr<i32>
-  return
-}
-
-// -----
-
-// One warpgroup whose loop holds 128x128 accumulators (128 registers a
-// thread, 192 estimated): the renumbered ids would be held beside them
-// through the kernel, so the order stays.
-// CHECK-LABEL: func.func @registers_tight
-// CHECK-NOT: tile.heavy_programs_first
-// CHECK: tile.program_id 0
-func.func @registers_tight(%a: tensor<128x64xf16>, %b: tensor<64x128xf16>, %p: !tile.ptr<f32>) attributes {tilegpu.num_warps = 4 : i32} {
-  %c0 = arith.constant 0 : i32
-  %c64 = arith.constant 64 : i32
-  %z = arith.constant dense<0.0> : tensor<128x128xf32>
-  %x = tile.program_id 0 : i32
-  %hi = arith.muli %x, %c64 : i32
-  %acc = scf.for %i = %c0 to %hi step %c64 iter_args(%s = %z) -> (tensor<128x128xf32>) : i32 {
-    %d = tile.dot %a, %b, %s : tensor<128x64xf16> * tensor<64x128xf16> -> tensor<128x128xf32>
-    scf.yield %d : tensor<128x128xf32>
-  }
   return
 }
 

@@ -93,9 +93,8 @@ cl::opt<unsigned> groupM("group-m",
 cl::opt<bool> heavyProgramsFirst(
     "heavy-programs-first",
     cl::desc("Launch the programs whose loops run longest first (causal "
-             "attention), where one grid axis sets the trip count "
-             "(experimental, off by default)"),
-    cl::init(false), cl::cat(category));
+             "attention), where one grid axis sets the trip count"),
+    cl::init(true), cl::cat(category));
 cl::opt<bool> versionArguments(
     "version-arguments",
     cl::desc("Add a fast path, taken when a run-time test of the arguments "

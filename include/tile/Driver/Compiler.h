@@ -91,10 +91,9 @@ struct CompileOptions {
   /// Apply the GROUP_M-grouped program order to 2-D grids (0: off).
   unsigned groupM = 8;
   /// Launch the programs with the most loop iterations first
-  /// (tile-heavy-programs-first). Off: it measured 1.02-1.07x on causal
-  /// attention's 8-warp configs but cost 38 registers, and so the second
-  /// program per SM, where a config sat at that edge (bench/NOTES.md).
-  bool heavyProgramsFirst = false;
+  /// (tile-heavy-programs-first; causal attention 0.96-1.07x, mostly
+  /// 1.02-1.06x, bench/NOTES.md stop 50).
+  bool heavyProgramsFirst = true;
   /// Add a guarded fast path for arguments without divisibility facts
   /// (tile-version-arguments). A caller that specializes on the arguments'
   /// values (the JIT) has nothing to guess and turns it off.

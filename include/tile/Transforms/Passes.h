@@ -14,6 +14,11 @@ namespace mlir::tile {
 constexpr llvm::StringLiteral kHeavyProgramsFirstAttrName =
     "tile.heavy_programs_first";
 
+/// On a scalar `tile.hint` whose value every thread of a program holds
+/// alike: the lowering reads it back from lane 0 (a shuffle), which ptxas
+/// knows to be warp-uniform and keeps in its uniform datapath.
+constexpr llvm::StringLiteral kWarpUniformAttrName = "tile.warp_uniform";
+
 #define GEN_PASS_DECL
 #include "tile/Transforms/Passes.h.inc"
 

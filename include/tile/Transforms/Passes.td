@@ -62,7 +62,10 @@ def TileHeavyProgramsFirst : Pass<"tile-heavy-programs-first", "ModuleOp"> {
     other axes (a few heads at a time, whose keys and values stay in L2):
     the last wave then holds the shortest programs. The grid stays the launch's; the
     linear id in launch order is mapped with `num_programs`, so the kernel
-    needs no `@grid`. Kernels whose programs may communicate (atomics,
+    needs no `@grid`; each renumbered id is read back from lane 0 (a
+    `tile.hint` marked `tile.warp_uniform`, a shuffle once lowered) so that
+    ptxas keeps what derives from it in uniform registers. Kernels whose
+    programs may communicate (atomics,
     volatile loads, inline assembly) or whose loops disagree on the axis
     are left alone. The kernel gets `tile.heavy_programs_first`, which
     tile-group-program-order respects. `group = 0` turns the pass off.

@@ -1,6 +1,7 @@
 //===- Elementwise.cpp - Per-element ops, constants, ranges, program ids --===//
 
 #include "Utility.h"
+#include "tile/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -236,6 +237,13 @@ struct HintLowering : public OpConversionPattern<HintOp> {
   LogicalResult
   matchAndRewrite(HintOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    ValueRange src = adaptor.getSrc();
+    if (op->hasAttr(kWarpUniformAttrName) && src.size() == 1 &&
+        src.front().getType().isInteger(32)) {
+      rewriter.replaceOp(op, shuffle(rewriter, op.getLoc(), src.front(), 0,
+                                     gpu::ShuffleMode::IDX));
+      return success();
+    }
     rewriter.replaceOpWithMultiple(
         op, SmallVector<SmallVector<Value>>{
                 llvm::to_vector(adaptor.getSrc())});
