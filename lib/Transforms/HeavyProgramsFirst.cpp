@@ -30,6 +30,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 
+#include <cstdlib>
+
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILEHEAVYPROGRAMSFIRST
 #include "tile/Transforms/Passes.h.inc"
@@ -124,8 +126,11 @@ static std::optional<std::pair<unsigned, int>> workAxis(func::FuncOp func) {
         conflict = true;
         continue;
       }
+      // Work that changes by less than an iteration per program (a
+      // persistent loop, `range(pid, tiles, NUM_SMS)`) is no reason to
+      // reorder.
       int64_t growth = *hi - *lo;
-      if (growth == 0)
+      if (std::abs(growth) < step.getSExtValue())
         continue;
       std::pair<unsigned, int> here{axis, growth > 0 ? 1 : -1};
       if (found && *found != here)

@@ -163,3 +163,21 @@ func.func @carried_bound(%n: i32, %p: !tile.ptr<i32>) attributes {tilegpu.num_wa
   tile.store %p, %r : !tile.ptr<i32>
   return
 }
+
+// -----
+
+// A persistent loop, range(pid, tiles, NUM_SMS): one iteration more or
+// less between programs, no reason to reorder.
+// CHECK-LABEL: func.func @persistent
+// CHECK-NOT: tile.heavy_programs_first
+func.func @persistent(%tiles: i32, %p: !tile.ptr<i32>) attributes {tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c132 = arith.constant 132 : i32
+  %x = tile.program_id 0 : i32
+  %sum = scf.for %t = %x to %tiles step %c132 iter_args(%s = %c0) -> (i32) : i32 {
+    %u = arith.addi %s, %t : i32
+    scf.yield %u : i32
+  }
+  tile.store %p, %sum : !tile.ptr<i32>
+  return
+}
