@@ -17,9 +17,11 @@
 //   rows = min(group, P - g * group)
 //   q = i / rows, r = g * group + i % rows
 //   axis = n - 1 - q (work grows with it), or q (it shrinks)
-// and r to the other axes, x-fastest. Programs are independent in the
-// language, so any order is correct unless they talk to each other:
-// kernels with atomics, volatile loads or inline assembly keep theirs.
+// and r to the other axes, x-fastest, each read back from lane 0 so that
+// ptxas keeps what derives from it in its uniform datapath, as it did the
+// program ids. Programs are independent in the language, so any order is
+// correct unless they talk to each other: kernels with atomics, volatile
+// loads or inline assembly keep theirs.
 //
 //===----------------------------------------------------------------------===//
 
