@@ -14,6 +14,8 @@
 
 #include "tile/Transforms/Passes.h"
 
+#include "ProgramOrder.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Matchers.h"
@@ -59,16 +61,9 @@ static void groupKernel(func::FuncOp func, unsigned groupM) {
   Value y = ProgramIdOp::create(b, loc, b.getI32Type(), 1);
   Value pid =
       arith::AddIOp::create(b, loc, x, arith::MulIOp::create(b, loc, y, gx));
-  Value group = c(groupM);
-  Value perGroup = arith::MulIOp::create(b, loc, group, gy);
-  Value groupId = arith::DivSIOp::create(b, loc, pid, perGroup);
-  Value firstM = arith::MulIOp::create(b, loc, groupId, group);
-  Value rows = arith::MinSIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, gx, firstM), group);
-  Value inGroup = arith::RemSIOp::create(b, loc, pid, perGroup);
-  Value idM = arith::AddIOp::create(
-      b, loc, firstM, arith::RemSIOp::create(b, loc, inGroup, rows));
-  Value idN = arith::DivSIOp::create(b, loc, inGroup, rows);
+  GroupedCoordinates tile =
+      groupedOrder(b, loc, pid, c(groupM), gx, gy, /*isUnsigned=*/false);
+  Value idM = tile.grouped, idN = tile.walked;
 
   for (ProgramIdOp op : ids[0])
     op.replaceAllUsesWith(idM);

@@ -27,6 +27,8 @@
 
 #include "tile/Transforms/Passes.h"
 
+#include "ProgramOrder.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -183,15 +185,9 @@ static void orderByWork(func::FuncOp func, int64_t group) {
   };
   Value positions =
       arith::MulIOp::create(b, loc, count[others[0]], count[others[1]]);
-  Value perGroup = arith::MulIOp::create(b, loc, c(group), count[axis]);
-  Value g = arith::DivUIOp::create(b, loc, linear, perGroup);
-  Value i = arith::RemUIOp::create(b, loc, linear, perGroup);
-  Value first = arith::MulIOp::create(b, loc, g, c(group));
-  Value rows = arith::MinUIOp::create(
-      b, loc, c(group), arith::SubIOp::create(b, loc, positions, first));
-  Value q = arith::DivUIOp::create(b, loc, i, rows);
-  Value r = arith::AddIOp::create(b, loc, first,
-                                  arith::RemUIOp::create(b, loc, i, rows));
+  GroupedCoordinates order = groupedOrder(b, loc, linear, c(group), positions,
+                                          count[axis], /*isUnsigned=*/true);
+  Value q = order.walked, r = order.grouped;
   Value renumbered[3];
   // No wrap: q < n (what the loop bounds derived from it rely on).
   auto noWrap =

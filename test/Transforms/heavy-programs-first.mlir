@@ -21,13 +21,13 @@
 // CHECK:     %[[POS:.*]] = arith.muli %[[NY]], %[[NZ]] : i32
 // CHECK:     %[[PER:.*]] = arith.muli %[[C8:.*]], %[[NX]] : i32
 // CHECK:     %[[G:.*]] = arith.divui %[[LIN]], %[[PER]] : i32
-// CHECK:     %[[I:.*]] = arith.remui %[[LIN]], %[[PER]] : i32
-// CHECK:     %[[FIRST:.*]] = arith.muli %[[G]], %{{.*}} : i32
+// CHECK:     %[[FIRST:.*]] = arith.muli %[[G]], %[[C8]] : i32
 // CHECK:     %[[LEFT:.*]] = arith.subi %[[POS]], %[[FIRST]] : i32
-// CHECK:     %[[ROWS:.*]] = arith.minui %{{.*}}, %[[LEFT]] : i32
-// CHECK:     %[[Q:.*]] = arith.divui %[[I]], %[[ROWS]] : i32
+// CHECK:     %[[ROWS:.*]] = arith.minui %[[LEFT]], %[[C8]] : i32
+// CHECK:     %[[I:.*]] = arith.remui %[[LIN]], %[[PER]] : i32
 // CHECK:     %[[IR:.*]] = arith.remui %[[I]], %[[ROWS]] : i32
 // CHECK:     %[[R:.*]] = arith.addi %[[FIRST]], %[[IR]] : i32
+// CHECK:     %[[Q:.*]] = arith.divui %[[I]], %[[ROWS]] : i32
 // The heaviest x first: nx - 1 - q.
 // CHECK:     %[[LAST:.*]] = arith.subi %[[NX]], %{{.*}} overflow<nsw, nuw> : i32
 // CHECK:     %[[NEWX:.*]] = arith.subi %[[LAST]], %[[Q]] overflow<nsw, nuw> : i32
