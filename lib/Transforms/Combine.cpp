@@ -91,11 +91,64 @@ struct ForwardInvariantIterArgs : public OpRewritePattern<scf::ForOp> {
   }
 };
 
+/// `v` as `base + k` for a constant k (`base` itself: k = 0).
+static std::pair<Value, APInt> splitConstantOffset(Value v) {
+  APInt k;
+  if (auto add = v.getDefiningOp<arith::AddIOp>()) {
+    if (matchPattern(add.getRhs(), m_ConstantInt(&k)))
+      return {add.getLhs(), k};
+    if (matchPattern(add.getLhs(), m_ConstantInt(&k)))
+      return {add.getRhs(), k};
+  }
+  if (auto sub = v.getDefiningOp<arith::SubIOp>())
+    if (matchPattern(sub.getRhs(), m_ConstantInt(&k)))
+      return {sub.getLhs(), -k};
+  unsigned width = v.getType().isIndex() ? IndexType::kInternalStorageBitWidth
+                                         : v.getType().getIntOrFloatBitWidth();
+  return {v, APInt(width, 0)};
+}
+
+/// A loop-carried counter that starts `k` from the loop's lower bound and
+/// advances by the loop's step is the induction variable plus `k` in
+/// every iteration (two's complement sums, so also where they wrap).
+/// Triton's tutorial 09 counts its epilogue's tile (`tile_id_c`) so; in
+/// terms of the induction variable the epilogue's coordinates are the
+/// main loop's, which CSE then shares and the analyses see as equal.
+struct CountersAsInductionVariable : public OpRewritePattern<scf::ForOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(scf::ForOp loop,
+                                PatternRewriter &rewriter) const override {
+    bool changed = false;
+    Value iv = loop.getInductionVar();
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs())) {
+      if (arg.getType() != iv.getType() || arg.use_empty())
+        continue;
+      auto advance = yield.getOperand(i).getDefiningOp<arith::AddIOp>();
+      if (!advance || !llvm::is_contained(advance->getOperands(), Value(arg)) ||
+          !llvm::is_contained(advance->getOperands(), loop.getStep()))
+        continue;
+      auto [base, k] = splitConstantOffset(loop.getInitArgs()[i]);
+      if (base != loop.getLowerBound())
+        continue;
+      rewriter.setInsertionPointToStart(loop.getBody());
+      Value counter = arith::AddIOp::create(
+          rewriter, loop.getLoc(), iv,
+          arith::ConstantOp::create(rewriter, loop.getLoc(),
+                                    rewriter.getIntegerAttr(iv.getType(), k)));
+      rewriter.replaceAllUsesWith(arg, counter);
+      changed = true;
+    }
+    return success(changed);
+  }
+};
+
 struct TileCombinePass : public mlir::tile::impl::TileCombineBase<TileCombinePass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<FoldAddIntoDot<arith::AddFOp>, FoldAddIntoDot<arith::AddIOp>,
-                 ForwardInvariantIterArgs>(&getContext());
+                 ForwardInvariantIterArgs, CountersAsInductionVariable>(
+        &getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

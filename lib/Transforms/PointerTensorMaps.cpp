@@ -31,6 +31,7 @@
 
 #include "tile/Transforms/Passes.h"
 
+#include "IndexedPointerTiles.h"
 #include "LoopStages.h"
 #include "Versioning.h"
 #include "tile/Analysis/AxisInfo.h"
@@ -43,6 +44,8 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
+
+#include <functional>
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILEPOINTERTENSORMAPS
@@ -59,6 +62,15 @@ constexpr int64_t kTMAAlignment = 16;
 /// The rows of a map are an i32 count; more than a loop can reach is kept
 /// below this.
 constexpr int64_t kMaxRows = (int64_t(1) << 31) - 1;
+
+/// The element types a TMA copy moves.
+static bool tmaElementType(Type elem) {
+  return elem.isF16() || elem.isBF16() || elem.isF32() || elem.isInteger(8);
+}
+
+static Value i64Value(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v));
+}
 
 /// `v` without the sign extensions and hints that keep its value (not a
 /// truncation: the guard must test the stride the offsets use).
@@ -113,8 +125,7 @@ static std::optional<WalkedTile> matchWalkedTile(LoadOp load, scf::ForOp loop,
   if (!type || type.getRank() != 2 || load.getMask() || load.getTensorMap() ||
       load.getIsVolatile())
     return std::nullopt;
-  Type elem = type.getElementType();
-  if (!elem.isF16() && !elem.isBF16() && !elem.isF32() && !elem.isInteger(8))
+  if (!tmaElementType(type.getElementType()))
     return std::nullopt;
   auto addr = load.getPtr().getDefiningOp<AddPtrOp>();
   auto splat = addr ? addr.getPtr().getDefiningOp<SplatOp>() : SplatOp();
@@ -230,64 +241,79 @@ static Value tripCount(OpBuilder &b, Location loc, scf::ForOp loop,
       constant(step));
 }
 
-/// Gives `tile.load` its tensor map and coordinates; returns false, with
-/// the IR as it was, where some value it needs cannot be had before the
-/// kernel's first load.
-static bool rewrite(WalkedTile t, DominanceInfo &dom,
-                    DenseSet<std::pair<Operation *, Value>> &checked) {
-  scf::ForOp loop = t.loop;
-  // A version in the kernel's body, not one nested in another's general
-  // path: the one warp specialization may split.
-  auto version = dyn_cast<scf::IfOp>(loop->getParentOp());
+/// The fast version (tile-version-arguments' or the one below) in the
+/// kernel's body that holds `op` through loops only: the one warp
+/// specialization may split.
+static scf::IfOp enclosingFastVersion(Operation *op) {
+  Operation *parent = op->getParentOp();
+  while (isa_and_nonnull<scf::ForOp>(parent)) {
+    op = parent;
+    parent = op->getParentOp();
+  }
+  auto version = dyn_cast_or_null<scf::IfOp>(parent);
   if (!version || !version->hasAttr(tilegpu::kFastVersionAttrName) ||
-      loop->getBlock() != version.thenBlock() ||
+      op->getBlock() != version.thenBlock() ||
       !isa<FunctionOpInterface>(version->getParentOp()))
-    return false;
-  Value strideRoot = t.rowCoefficient ? stripCasts(t.rowCoefficient) : Value();
+    return scf::IfOp();
+  return version;
+}
+
+/// What a load's tensor map is made of.
+struct BoxMap {
+  Value base;
+  /// The row stride, `scale * coefficient` elements (null: 1).
+  int64_t strideScale;
+  Value strideCoefficient;
+  /// The tensor's extents (i64) along the box's rows and its contiguous
+  /// dimension, made by `extents` before the kernel's first load.
+  std::function<std::pair<Value, Value>(OpBuilder &, Location)> extents;
+  /// The box's coordinates, made at the load.
+  std::function<std::pair<Value, Value>(OpBuilder &, Location)> coords;
+  unsigned contiguousDim;
+};
+
+/// Gives `load` (in `version`) the tensor map `box` describes and its box's
+/// coordinates; returns false, with the IR as it was, where some value the
+/// map needs (`needed`) cannot be had before the kernel's first load.
+static bool attachMap(LoadOp load, scf::IfOp version, const BoxMap &box,
+                      SmallVector<Value> needed, DominanceInfo &dom,
+                      DenseSet<std::pair<Operation *, Value>> &checked) {
+  Value strideRoot =
+      box.strideCoefficient ? stripCasts(box.strideCoefficient) : Value();
   if (strideRoot && !dom.properlyDominates(strideRoot, version))
     return false;
-  APInt step;
-  if (!matchPattern(loop.getStep(), m_ConstantInt(&step)) ||
-      !step.isStrictlyPositive())
-    return false;
-
-  Operation *anchor = firstEffect(loop->getBlock());
-  SmallVector<Value> needed{t.initialBase, loop.getLowerBound(),
-                            loop.getUpperBound()};
-  if (t.rowCoefficient)
-    needed.push_back(t.rowCoefficient);
+  Operation *anchor = firstEffect(version.thenBlock());
+  needed.push_back(box.base);
+  if (box.strideCoefficient)
+    needed.push_back(box.strideCoefficient);
   if (!anchor || failed(hoistBefore(anchor, needed)))
     return false;
 
-  Location loc = t.load.getLoc();
-  auto type = cast<RankedTensorType>(t.load.getType());
-  int64_t boxRows = type.getDimSize(t.rowDim);
-  int64_t boxCols = type.getDimSize(t.contiguousDim);
+  Location loc = load.getLoc();
+  auto type = cast<RankedTensorType>(load.getType());
   OpBuilder b(anchor);
   auto i64Constant = [&](int64_t v) -> Value {
     return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v));
   };
-  Value stride = i64Constant(t.rowScale);
-  if (t.rowCoefficient) {
-    Value coefficient = t.rowCoefficient;
+  Value stride = i64Constant(box.strideScale);
+  if (box.strideCoefficient) {
+    Value coefficient = box.strideCoefficient;
     if (!coefficient.getType().isInteger(64))
       coefficient = arith::ExtSIOp::create(b, loc, b.getI64Type(), coefficient);
     stride = arith::MulIOp::create(b, loc, coefficient, stride);
   }
-  // Rows past every iteration's box (one step more than the last needs);
-  // the copies read none beyond their boxes.
-  Value rows = arith::AddIOp::create(
-      b, loc,
-      arith::MulIOp::create(b, loc,
-                            tripCount(b, loc, loop, step.getSExtValue()),
-                            i64Constant(t.rowsPerStep)),
-      i64Constant(boxRows));
-  rows = arith::MinSIOp::create(b, loc, rows, i64Constant(kMaxRows));
+  auto [rows, cols] = box.extents(b, loc);
+  unsigned rowDim = 1 - box.contiguousDim;
   Value map = MakeTensorMapOp::create(
-      b, loc, t.initialBase, ValueRange{rows, i64Constant(boxCols)},
+      b, loc, box.base, ValueRange{rows, cols},
       ValueRange{stride, i64Constant(1)},
-      b.getDenseI64ArrayAttr({boxRows, boxCols}), PaddingOption::zero);
-  if (t.contiguousDim == 0)
+      b.getDenseI64ArrayAttr(
+          {type.getDimSize(rowDim), type.getDimSize(box.contiguousDim)}),
+      PaddingOption::zero);
+  // For a tile contiguous along its first dimension (K^T) the map's box
+  // (rows along the other) is the transpose: the buffer a TMA copy fills
+  // stores the tile in rows along that dimension, the same bytes.
+  if (box.contiguousDim == 0)
     map.getDefiningOp()->setAttr(tilegpu::kTransposedBoxAttrName,
                                  b.getUnitAttr());
 
@@ -301,16 +327,138 @@ static bool rewrite(WalkedTile t, DominanceInfo &dom,
         arith::AndIOp::create(b, loc, version.getCondition(), positive));
   }
 
-  b.setInsertionPoint(t.load);
-  Value row = arith::MulIOp::create(b, loc, iterationIndex(b, loc, loop),
-                                    i32Value(b, loc, t.rowsPerStep));
-  SmallVector<Value> coords{row, i32Value(b, loc, 0)};
-  // For a tile contiguous along its first dimension (K^T) the map's box
-  // (rows along `rowDim`) is the transpose: the buffer a TMA copy fills
-  // stores the tile in rows along that dimension, the same bytes.
-  t.load.getTensorMapMutable().assign(map);
-  t.load.getTmaCoordsMutable().assign(coords);
+  b.setInsertionPoint(load);
+  auto [row, col] = box.coords(b, loc);
+  load.getTensorMapMutable().assign(map);
+  load.getTmaCoordsMutable().assign(ValueRange{row, col});
   return true;
+}
+
+/// Gives a walked tile its tensor map: rows from 0 to past the last
+/// iteration's box, the box at the iteration's rows.
+static bool rewrite(WalkedTile t, DominanceInfo &dom,
+                    DenseSet<std::pair<Operation *, Value>> &checked) {
+  scf::ForOp loop = t.loop;
+  auto version = enclosingFastVersion(t.load);
+  APInt step;
+  if (!version || loop->getBlock() != version.thenBlock() ||
+      !matchPattern(loop.getStep(), m_ConstantInt(&step)) ||
+      !step.isStrictlyPositive())
+    return false;
+  int64_t boxRows =
+      cast<RankedTensorType>(t.load.getType()).getDimSize(t.rowDim);
+  int64_t boxCols =
+      cast<RankedTensorType>(t.load.getType()).getDimSize(t.contiguousDim);
+  BoxMap box{
+      t.initialBase,
+      t.rowScale,
+      t.rowCoefficient,
+      [&](OpBuilder &b, Location loc) -> std::pair<Value, Value> {
+        // Rows past every iteration's box (one step more than the
+        // last needs); the copies read none beyond their boxes.
+        Value rows = arith::AddIOp::create(
+            b, loc,
+            arith::MulIOp::create(b, loc,
+                                  tripCount(b, loc, loop, step.getSExtValue()),
+                                  i64Value(b, loc, t.rowsPerStep)),
+            i64Value(b, loc, boxRows));
+        rows = arith::MinSIOp::create(b, loc, rows, i64Value(b, loc, kMaxRows));
+        return {rows, i64Value(b, loc, boxCols)};
+      },
+      [&](OpBuilder &b, Location loc) -> std::pair<Value, Value> {
+        return {arith::MulIOp::create(b, loc, iterationIndex(b, loc, loop),
+                                      i32Value(b, loc, t.rowsPerStep)),
+                i32Value(b, loc, 0)};
+      },
+      t.contiguousDim};
+  return attachMap(t.load, version, box,
+                   {loop.getLowerBound(), loop.getUpperBound()}, dom, checked);
+}
+
+/// Whether `v` is used only as a dot operand, directly or transposed: a
+/// tile the copies may stage in shared memory (a map for another would only
+/// add its version's guard).
+static bool onlyDotOperand(Value v) {
+  return !v.use_empty() && llvm::all_of(v.getUsers(), [](Operation *user) {
+    if (auto trans = dyn_cast<TransOp>(user))
+      return onlyDotOperand(trans.getResult());
+    return isa<DotOp>(user);
+  });
+}
+
+/// Gives an indexed tile (IndexedPointerTiles.h) in a loop its tensor map:
+/// the tensor's extents from its masks and clamps, the box at the tile's
+/// coordinates.
+static bool rewrite(IndexedTile t, const AxisInfoAnalysis &axis,
+                    DominanceInfo &dom,
+                    DenseSet<std::pair<Operation *, Value>> &checked) {
+  // Only in a loop inside another (a persistent kernel's K loop in its tile
+  // loop): a program that runs the K loop once pays for its maps' set-up
+  // (about 1,100 cycles, docs/performance.md) in every program, and one-tile
+  // matmuls on TMA measured 0.82-0.90x the threads' copies at the smaller
+  // sizes.
+  auto type = cast<RankedTensorType>(t.load.getType());
+  Operation *loop = t.load->getParentOp();
+  if (!isa_and_nonnull<scf::ForOp>(loop) ||
+      !isa_and_nonnull<scf::ForOp>(loop->getParentOp()) ||
+      t.load.getTensorMap() || t.load.getIsVolatile() ||
+      !onlyDotOperand(t.load.getResult()) ||
+      !tmaElementType(type.getElementType()))
+    return false;
+  scf::IfOp version = enclosingFastVersion(t.load);
+  if (!version || (t.dims[0].stride && t.dims[1].stride) ||
+      (!t.dims[0].stride && !t.dims[1].stride))
+    return false;
+  unsigned c = t.dims[0].stride ? 1 : 0;
+  const IndexedDim &rowDim = t.dims[1 - c], &colDim = t.dims[c];
+  // A box has at most 256 rows; the contiguous extent must be known where
+  // the box moves along it.
+  if (type.getDimSize(1 - c) > 256 || type.getDimSize(1 - c) < 2 ||
+      (!colDim.extent && colDim.start))
+    return false;
+  // 16-byte aligned base and rows.
+  int64_t elementBytes =
+      std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+  if (axis.get(t.base).divisibility[0] < kTMAAlignment ||
+      (axis.get(rowDim.stride).divisibility[0] * elementBytes) %
+              kTMAAlignment !=
+          0)
+    return false;
+  // What the map is made of must be the same in every iteration.
+  Operation *outermost = t.load;
+  while (isa<scf::ForOp>(outermost->getParentOp()))
+    outermost = outermost->getParentOp();
+  auto invariant = [&](Value v) {
+    return !v || cast<scf::ForOp>(outermost).isDefinedOutsideOfLoop(v);
+  };
+  if (!invariant(t.base) || !invariant(rowDim.stride) ||
+      !invariant(rowDim.extent) || !invariant(colDim.extent) ||
+      !clampedCoordinatesUnobserved(t))
+    return false;
+
+  SmallVector<Value> needed;
+  for (Value extent : {rowDim.extent, colDim.extent})
+    if (extent)
+      needed.push_back(extent);
+  int64_t boxCols = type.getDimSize(c);
+  BoxMap box{
+      t.base,
+      1,
+      rowDim.stride,
+      [&](OpBuilder &b, Location loc) -> std::pair<Value, Value> {
+        auto widen = [&](Value v, int64_t otherwise) -> Value {
+          if (!v)
+            return i64Value(b, loc, otherwise);
+          return arith::ExtSIOp::create(b, loc, b.getI64Type(), v);
+        };
+        return {widen(rowDim.extent, kMaxRows), widen(colDim.extent, boxCols)};
+      },
+      [&](OpBuilder &b, Location loc) -> std::pair<Value, Value> {
+        auto start = [&](Value v) { return v ? v : i32Value(b, loc, 0); };
+        return {start(rowDim.start), start(colDim.start)};
+      },
+      c};
+  return attachMap(t.load, version, box, needed, dom, checked);
 }
 
 /// The walked tiles of the loops of `func` that no other loop holds.
@@ -322,6 +470,18 @@ static SmallVector<WalkedTile> findWalkedTiles(func::FuncOp func) {
       return;
     for (auto load : loop.getBody()->getOps<LoadOp>())
       if (std::optional<WalkedTile> t = matchWalkedTile(load, loop, axis))
+        tiles.push_back(*t);
+  });
+  return tiles;
+}
+
+/// The indexed tiles (IndexedPointerTiles.h) of `func` that a loop reads
+/// and no map describes yet.
+static SmallVector<IndexedTile> findIndexedTiles(func::FuncOp func) {
+  SmallVector<IndexedTile> tiles;
+  func.walk([&](LoadOp load) {
+    if (!load.getTensorMap() && isa<scf::ForOp>(load->getParentOp()))
+      if (std::optional<IndexedTile> t = matchIndexedTile(load))
         tiles.push_back(*t);
   });
   return tiles;
@@ -341,9 +501,17 @@ static void versionForTensorMaps(func::FuncOp func) {
           .wasInterrupted())
     return;
   Block *body = &func.getBody().front();
-  if (llvm::none_of(findWalkedTiles(func), [&](const WalkedTile &t) {
-        return t.loop->getBlock() == body;
-      }))
+  auto inBodyLoop = [&](Operation *load) {
+    Operation *outermost = nullptr;
+    for (Operation *p = load->getParentOp(); isa_and_nonnull<scf::ForOp>(p);
+         p = p->getParentOp())
+      outermost = p;
+    return outermost && outermost->getBlock() == body;
+  };
+  if (llvm::none_of(findWalkedTiles(func),
+                    [&](const WalkedTile &t) { return inBodyLoop(t.load); }) &&
+      llvm::none_of(findIndexedTiles(func),
+                    [&](const IndexedTile &t) { return inBodyLoop(t.load); }))
     return;
   SmallVector<Operation *> moved = bodyBesideGrid(func);
   OpBuilder b(body->getTerminator());
@@ -367,6 +535,9 @@ struct TilePointerTensorMaps
       DenseSet<std::pair<Operation *, Value>> checked;
       for (const WalkedTile &t : tiles)
         (void)rewrite(t, dom, checked);
+      AxisInfoAnalysis axis(func);
+      for (IndexedTile t : findIndexedTiles(func))
+        (void)rewrite(t, axis, dom, checked);
     }
   }
 };

@@ -138,3 +138,41 @@ func.func @variant_iter_arg(%n: index, %x: i32, %y: i32, %c: i1) -> i32 {
   }
   return %r : i32
 }
+
+// A counter that starts k from the lower bound and advances by the step is
+// the induction variable plus k: tutorial 09's `tile_id_c`, bumped before
+// its use, is the tile index itself.
+// LOOP-LABEL: func.func @counter_is_induction_variable
+// LOOP-SAME: (%[[LB:[^:]*]]: i32, %[[UB:[^:]*]]: i32)
+// LOOP: scf.for %[[IV:.*]] = %[[LB]] to %[[UB]] step %{{.*}} : i32 {
+// LOOP-NEXT: func.call @use(%[[IV]]) : (i32) -> ()
+// LOOP-NEXT: }
+func.func @counter_is_induction_variable(%lb: i32, %ub: i32) {
+  %step = arith.constant 132 : i32
+  %init = arith.subi %lb, %step : i32
+  %r = scf.for %i = %lb to %ub step %step iter_args(%c = %init) -> (i32) : i32 {
+    %next = arith.addi %c, %step : i32
+    func.call @use(%next) : (i32) -> ()
+    scf.yield %next : i32
+  }
+  return
+}
+
+// A counter advancing by something other than the step stays carried, and
+// so does one that starts from another value.
+// LOOP-LABEL: func.func @counter_not_induction_variable
+// LOOP: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (i32, i32)
+func.func @counter_not_induction_variable(%lb: i32, %ub: i32, %x: i32) -> (i32, i32) {
+  %step = arith.constant 132 : i32
+  %two = arith.constant 2 : i32
+  %r:2 = scf.for %i = %lb to %ub step %step iter_args(%c = %lb, %d = %x) -> (i32, i32) : i32 {
+    %next = arith.addi %c, %two : i32
+    %d2 = arith.addi %d, %step : i32
+    func.call @use2(%next, %d2) : (i32, i32) -> ()
+    scf.yield %next, %d2 : i32, i32
+  }
+  return %r#0, %r#1 : i32, i32
+}
+
+func.func private @use(i32)
+func.func private @use2(i32, i32)

@@ -25,6 +25,10 @@ def TileCombine : Pass<"tile-combine", "ModuleOp"> {
     accumulates in place. A loop-carried value that the loop only ever sets
     to its initial value or keeps (through selects and `scf.if`s) becomes
     that value, so a variable re-assigned what it holds is not carried.
+    A counter that starts a constant away from the loop's lower bound and
+    advances by its step (tutorial 09's `tile_id_c`) becomes the induction
+    variable plus that constant, so that what is computed from both is
+    computed once.
   }];
   let dependentDialects = ["tile::TileDialect", "arith::ArithDialect",
                            "scf::SCFDialect"];
