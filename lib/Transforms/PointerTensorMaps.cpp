@@ -20,6 +20,13 @@
 // tile in rows along its first dimension holds byte for byte. Loads that
 // no TMA copy takes drop their maps, and are as they were.
 //
+// A persistent kernel's K loop (Triton's tutorial 09 on pointers) instead
+// computes its tiles' addresses afresh from coordinates in every iteration,
+// rows clamped past M and K masked: IndexedPointerTiles.h finds those
+// tiles, the box at their coordinates of a tensor whose extents their masks
+// and clamps give, and proves that what a TMA copy reads differently (zeros
+// where a clamp read row 0) only reaches rows a store masks off.
+//
 // The TMA unit reads the row stride as unsigned: the pass adds `stride > 0`
 // to the condition of the enclosing fast version (tile-version-arguments'
 // or tile-version-loaded-values' `scf.if`), whose general path takes the
@@ -292,10 +299,7 @@ static bool attachMap(LoadOp load, scf::IfOp version, const BoxMap &box,
   Location loc = load.getLoc();
   auto type = cast<RankedTensorType>(load.getType());
   OpBuilder b(anchor);
-  auto i64Constant = [&](int64_t v) -> Value {
-    return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v));
-  };
-  Value stride = i64Constant(box.strideScale);
+  Value stride = i64Value(b, loc, box.strideScale);
   if (box.strideCoefficient) {
     Value coefficient = box.strideCoefficient;
     if (!coefficient.getType().isInteger(64))
@@ -306,7 +310,7 @@ static bool attachMap(LoadOp load, scf::IfOp version, const BoxMap &box,
   unsigned rowDim = 1 - box.contiguousDim;
   Value map = MakeTensorMapOp::create(
       b, loc, box.base, ValueRange{rows, cols},
-      ValueRange{stride, i64Constant(1)},
+      ValueRange{stride, i64Value(b, loc, 1)},
       b.getDenseI64ArrayAttr(
           {type.getDimSize(rowDim), type.getDimSize(box.contiguousDim)}),
       PaddingOption::zero);
