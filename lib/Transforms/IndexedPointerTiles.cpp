@@ -32,7 +32,8 @@ bool isZeroConstant(Value v) {
 /// A 1-D block of coordinates `start + i`, i from 0 to its length.
 struct Coordinates {
   Value start;
-  /// Set where coordinates at or past it were replaced by 0.
+  /// Set where coordinates at or past it were replaced by others below it
+  /// (0 by a `where`, the remainder by a `%`).
   Value clampBound;
 };
 
