@@ -304,6 +304,112 @@ void minimize(func::FuncOp func, SmallVector<Candidate> &assumptions,
   }
 }
 
+/// Whether `v` is used only as operand A or B of `dot`, directly or
+/// transposed.
+bool onlyOperandOf(Value v, DotOp dot) {
+  return !v.use_empty() && llvm::all_of(v.getUses(), [&](OpOperand &use) {
+    if (auto trans = dyn_cast<TransOp>(use.getOwner()))
+      return onlyOperandOf(trans.getResult(), dot);
+    return use.getOwner() == dot.getOperation() && use.getOperandNumber() < 2;
+  });
+}
+
+/// Limits of the operand copies below, from ptxas -v over the example and
+/// benchmark builds: the operand a copy leaves to one-element loads holds
+/// its elements in registers beside the accumulator, at most 64 bytes a
+/// thread (tutorial 03's BLOCK_K = 128 tiles, 64 fp16 elements a thread,
+/// spilled 0.1-1.6 KB more with copies); and where one warpgroup holds a
+/// 128-register accumulator the copy spilled (the block-pointer example's
+/// 128x128 tile on 4 warps, 20 bytes; on 8 warps it did not).
+constexpr int64_t kMaxSlowOperandBytes = 64;
+constexpr int64_t kMaxAccumulatorOneGroup = 64;
+
+/// Copies for a matmul whose arguments suit one operand but not the other
+/// (K = 4097: A's rows 2-byte aligned, B's 16): where the kernel's one dot
+/// is in a loop (in no other loop) that loads both its fp16 or bf16
+/// operands, each operand
+/// whose width needs assumptions no other access needs (its pointer's
+/// alignment, its row stride, K for A's mask) gets a copy assuming all the
+/// others, so that the other operand keeps its wide copies when only this
+/// one's arguments fail. Unit strides stay assumed: the copy inside the
+/// general path covers operands without them. (As written, tutorial 03 at
+/// 4096x4096x4097 read both operands element by element, 0.57x Triton;
+/// with the copies 1.26x. With fp32, int8 and fp8 operands the copies moved
+/// some configs' registers, 72 -> 120 for a 16x64 int8 tile: not measured
+/// further, so not made.)
+SmallVector<SmallVector<Candidate>>
+operandCopies(func::FuncOp func, ArrayRef<Candidate> assumptions,
+              ArrayRef<unsigned> best) {
+  SmallVector<DotOp> dots;
+  func.walk([&](DotOp dot) { dots.push_back(dot); });
+  auto loop =
+      dots.size() == 1 ? dots[0]->getParentOfType<scf::ForOp>() : scf::ForOp();
+  // One tile a program (measured); a persistent kernel's K loop, inside
+  // its tile loop, is left as it was.
+  if (loop && loop->getParentOfType<scf::ForOp>())
+    return {};
+  auto warps = func->getAttrOfType<IntegerAttr>("tilegpu.num_warps");
+  auto acc =
+      loop ? dyn_cast<RankedTensorType>(dots[0].getType()) : RankedTensorType();
+  if (!warps || !acc ||
+      (warps.getInt() < 8 &&
+       acc.getNumElements() / (32 * warps.getInt()) > kMaxAccumulatorOneGroup))
+    return {};
+  // The accesses in accessWidths' order, and which of them load an operand.
+  SmallVector<Operation *> accesses;
+  SmallVector<unsigned> operands;
+  func.getBody().walk([&](Operation *op) {
+    if (!getMemoryAccess(op).ptr)
+      return;
+    auto load = dyn_cast<LoadOp>(op);
+    if (load && load->getParentOp() == loop.getOperation() &&
+        onlyOperandOf(load.getResult(), dots[0]))
+      operands.push_back(accesses.size());
+    accesses.push_back(op);
+  });
+  auto is16Bit = [&](unsigned k) {
+    auto type = dyn_cast<RankedTensorType>(accesses[k]->getResult(0).getType());
+    return type && type.getElementTypeBitWidth() == 16;
+  };
+  if (accesses.size() != best.size() || operands.size() != 2 ||
+      !llvm::all_of(operands, is16Bit))
+    return {};
+  // Which accesses each assumption widens.
+  SmallVector<DenseSet<unsigned>> needs(best.size());
+  for (size_t j = 0; j < assumptions.size(); ++j) {
+    if (assumptions[j].kind == Assumption::Unit)
+      continue;
+    SmallVector<Candidate> fewer(assumptions);
+    fewer.erase(fewer.begin() + j);
+    SmallVector<unsigned> widths = widthsUnder(func, fewer);
+    if (widths.size() != best.size())
+      return {};
+    for (size_t k = 0; k < best.size(); ++k)
+      if (widths[k] < best[k])
+        needs[k].insert(j);
+  }
+  SmallVector<SmallVector<Candidate>> copies;
+  for (unsigned k : operands) {
+    auto type = cast<RankedTensorType>(accesses[k]->getResult(0).getType());
+    if (type.getNumElements() * 2 / (32 * warps.getInt()) >
+        kMaxSlowOperandBytes)
+      continue;
+    DenseSet<unsigned> own = needs[k];
+    for (size_t l = 0; l < best.size(); ++l)
+      if (l != k)
+        for (unsigned j : needs[l])
+          own.erase(j);
+    if (own.empty())
+      continue;
+    SmallVector<Candidate> rest;
+    for (size_t j = 0; j < assumptions.size(); ++j)
+      if (!own.contains(j))
+        rest.push_back(assumptions[j]);
+    copies.push_back(std::move(rest));
+  }
+  return copies;
+}
+
 /// `argN:align16`, `argN:mulD`, `argN:one` per assumption.
 ArrayAttr describe(MLIRContext *ctx, ArrayRef<Candidate> assumptions) {
   SmallVector<Attribute> names;
@@ -351,13 +457,17 @@ struct TileVersionArguments
         if (!sameAssumptions(alternate, assumptions))
           alternates.push_back(std::move(alternate));
       }
-      // Each alternate guards its own fast copy in the previous one's else
-      // branch; the last else branch is the general path (the `scf.if`
-      // marked versioned).
+      SmallVector<SmallVector<Candidate>> partial =
+          operandCopies(func, assumptions, best);
+      // Each alternate, then each operand's copy, guards its own fast copy
+      // in the previous one's else branch; the last else branch is the
+      // general path (the `scf.if` marked versioned).
       scf::IfOp fast = version(func, assumptions);
       fast->setAttr(tilegpu::kFastPathGuardAttrName,
                     UnitAttr::get(&getContext()));
-      for (ArrayRef<Candidate> alternate : alternates) {
+      SmallVector<SmallVector<Candidate>> chained(alternates);
+      llvm::append_range(chained, partial);
+      for (ArrayRef<Candidate> alternate : chained) {
         Block *rest = fast.elseBlock();
         SmallVector<Operation *> moved;
         for (Operation &op : rest->without_terminator())
@@ -371,12 +481,15 @@ struct TileVersionArguments
       }
       versionUnitStrides(func, fast, assumptions);
       func->setAttr("tile.fast_path", describe(&getContext(), assumptions));
-      if (!alternates.empty()) {
+      for (auto [name, copies] :
+           {std::pair(StringRef("tile.alternate_fast_paths"), &alternates),
+            std::pair(StringRef("tile.operand_fast_paths"), &partial)}) {
+        if (copies->empty())
+          continue;
         SmallVector<Attribute> described;
-        for (ArrayRef<Candidate> alternate : alternates)
-          described.push_back(describe(&getContext(), alternate));
-        func->setAttr("tile.alternate_fast_paths",
-                      ArrayAttr::get(&getContext(), described));
+        for (ArrayRef<Candidate> copy : *copies)
+          described.push_back(describe(&getContext(), copy));
+        func->setAttr(name, ArrayAttr::get(&getContext(), described));
       }
     }
   }
