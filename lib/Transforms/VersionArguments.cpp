@@ -327,11 +327,10 @@ constexpr int64_t kMaxAccumulatorOneGroup = 64;
 /// Copies for a matmul whose arguments suit one operand but not the other
 /// (K = 4097: A's rows 2-byte aligned, B's 16): where the kernel's one dot
 /// is in a loop (in no other loop) that loads both its fp16 or bf16
-/// operands, each operand
-/// whose width needs assumptions no other access needs (its pointer's
-/// alignment, its row stride, K for A's mask) gets a copy assuming all the
-/// others, so that the other operand keeps its wide copies when only this
-/// one's arguments fail. Unit strides stay assumed: the copy inside the
+/// operands, each operand whose width needs assumptions no other access
+/// needs (its pointer's alignment, its row stride, K for A's mask) gets a
+/// copy assuming all the others, so that the other operand keeps its wide
+/// copies when only this one's arguments fail. Unit strides stay assumed: the copy inside the
 /// general path covers operands without them. (As written, tutorial 03 at
 /// 4096x4096x4097 read both operands element by element, 0.57x Triton;
 /// with the copies 1.26x. With fp32, int8 and fp8 operands the copies moved
