@@ -211,9 +211,7 @@ static void setInsertionPointAfterAll(OpBuilder &b, ArrayRef<Value> values) {
 static Value tensorMapFor(OpBuilder &b, Operation *op, bool descriptor,
                           RankedTensorType block, size_t checkedDims,
                           PaddingOption padding, const BlockPointerParts &p) {
-  Type elem = block.getElementType();
-  bool copyable =
-      elem.isF16() || elem.isBF16() || elem.isF32() || elem.isInteger(8);
+  bool copyable = isTMAElementType(block.getElementType());
   // NaN padding would need the map's float element types; zero padding
   // copies any type as unsigned integers of its width.
   if (!descriptor || block.getRank() != 2 || !copyable || checkedDims != 2 ||

@@ -70,11 +70,6 @@ constexpr int64_t kTMAAlignment = 16;
 /// below this.
 constexpr int64_t kMaxRows = (int64_t(1) << 31) - 1;
 
-/// The element types a TMA copy moves.
-static bool tmaElementType(Type elem) {
-  return elem.isF16() || elem.isBF16() || elem.isF32() || elem.isInteger(8);
-}
-
 static Value i64Value(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v));
 }
@@ -132,7 +127,7 @@ static std::optional<WalkedTile> matchWalkedTile(LoadOp load, scf::ForOp loop,
   if (!type || type.getRank() != 2 || load.getMask() || load.getTensorMap() ||
       load.getIsVolatile())
     return std::nullopt;
-  if (!tmaElementType(type.getElementType()))
+  if (!isTMAElementType(type.getElementType()))
     return std::nullopt;
   auto addr = load.getPtr().getDefiningOp<AddPtrOp>();
   auto splat = addr ? addr.getPtr().getDefiningOp<SplatOp>() : SplatOp();
@@ -379,17 +374,6 @@ static bool rewrite(WalkedTile t, DominanceInfo &dom,
                    {loop.getLowerBound(), loop.getUpperBound()}, dom, checked);
 }
 
-/// Whether `v` is used only as a dot operand, directly or transposed: a
-/// tile the copies may stage in shared memory (a map for another would only
-/// add its version's guard).
-static bool onlyDotOperand(Value v) {
-  return !v.use_empty() && llvm::all_of(v.getUsers(), [](Operation *user) {
-    if (auto trans = dyn_cast<TransOp>(user))
-      return onlyDotOperand(trans.getResult());
-    return isa<DotOp>(user);
-  });
-}
-
 /// Gives an indexed tile (IndexedPointerTiles.h) in a loop its tensor map:
 /// the tensor's extents from its masks and clamps, the box at the tile's
 /// coordinates.
@@ -406,12 +390,14 @@ static bool rewrite(IndexedTile t, const AxisInfoAnalysis &axis,
   if (!isa_and_nonnull<scf::ForOp>(loop) ||
       !isa_and_nonnull<scf::ForOp>(loop->getParentOp()) ||
       t.load.getTensorMap() || t.load.getIsVolatile() ||
-      !onlyDotOperand(t.load.getResult()) ||
-      !tmaElementType(type.getElementType()))
+      // A tile the copies may stage in shared memory (a map for another
+      // would only add its version's guard).
+      !usedOnlyAsDotOperand(t.load.getResult()) ||
+      !isTMAElementType(type.getElementType()))
     return false;
   scf::IfOp version = enclosingFastVersion(t.load);
-  if (!version || (t.dims[0].stride && t.dims[1].stride) ||
-      (!t.dims[0].stride && !t.dims[1].stride))
+  // One dimension with a stride, the other contiguous.
+  if (!version || bool(t.dims[0].stride) == bool(t.dims[1].stride))
     return false;
   unsigned c = t.dims[0].stride ? 1 : 0;
   const IndexedDim &rowDim = t.dims[1 - c], &colDim = t.dims[c];
@@ -429,11 +415,10 @@ static bool rewrite(IndexedTile t, const AxisInfoAnalysis &axis,
           0)
     return false;
   // What the map is made of must be the same in every iteration.
-  Operation *outermost = t.load;
-  while (isa<scf::ForOp>(outermost->getParentOp()))
-    outermost = outermost->getParentOp();
+  auto outermost =
+      cast<scf::ForOp>(version.thenBlock()->findAncestorOpInBlock(*t.load));
   auto invariant = [&](Value v) {
-    return !v || cast<scf::ForOp>(outermost).isDefinedOutsideOfLoop(v);
+    return !v || outermost.isDefinedOutsideOfLoop(v);
   };
   if (!invariant(t.base) || !invariant(rowDim.stride) ||
       !invariant(rowDim.extent) || !invariant(colDim.extent) ||

@@ -304,16 +304,6 @@ void minimize(func::FuncOp func, SmallVector<Candidate> &assumptions,
   }
 }
 
-/// Whether `v` is used only as operand A or B of `dot`, directly or
-/// transposed.
-bool onlyOperandOf(Value v, DotOp dot) {
-  return !v.use_empty() && llvm::all_of(v.getUses(), [&](OpOperand &use) {
-    if (auto trans = dyn_cast<TransOp>(use.getOwner()))
-      return onlyOperandOf(trans.getResult(), dot);
-    return use.getOwner() == dot.getOperation() && use.getOperandNumber() < 2;
-  });
-}
-
 /// Limits of the operand copies below, from ptxas -v over the example and
 /// benchmark builds: the operand a copy leaves to one-element loads holds
 /// its elements in registers beside the accumulator, at most 64 bytes a
@@ -355,17 +345,14 @@ operandCopies(func::FuncOp func, ArrayRef<Candidate> assumptions,
        acc.getNumElements() / (32 * warps.getInt()) > kMaxAccumulatorOneGroup))
     return {};
   // The accesses in accessWidths' order, and which of them load an operand.
-  SmallVector<Operation *> accesses;
+  SmallVector<Operation *> accesses = memoryAccesses(func.getBody());
   SmallVector<unsigned> operands;
-  func.getBody().walk([&](Operation *op) {
-    if (!getMemoryAccess(op).ptr)
-      return;
+  for (auto [k, op] : llvm::enumerate(accesses)) {
     auto load = dyn_cast<LoadOp>(op);
     if (load && load->getParentOp() == loop.getOperation() &&
-        onlyOperandOf(load.getResult(), dots[0]))
-      operands.push_back(accesses.size());
-    accesses.push_back(op);
-  });
+        usedOnlyAsDotOperand(load.getResult(), dots[0]))
+      operands.push_back(k);
+  }
   auto is16Bit = [&](unsigned k) {
     auto type = dyn_cast<RankedTensorType>(accesses[k]->getResult(0).getType());
     return type && type.getElementTypeBitWidth() == 16;

@@ -46,19 +46,26 @@ llvm::DenseSet<Operation *> mlir::tile::accessesReached(Value v) {
   return accesses;
 }
 
+SmallVector<Operation *> mlir::tile::memoryAccesses(Region &region) {
+  SmallVector<Operation *> accesses;
+  region.walk([&](Operation *op) {
+    if (getMemoryAccess(op).ptr)
+      accesses.push_back(op);
+  });
+  return accesses;
+}
+
 SmallVector<unsigned> mlir::tile::accessWidths(Region &region,
                                                const AxisInfoAnalysis &axis) {
   SmallVector<unsigned> widths;
-  region.walk([&](Operation *op) {
+  for (Operation *op : memoryAccesses(region)) {
     auto [ptr, mask] = getMemoryAccess(op);
-    if (!ptr)
-      return;
     unsigned best = 1;
     if (auto t = dyn_cast<RankedTensorType>(ptr.getType()))
       for (unsigned d = 0; d < t.getRank(); ++d)
         best = std::max(best, axis.getVectorWidth(ptr, mask, d));
     widths.push_back(best);
-  });
+  }
   return widths;
 }
 

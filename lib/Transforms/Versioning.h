@@ -24,8 +24,10 @@ namespace mlir::tile {
 /// arithmetic, shape changes and loop-carried values.
 llvm::DenseSet<Operation *> accessesReached(Value v);
 
-/// The widest access (elements) of each load, store and atomic in
-/// `region`, in program order.
+/// The loads, stores and atomics of `region`, in program order.
+SmallVector<Operation *> memoryAccesses(Region &region);
+
+/// The widest access (elements) of each of `region`'s memoryAccesses.
 SmallVector<unsigned> accessWidths(Region &region,
                                    const AxisInfoAnalysis &axis);
 

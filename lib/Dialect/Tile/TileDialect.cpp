@@ -71,6 +71,16 @@ Type mlir::tile::getSameShape(Type type, Type elementType) {
   return elementType;
 }
 
+bool mlir::tile::usedOnlyAsDotOperand(Value v, DotOp dot) {
+  return !v.use_empty() && llvm::all_of(v.getUses(), [&](OpOperand &use) {
+    Operation *user = use.getOwner();
+    if (auto trans = dyn_cast<TransOp>(user))
+      return usedOnlyAsDotOperand(trans.getResult(), dot);
+    return isa<DotOp>(user) && (!dot || user == dot.getOperation()) &&
+           use.getOperandNumber() < 2;
+  });
+}
+
 Type mlir::tile::getPointeeOrSameShape(Type type) {
   auto ptr = dyn_cast<PointerType>(getElementTypeOrSelf(type));
   if (!ptr)

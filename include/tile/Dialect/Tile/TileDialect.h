@@ -51,9 +51,25 @@ Type getI1SameShape(Type type);
 /// `elementType` itself when `type` is a scalar.
 Type getSameShape(Type type, Type elementType);
 
+/// Whether the TMA unit copies tiles of `elementType` through the tensor
+/// maps `tile.make_tensor_map` describes: fp16, bf16, fp32 and int8.
+inline bool isTMAElementType(Type elementType) {
+  return elementType.isF16() || elementType.isBF16() || elementType.isF32() ||
+         elementType.isInteger(8);
+}
+
 } // namespace mlir::tile
 
 #define GET_OP_CLASSES
 #include "tile/Dialect/Tile/TileOps.h.inc"
+
+namespace mlir::tile {
+
+/// Whether every use of `v` is as operand A or B of a dot (of `dot`, where
+/// given), directly or through transposes: a tile that is only ever a
+/// dot's staged operand.
+bool usedOnlyAsDotOperand(Value v, DotOp dot = DotOp());
+
+} // namespace mlir::tile
 
 #endif // TILE_DIALECT_TILE_TILEDIALECT_H
