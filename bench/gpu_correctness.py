@@ -67,11 +67,16 @@ def tf32_truncated(x):
 
 def matmul_case(k, dtype, M, N, K, transpose_b=False, act=None, tol=2e-3,
                 timed=False, label=None, operands=lambda x: x, out_dtype=None,
-                transpose_a=False):
+                transpose_a=False, odd_rows=""):
     def randn(*shape):  # fp8 has no randn: round normal fp32 values
         return torch.randn(*shape, device="cuda").to(dtype)
-    a = randn(K, M).t() if transpose_a else randn(M, K)
-    b = randn(N, K).t() if transpose_b else randn(K, N)
+    # odd_rows names the operands ("a", "b") whose rows start one element
+    # apart from an aligned address (row stride K + 1 or N + 1): the other
+    # operand keeps its fast loads in the kernels' per-operand copies.
+    a = (randn(K, M).t() if transpose_a else
+         randn(M, K + 1)[:, :K] if "a" in odd_rows else randn(M, K))
+    b = (randn(N, K).t() if transpose_b else
+         randn(K, N + 1)[:, :N] if "b" in odd_rows else randn(K, N))
     c = torch.full((M, N), float("nan"), device="cuda",
                    dtype=out_dtype or dtype)
     args = (a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0),
@@ -90,7 +95,8 @@ def matmul_case(k, dtype, M, N, K, transpose_b=False, act=None, tol=2e-3,
     ms = median_ms(lambda: k(*args), reps=5) if timed else None
     extra = f"{2 * M * N * K / ms / 1e9:.1f} TFLOP/s" if ms else ""
     shape = (("^T" if transpose_a else "") + f"{M}x{N}x{K}" +
-             ("^T" if transpose_b else ""))
+             ("^T" if transpose_b else "") +
+             (f" odd rows {odd_rows}" if odd_rows else ""))
     record(label or k.md["kernel"], shape, error, tol, ms, extra)
 
 
@@ -113,6 +119,9 @@ def check_matmul():
                         label=label)
         matmul_case(k, torch.float16, 512, 384, 320, transpose_b=True,
                     label=label)
+        for odd in ["a", "b"]:
+            matmul_case(k, torch.float16, 512, 384, 320, odd_rows=odd,
+                        label=label)
         # B transposed: no stride is 1 where the kernel asks, so it runs the
         # general path (scalar loads); timed to follow that path's speed.
         matmul_case(k, torch.float16, 4096, 4096, 4096, transpose_b=True,
@@ -174,12 +183,18 @@ def check_matmul():
     for (M, N, K) in [(512, 512, 512), (1000, 1000, 1000)]:
         matmul_case(k, torch.float16, M, N, K, act="leaky_relu",
                     label="matmul fp16 leaky_relu")
+    for odd in ["a", "b"]:
+        matmul_case(k, torch.float16, 512, 384, 320, act="leaky_relu",
+                    odd_rows=odd, label="matmul fp16 leaky_relu")
     for k, label in matmul_configs("matmul_2d", "matmul_2d fp16"):
         for (M, N, K) in SHAPES:
             matmul_case(k, torch.float16, M, N, K, label=label)
     for k, label in matmul_configs("matmul_block_ptr", "block_ptr fp16"):
         for (M, N, K) in SHAPES:
             matmul_case(k, torch.float16, M, N, K, timed=(M == 4096),
+                        label=label)
+        for odd in ["a", "b"]:
+            matmul_case(k, torch.float16, 512, 384, 320, odd_rows=odd,
                         label=label)
 
 
@@ -1300,16 +1315,24 @@ def check_splitk():
     for name, sizes in [("splitk_aligned", [(1024, 1024, 2048), (64, 128, 4096)]),
                         ("splitk_general", [(1000, 1000, 1000), (70, 130, 300)])]:
         k = Kernel(name)
-        for M, N, K in sizes:
-            a = torch.randn(M, K, device="cuda", dtype=torch.float16)
-            b = torch.randn(K, N, device="cuda", dtype=torch.float16)
+        # The general kernel also with rows one element longer than K (A)
+        # or N (B): one operand's rows misaligned, the other's kept fast by
+        # its own copy.
+        odd = [(1000, 1000, 1000, 1, 0), (1000, 1000, 1000, 0, 1)]
+        for M, N, K, pad_a, pad_b in [s + (0, 0) for s in sizes] + (
+                odd if name == "splitk_general" else []):
+            a = torch.randn(M, K + pad_a, device="cuda",
+                            dtype=torch.float16)[:, :K]
+            b = torch.randn(K, N + pad_b, device="cuda",
+                            dtype=torch.float16)[:, :N]
             c = torch.zeros(M, N, device="cuda")
             # No @grid: (M tiles, N tiles, SPLIT_K), as the host launches it.
             k.bind(a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0),
                    b.stride(1), c.stride(0), c.stride(1),
                    grid=(-(-M // 64), -(-N // 64), 4))()
             torch.cuda.synchronize()
-            record(f"split-K {name}", f"{M}x{N}x{K}",
+            record(f"split-K {name}",
+                   f"{M}x{N}x{K}" + " odd rows a" * pad_a + " odd rows b" * pad_b,
                    rel_error(c, a.double() @ b.double()), 1e-5)
 
 

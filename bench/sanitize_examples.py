@@ -9,6 +9,7 @@ against float64 here too.
 
 usage: python3 bench/sanitize_examples.py KERNELS_DIR CORRECTNESS_DIR
 """
+import json
 import sys
 
 import torch
@@ -69,9 +70,12 @@ for D in [64, 128]:
             Kernel(KDIR, f"attention_d{D}_s{stage}", index)(
                 q, k, v, D ** -0.5, m, o, *q.stride(), *k.stride(),
                 *v.stride(), *o.stride(), 1, 2, 256)
-for K, transposed in [(256, False), (257, False), (256, True)]:
+# K = 257: A's rows misaligned (its operand copy keeps B's cp.async); B's
+# rows 257 long: B's copy.
+for K, transposed, pad_b in [(256, False, 0), (257, False, 0), (256, True, 0),
+                             (256, False, 1)]:
     a = torch.randn(256, K, device="cuda", dtype=torch.float16)
-    b = torch.randn(K, 256, device="cuda", dtype=torch.float16)
+    b = torch.randn(K, 256 + pad_b, device="cuda", dtype=torch.float16)[:, :256]
     if transposed:
         b = b.t().contiguous().t()
     ref = a.double() @ b.double()
@@ -83,7 +87,7 @@ for K, transposed in [(256, False), (257, False), (256, True)]:
         Kernel(KDIR, name, index)(a, b, c, 256, 256, K, *a.stride(),
                                   *b.stride(), *c.stride())
         err = ((c.double() - ref).norm() / ref.norm()).item()
-        assert err < 2e-3, (name, index, K, transposed, err)
+        assert err < 2e-3, (name, index, K, transposed, pad_b, err)
 # Attention's general path: K given as a transposed view (stride_kk != 1).
 for D in [64, 128]:
     q, v = (torch.randn(1, 2, 256, D, device="cuda", dtype=torch.float16)
@@ -348,14 +352,35 @@ for i in range(2):
                                          *c2.stride())
     torch.cuda.synchronize()
     assert (c2.double() - a2.double() @ b2.double()).abs().max() < 0.1
-for name in ["splitk_aligned", "splitk_general"]:
-    a = torch.randn(64, 512, device="cuda", dtype=torch.float16)
-    b = torch.randn(512, 128, device="cuda", dtype=torch.float16)
+# splitk_general also with one operand's rows misaligned (its copies).
+for name, pad_a, pad_b in [("splitk_aligned", 0, 0), ("splitk_general", 0, 0),
+                           ("splitk_general", 1, 0), ("splitk_general", 0, 1)]:
+    a = torch.randn(64, 512 + pad_a, device="cuda", dtype=torch.float16)[:, :512]
+    b = torch.randn(512, 128 + pad_b, device="cuda", dtype=torch.float16)[:, :128]
     c = torch.zeros(64, 128, device="cuda")
     Kernel(CDIR, name).bind(a, b, c, 64, 128, 512, *a.stride(), *b.stride(),
                             *c.stride(), grid=(1, 2, 4))()
     torch.cuda.synchronize()
     assert (c.double() - a.double() @ b.double()).abs().max() < 1e-2, name
+# Block-pointer and leaky-relu matmuls with one operand's rows misaligned:
+# the per-operand copies of tile-version-arguments.
+for name, count in [("matmul_block_ptr",
+                     len(json.load(open(f"{CDIR}/matmul_block_ptr.json")))),
+                    ("matmul_leaky", None)]:
+    for pad_a, pad_b in [(1, 0), (0, 1)]:
+        a = torch.randn(192, 320 + pad_a, device="cuda",
+                        dtype=torch.float16)[:, :320]
+        b = torch.randn(320, 256 + pad_b, device="cuda",
+                        dtype=torch.float16)[:, :256]
+        ref = a.double() @ b.double()
+        if name == "matmul_leaky":
+            ref = torch.where(ref >= 0, ref, 0.01 * ref)
+        for index in range(count) if count else [None]:
+            c = torch.empty(192, 256, device="cuda", dtype=torch.float16)
+            Kernel(CDIR, name, index)(a, b, c, 192, 256, 320, *a.stride(),
+                                      *b.stride(), *c.stride())
+            err = ((c.double() - ref).norm() / ref.norm()).item()
+            assert err < 2e-3, (name, index, pad_a, pad_b, err)
 sanitize_mma8.run(CDIR)
 torch.cuda.synchronize()
 print("sanitize_examples: all launches done")
