@@ -280,6 +280,17 @@ bool CompilerSession::lowerToGPU() {
         pm.addPass(mlir::tile::createTileLowerBlockPointers());
         pm.addPass(mlir::createCanonicalizerPass());
         pm.addPass(mlir::createCSEPass());
+        bool hopperTMA = options.wgmma && options.target.arch == "sm_90a" &&
+                         options.mbarriers && options.pointerTensorMaps;
+        if (options.persistentPrograms && hopperTMA) {
+          mlir::tile::TilePersistentProgramsOptions persistent;
+          persistent.programs =
+              options.specialize.numSMs
+                  ? options.specialize.numSMs
+                  : tilec::defaultNumSMs(options.target.computeCapability());
+          persistent.sharedBytesPerSM = sharedBytesPerSM(options.target);
+          pm.addPass(mlir::tile::createTilePersistentPrograms(persistent));
+        }
         if (options.fuseNestedLoops)
           pm.addPass(mlir::tile::createTileFuseNestedLoops());
         pm.addPass(mlir::tile::createTileLoopPointerOffsets());
@@ -293,7 +304,7 @@ bool CompilerSession::lowerToGPU() {
         pm.addPass(mlir::tile::createTileSinkPastLoops());
         mlir::tile::ConvertTileToTileGPUOptions layouts;
         layouts.useWgmma = options.wgmma && options.target.arch == "sm_90a";
-        if (options.pointerTensorMaps && layouts.useWgmma && options.mbarriers)
+        if (hopperTMA)
           pm.addPass(mlir::tile::createTilePointerTensorMaps());
         layouts.vectorAtomics = options.target.computeCapability() >= 90;
         pm.addPass(mlir::tile::createConvertTileToTileGPU(layouts));
@@ -390,6 +401,17 @@ std::optional<std::string> CompilerSession::emitPTX() {
   return std::move(*budgeted);
 }
 
+/// The launch of a kernel tile-persistent-programs made persistent:
+/// `programs` programs along x, or fewer where the declared grid has fewer
+/// tiles.
+static std::vector<std::string>
+persistentGrid(const std::vector<std::string> &declared, int64_t programs) {
+  std::string tiles;
+  for (const std::string &dim : declared)
+    tiles += (tiles.empty() ? "(" : " * (") + dim + ")";
+  return {"min(" + std::to_string(programs) + ", " + tiles + ")", "1", "1"};
+}
+
 std::vector<KernelMetadata> CompilerSession::getMetadata() const {
   std::vector<KernelMetadata> result;
   for (const PlannedKernel &k : kernels) {
@@ -424,6 +446,9 @@ std::vector<KernelMetadata> CompilerSession::getMetadata() const {
         if (auto producers = op->getAttrOfType<mlir::IntegerAttr>(
                 mlir::tilegpu::TileGPUDialect::getProducerWarpsAttrName()))
           md.producerWarps = producers.getInt();
+        if (auto programs = op->getAttrOfType<mlir::IntegerAttr>(
+                mlir::tile::kPersistentProgramsAttrName))
+          md.grid = persistentGrid(md.grid, programs.getInt());
       });
     }
     result.push_back(std::move(md));

@@ -99,20 +99,6 @@ static std::optional<int64_t> coefficientOf(Value v, unsigned axis,
   return def->getNumRegions() ? std::nullopt : std::optional<int64_t>(0);
 }
 
-/// Whether programs of `func` may communicate: then their launch order is
-/// theirs to keep (a spin on a flag another program sets).
-static bool mayCommunicate(func::FuncOp func) {
-  return func
-      .walk([](Operation *op) {
-        auto load = dyn_cast<LoadOp>(op);
-        return isa<AtomicRMWOp, InlineAsmOp>(op) ||
-                       (load && load.getIsVolatile())
-                   ? WalkResult::interrupt()
-                   : WalkResult::advance();
-      })
-      .wasInterrupted();
-}
-
 /// The axis whose id the loops' trip counts grow (+1) or shrink (-1) with,
 /// and that sign; nullopt where none does or where the loops disagree.
 static std::optional<std::pair<unsigned, int>> workAxis(func::FuncOp func) {
@@ -148,7 +134,8 @@ static std::optional<std::pair<unsigned, int>> workAxis(func::FuncOp func) {
 }
 
 static void orderByWork(func::FuncOp func, int64_t group) {
-  if (func->hasAttr(kHeavyProgramsFirstAttrName) || mayCommunicate(func))
+  if (func->hasAttr(kHeavyProgramsFirstAttrName) ||
+      programsMayCommunicate(func))
     return;
   std::optional<std::pair<unsigned, int>> work = workAxis(func);
   if (!work)

@@ -135,15 +135,79 @@ bool collectOffsetTerms(Value offsets, SmallVectorImpl<OffsetTermOf> &terms) {
   });
 }
 
-/// The scalar pointer `ptr` (a block) offsets, with the offsets' terms.
-Value collectAddress(Value ptr, SmallVectorImpl<OffsetTermOf> &terms) {
+/// What a pointer carried through a loop advances by per iteration, in
+/// elements: a scalar or a constant.
+struct CarriedAdvance {
+  Value scalar;
+  std::optional<int64_t> constant;
+};
+
+/// `v` itself, or where it is a pointer (block) carried through `loop`,
+/// made before the loop and advanced by a loop-invariant amount, its value
+/// before the loop (the advance in `carried`); null where it is carried
+/// otherwise. One carried value per address.
+Value beforeLoop(Value v, scf::ForOp loop,
+                 std::optional<CarriedAdvance> &carried) {
+  auto arg = dyn_cast<BlockArgument>(v);
+  if (!loop || !arg || arg.getOwner() != loop.getBody())
+    return v;
+  if (carried || arg.getArgNumber() < loop.getNumInductionVars() ||
+      !matchPattern(loop.getLowerBound(), m_Zero()) ||
+      !matchPattern(loop.getStep(), m_One()))
+    return Value();
+  unsigned index = arg.getArgNumber() - loop.getNumInductionVars();
+  auto advance = loop.getYieldedValues()[index].getDefiningOp<AddPtrOp>();
+  if (!advance || advance.getPtr() != arg ||
+      !loop.isDefinedOutsideOfLoop(advance.getOffset()))
+    return Value();
+  Value by = stripHints(advance.getOffset());
+  if (auto splat = by.getDefiningOp<SplatOp>())
+    by = splat.getSrc();
+  CarriedAdvance step;
+  APInt value;
+  DenseIntElementsAttr elements;
+  if (matchPattern(by, m_ConstantInt(&value)))
+    step.constant = value.getSExtValue();
+  else if (matchPattern(by, m_Constant(&elements)) && elements.isSplat())
+    step.constant = elements.getSplatValue<APInt>().getSExtValue();
+  else if (by.getType().isIntOrIndex())
+    step.scalar = by;
+  else
+    return Value();
+  carried = step;
+  return loop.getInitArgs()[index];
+}
+
+/// The scalar pointer `ptr` (a block) offsets, with the offsets' terms,
+/// looking through a pointer carried through `loop` (`beforeLoop`).
+Value collectAddress(Value ptr, SmallVectorImpl<OffsetTermOf> &terms,
+                     scf::ForOp loop, std::optional<CarriedAdvance> &carried) {
+  ptr = beforeLoop(stripBroadcasts(ptr), loop, carried);
+  if (!ptr)
+    return Value();
   ptr = stripBroadcasts(ptr);
   if (auto splat = ptr.getDefiningOp<SplatOp>())
-    return splat.getSrc();
+    return beforeLoop(splat.getSrc(), loop, carried);
   auto add = ptr.getDefiningOp<AddPtrOp>();
   if (!add || !collectOffsetTerms(add.getOffset(), terms))
     return Value();
-  return collectAddress(add.getPtr(), terms);
+  return collectAddress(add.getPtr(), terms, loop, carried);
+}
+
+/// Whether `v` is `iv * advance` of `loop` (which counts from 0 by 1).
+bool isIterationOffset(Value v, scf::ForOp loop, int64_t advance) {
+  Value iv = loop.getInductionVar();
+  if (v == iv)
+    return advance == 1;
+  auto mul = v.getDefiningOp<arith::MulIOp>();
+  if (!mul)
+    return false;
+  APInt value;
+  for (auto [k, x] : {std::pair(mul.getLhs(), mul.getRhs()),
+                      std::pair(mul.getRhs(), mul.getLhs())})
+    if (x == iv && matchPattern(k, m_ConstantInt(&value)))
+      return value.getSExtValue() == advance;
+  return false;
 }
 
 /// A mask's conjunct `coordinates(start)[dim] < bound`.
@@ -181,6 +245,18 @@ Value extentOf(const Bound &bound, Value start) {
     return Value();
   auto sub = bound.bound.getDefiningOp<arith::SubIOp>();
   return sub && sub.getRhs() == start ? sub.getLhs() : Value();
+}
+
+/// The extent a bound sets for a dimension of coordinates `iv * advance +
+/// i` (no other start) moving with `loop`: `iv * advance + i < E` or `i <
+/// E - iv * advance`.
+Value movingExtentOf(const Bound &bound, scf::ForOp loop, int64_t advance) {
+  if (bound.start)
+    return isIterationOffset(bound.start, loop, advance) ? bound.bound
+                                                         : Value();
+  auto sub = bound.bound.getDefiningOp<arith::SubIOp>();
+  return sub && isIterationOffset(sub.getRhs(), loop, advance) ? sub.getLhs()
+                                                               : Value();
 }
 
 /// Whether `mask` drops every element whose coordinate along `dim`
@@ -257,7 +333,10 @@ std::optional<IndexedTile> mlir::tile::matchIndexedTile(LoadOp load) {
   if (!type || type.getRank() != 2)
     return std::nullopt;
   SmallVector<OffsetTermOf> terms;
-  IndexedTile tile{load, collectAddress(load.getPtr(), terms), {}};
+  std::optional<CarriedAdvance> carried;
+  auto loop = dyn_cast_or_null<scf::ForOp>(load->getParentOp());
+  IndexedTile tile{
+      load, collectAddress(load.getPtr(), terms, loop, carried), {}, loop};
   if (!tile.base || terms.size() != 2 || terms[0].dim == terms[1].dim)
     return std::nullopt;
   for (const OffsetTermOf &term : terms) {
@@ -272,6 +351,25 @@ std::optional<IndexedTile> mlir::tile::matchIndexedTile(LoadOp load) {
     dim.extent = coords->clampBound;
     dim.clamped = bool(coords->clampBound);
   }
+  if (carried) {
+    // The advance moves one dimension: the contiguous one by a constant,
+    // or a strided one by a constant multiple of its stride; from a start
+    // of 0, not clamped.
+    IndexedDim *moving = nullptr;
+    for (IndexedDim &dim : tile.dims) {
+      std::optional<int64_t> steps =
+          !dim.stride       ? carried->constant
+          : carried->scalar ? constantMultipleOf(carried->scalar, dim.stride)
+                            : std::nullopt;
+      if (steps && *steps > 0) {
+        moving = &dim;
+        moving->advance = *steps;
+        break;
+      }
+    }
+    if (!moving || moving->start || moving->clamped)
+      return std::nullopt;
+  }
   if (Value mask = load.getMask()) {
     if (load.getOther() && !isZeroConstant(load.getOther()))
       return std::nullopt;
@@ -280,7 +378,8 @@ std::optional<IndexedTile> mlir::tile::matchIndexedTile(LoadOp load) {
       return std::nullopt;
     for (const Bound &bound : bounds) {
       IndexedDim &dim = tile.dims[bound.dim];
-      Value extent = extentOf(bound, dim.start);
+      Value extent = dim.advance ? movingExtentOf(bound, loop, dim.advance)
+                                 : extentOf(bound, dim.start);
       if (!extent || (dim.extent && dim.extent != extent))
         return std::nullopt;
       // A coordinate the mask drops reads zero, clamped or not.
@@ -289,6 +388,35 @@ std::optional<IndexedTile> mlir::tile::matchIndexedTile(LoadOp load) {
     }
   }
   return tile;
+}
+
+Value mlir::tile::stripValueCasts(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (!isa<arith::ExtSIOp, HintOp>(def))
+      break;
+    v = def->getOperand(0);
+  }
+  return v;
+}
+
+std::optional<int64_t> mlir::tile::constantMultipleOf(Value s,
+                                                      Value coefficient) {
+  APInt value;
+  if (!coefficient)
+    return matchPattern(s, m_ConstantInt(&value))
+               ? std::optional<int64_t>(value.getSExtValue())
+               : std::nullopt;
+  if (stripValueCasts(s) == stripValueCasts(coefficient))
+    return 1;
+  auto mul = s.getDefiningOp<arith::MulIOp>();
+  if (!mul)
+    return std::nullopt;
+  for (auto [k, x] : {std::pair(mul.getLhs(), mul.getRhs()),
+                      std::pair(mul.getRhs(), mul.getLhs())})
+    if (matchPattern(k, m_ConstantInt(&value)) &&
+        stripValueCasts(x) == stripValueCasts(coefficient))
+      return value.getSExtValue();
+  return std::nullopt;
 }
 
 bool mlir::tile::clampedCoordinatesUnobserved(IndexedTile tile) {

@@ -22,6 +22,8 @@
 
 #include "tile/Dialect/Tile/TileDialect.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 #include <optional>
 
 namespace mlir::tile {
@@ -38,6 +40,11 @@ struct IndexedDim {
   /// where neither: the tile reads whatever it addresses.
   Value extent;
   bool clamped = false;
+  /// Coordinates the tile moves along the dimension per iteration of the
+  /// tile's `loop` (0: it stays): the tile's pointers are carried through
+  /// the loop and advanced there (tutorial 03's `a_ptrs += BLOCK_K *
+  /// stride_ak`), `start` the first iteration's.
+  int64_t advance = 0;
 };
 
 /// A 2-D load from `base` addressed by coordinates, as above.
@@ -46,14 +53,28 @@ struct IndexedTile {
   /// The scalar pointer every element is offset from.
   Value base;
   IndexedDim dims[2];
+  /// The loop that holds the load, which advances carried pointers.
+  scf::ForOp loop;
 };
 
 /// `load` as an indexed tile: its address `base + c0 * stride0 + c1 *
 /// stride1` with each `c` a range from a scalar start (possibly clamped
 /// to 0 or wrapped at a bound), its mask (if any) a conjunction of per-
 /// dimension bounds on those coordinates, and what it reads where masked
-/// off zero.
+/// off zero. The address may also be carried through the loop holding the
+/// load, made before it and advanced by a fixed multiple of one
+/// dimension's stride per iteration, the loop counting from 0 by 1; a
+/// mask then bounds the moving coordinates as `i < E - iv * advance`.
 std::optional<IndexedTile> matchIndexedTile(LoadOp load);
+
+/// `s` as `k * coefficient` for a constant k (a constant where
+/// `coefficient` is null: a unit stride), looking through sign extensions
+/// and hints; nullopt otherwise.
+std::optional<int64_t> constantMultipleOf(Value s, Value coefficient);
+
+/// `v` without the sign extensions and hints that keep its value (not
+/// truncations: a guard must test the value the offsets use).
+Value stripValueCasts(Value v);
 
 /// Whether the rows (or columns) of `tile` that its clamps send to
 /// coordinate 0 reach nothing observable: the tile is a dot operand whose

@@ -74,17 +74,6 @@ static Value i64Value(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v));
 }
 
-/// `v` without the sign extensions and hints that keep its value (not a
-/// truncation: the guard must test the stride the offsets use).
-static Value stripCasts(Value v) {
-  while (Operation *def = v.getDefiningOp()) {
-    if (!isa<arith::ExtSIOp, HintOp>(def))
-      break;
-    v = def->getOperand(0);
-  }
-  return v;
-}
-
 /// A pointer tile the loop walks by whole rows.
 struct WalkedTile {
   LoadOp load;
@@ -99,27 +88,6 @@ struct WalkedTile {
   /// Rows the base advances per iteration.
   int64_t rowsPerStep;
 };
-
-/// `s` as `k * coefficient` (k a constant), for the same coefficient as
-/// the offsets' row term; nullopt otherwise.
-static std::optional<int64_t> multipleOf(Value s, Value coefficient) {
-  APInt value;
-  if (!coefficient)
-    return matchPattern(s, m_ConstantInt(&value))
-               ? std::optional<int64_t>(value.getSExtValue())
-               : std::nullopt;
-  if (stripCasts(s) == stripCasts(coefficient))
-    return 1;
-  auto mul = s.getDefiningOp<arith::MulIOp>();
-  if (!mul)
-    return std::nullopt;
-  for (auto [k, x] : {std::pair(mul.getLhs(), mul.getRhs()),
-                      std::pair(mul.getRhs(), mul.getLhs())})
-    if (matchPattern(k, m_ConstantInt(&value)) &&
-        stripCasts(x) == stripCasts(coefficient))
-      return value.getSExtValue();
-  return std::nullopt;
-}
 
 static std::optional<WalkedTile> matchWalkedTile(LoadOp load, scf::ForOp loop,
                                                  const AxisInfoAnalysis &axis) {
@@ -161,7 +129,7 @@ static std::optional<WalkedTile> matchWalkedTile(LoadOp load, scf::ForOp loop,
   if (rows.scale <= 0)
     return std::nullopt;
   std::optional<int64_t> step =
-      multipleOf(advance.getOffset(), rows.coefficient);
+      constantMultipleOf(advance.getOffset(), rows.coefficient);
   if (!step || *step <= 0 || *step % rows.scale)
     return std::nullopt;
 
@@ -281,7 +249,7 @@ static bool attachMap(LoadOp load, scf::IfOp version, const BoxMap &box,
                       SmallVector<Value> needed, DominanceInfo &dom,
                       DenseSet<std::pair<Operation *, Value>> &checked) {
   Value strideRoot =
-      box.strideCoefficient ? stripCasts(box.strideCoefficient) : Value();
+      box.strideCoefficient ? stripValueCasts(box.strideCoefficient) : Value();
   if (strideRoot && !dom.properlyDominates(strideRoot, version))
     return false;
   Operation *anchor = firstEffect(version.thenBlock());
@@ -404,7 +372,7 @@ static bool rewrite(IndexedTile t, const AxisInfoAnalysis &axis,
   // A box has at most 256 rows; the contiguous extent must be known where
   // the box moves along it.
   if (type.getDimSize(1 - c) > 256 || type.getDimSize(1 - c) < 2 ||
-      (!colDim.extent && colDim.start))
+      (!colDim.extent && (colDim.start || colDim.advance)))
     return false;
   // 16-byte aligned base and rows.
   int64_t elementBytes =
@@ -443,8 +411,13 @@ static bool rewrite(IndexedTile t, const AxisInfoAnalysis &axis,
         return {widen(rowDim.extent, kMaxRows), widen(colDim.extent, boxCols)};
       },
       [&](OpBuilder &b, Location loc) -> std::pair<Value, Value> {
-        auto start = [&](Value v) { return v ? v : i32Value(b, loc, 0); };
-        return {start(rowDim.start), start(colDim.start)};
+        auto start = [&](const IndexedDim &dim) -> Value {
+          if (dim.advance)
+            return arith::MulIOp::create(b, loc, iterationIndex(b, loc, t.loop),
+                                         i32Value(b, loc, dim.advance));
+          return dim.start ? dim.start : i32Value(b, loc, 0);
+        };
+        return {start(rowDim), start(colDim)};
       },
       c};
   return attachMap(t.load, version, box, needed, dom, checked);
@@ -499,8 +472,11 @@ static void versionForTensorMaps(func::FuncOp func) {
   };
   if (llvm::none_of(findWalkedTiles(func),
                     [&](const WalkedTile &t) { return inBodyLoop(t.load); }) &&
-      llvm::none_of(findIndexedTiles(func),
-                    [&](const IndexedTile &t) { return inBodyLoop(t.load); }))
+      llvm::none_of(findIndexedTiles(func), [&](const IndexedTile &t) {
+        // Only where the rewrite takes them: in a loop inside another.
+        return inBodyLoop(t.load) &&
+               isa<scf::ForOp>(t.load->getParentOp()->getParentOp());
+      }))
     return;
   SmallVector<Operation *> moved = bodyBesideGrid(func);
   OpBuilder b(body->getTerminator());

@@ -333,9 +333,11 @@ operandCopies(func::FuncOp func, ArrayRef<Candidate> assumptions,
   func.walk([&](DotOp dot) { dots.push_back(dot); });
   auto loop =
       dots.size() == 1 ? dots[0]->getParentOfType<scf::ForOp>() : scf::ForOp();
-  // One tile a program (measured); a persistent kernel's K loop, inside
-  // its tile loop, is left as it was.
-  if (loop && loop->getParentOfType<scf::ForOp>())
+  // One tile a program (measured), also where tile-persistent-programs
+  // made it walk tiles; a user's persistent kernel's K loop, inside its
+  // tile loop, is left as it was.
+  if (loop && loop->getParentOfType<scf::ForOp>() &&
+      !func->hasAttr(kPersistentProgramsAttrName))
     return {};
   auto warps = func->getAttrOfType<IntegerAttr>("tilegpu.num_warps");
   auto acc =

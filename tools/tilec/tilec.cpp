@@ -150,6 +150,12 @@ cl::opt<bool> pointerTensorMaps(
              "kernel's fast version, as it copies a tensor descriptor's "
              "blocks"),
     cl::init(true), cl::cat(category));
+cl::opt<bool> persistentPrograms(
+    "persistent-programs",
+    cl::desc("On sm_90a, let about one program per SM walk the tiles of a "
+             "kernel that computes one matmul tile per program (its launch "
+             "grid becomes min(SMs, tiles))"),
+    cl::init(true), cl::cat(category));
 cl::opt<bool> deferDots(
     "defer-dots",
     cl::desc("Issue attention's second dot one iteration later, so that the "
@@ -277,6 +283,7 @@ static int run() {
   options.warpGroupTurns = warpGroupTurns;
   options.warpSpecialize = warpSpecialize;
   options.pointerTensorMaps = pointerTensorMaps;
+  options.persistentPrograms = persistentPrograms;
   options.specializedDeferDots = specializedDeferDots;
   options.fuseNestedLoops = fuseNestedLoops;
   options.registerBudget = registerBudget;

@@ -14,6 +14,11 @@ namespace mlir::tile {
 constexpr llvm::StringLiteral kHeavyProgramsFirstAttrName =
     "tile.heavy_programs_first";
 
+/// On a kernel tile-persistent-programs made persistent: the programs its
+/// launch runs along x, `min(value, the declared grid's size)`.
+constexpr llvm::StringLiteral kPersistentProgramsAttrName =
+    "tile.persistent_programs";
+
 /// On a scalar `tile.hint` whose value every thread of a program holds
 /// alike: the lowering reads it back from lane 0 (a shuffle), which ptxas
 /// knows to be warp-uniform and keeps in its uniform datapath.

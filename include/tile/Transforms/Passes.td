@@ -34,6 +34,40 @@ def TileCombine : Pass<"tile-combine", "ModuleOp"> {
                            "scf::SCFDialect"];
 }
 
+def TilePersistentPrograms : Pass<"tile-persistent-programs", "ModuleOp"> {
+  let summary = "Let about one program per SM walk a one-tile matmul's tiles";
+  let description = [{
+    A kernel that computes one output tile per program (its one `tile.dot`,
+    of fp16 or bf16 operands, in a loop of the body, no loop inside
+    another, a declared grid
+    `tile.launch_grid`, and nothing by which its programs could
+    communicate), and whose ring of operand tiles (`num_stages` slots of
+    the dot's A and B) takes more than half of an SM's shared memory, so
+    that no second program would share the SM, becomes persistent: the
+    code after the grid runs, in an
+    `scf.for`, for the linear tile ids `first, first + launched, ...` below
+    `gx * gy * gz`, where `first` and `launched` are the launch's linear
+    program id and program count, `program_id(a)` is the tile id's
+    coordinate along a and `num_programs(a)` the declared grid's extent.
+    The kernel gets `tile.persistent_programs = programs`, and the driver
+    launches `min(programs, gx * gy * gz)` programs along x (any launch
+    runs every tile once). The K loop then sits in the tile loop, where
+    tile-pointer-tensor-maps builds its tiles' tensor maps once per program
+    (for programs that run at least two tiles) and tilegpu-warp-specialize
+    gives it producer warps. `programs = 0` turns the pass off.
+  }];
+  let options = [
+    Option<"programs", "programs", "unsigned", /*default=*/"0",
+           "Programs the launch runs (the SM count; 0: leave kernels alone)">,
+    Option<"sharedBytesPerSM", "shared-bytes-per-sm", "unsigned",
+           /*default=*/"233472",
+           "Shared memory of an SM: kernels whose ring of dot operands "
+           "takes at most half of it stay one tile per program">
+  ];
+  let dependentDialects = ["tile::TileDialect", "arith::ArithDialect",
+                           "scf::SCFDialect"];
+}
+
 def TileGroupProgramOrder : Pass<"tile-group-program-order", "ModuleOp"> {
   let summary = "Visit a 2-D grid's tiles in GROUP_M-grouped order";
   let description = [{

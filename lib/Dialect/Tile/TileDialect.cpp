@@ -91,3 +91,15 @@ Type mlir::tile::getPointeeOrSameShape(Type type) {
 Type mlir::tile::getI1SameShape(Type type) {
   return getSameShape(type, IntegerType::get(type.getContext(), 1));
 }
+
+bool mlir::tile::programsMayCommunicate(Operation *kernel) {
+  return kernel
+      ->walk([](Operation *op) {
+        auto load = dyn_cast<LoadOp>(op);
+        return isa<AtomicRMWOp, InlineAsmOp>(op) ||
+                       (load && load.getIsVolatile())
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}

@@ -70,6 +70,11 @@ namespace mlir::tile {
 /// dot's staged operand.
 bool usedOnlyAsDotOperand(Value v, DotOp dot = DotOp());
 
+/// Whether the programs of `kernel` may communicate (atomics, volatile
+/// loads, inline assembly): a spin on a flag another program sets, whose
+/// order of execution is then theirs to keep.
+bool programsMayCommunicate(Operation *kernel);
+
 } // namespace mlir::tile
 
 #endif // TILE_DIALECT_TILE_TILEDIALECT_H
