@@ -10,13 +10,12 @@ usage: python3 bench/persistent_pointer_bench.py DIR [--sizes ...]
        [--configs 0,1] [--baseline DIR2]
 """
 import argparse
-import statistics
 
 import torch
 import triton
 import triton.language as tl
 
-from tilelaunch import Kernel, graph_ms, logger, rel_error
+from tilelaunch import Kernel, check_and_time, logger
 from triton_matmul import matmul_args
 
 parser = argparse.ArgumentParser()
@@ -126,26 +125,13 @@ for size in args.sizes.split(","):
         outs = [torch.empty(M, N, device="cuda", dtype=torch.float16)
                 for _ in range(4)]
         tri = triton_at(md)
-        fns = {"tilec": ours.bind(*matmul_args(a, b, outs[0])),
-               "Triton": lambda: tri(a, b, outs[1]),
-               "cuBLAS": lambda: torch.matmul(a, b, out=outs[2])}
+        contenders = {
+            "tilec": (ours.bind(*matmul_args(a, b, outs[0])), outs[0]),
+            "Triton": (lambda: tri(a, b, outs[1]), outs[1]),
+            "cuBLAS": (lambda: torch.matmul(a, b, out=outs[2]), outs[2])}
         if args.baseline:
             old = Kernel(args.baseline, "matmul_div16", index)
-            fns["baseline"] = old.bind(*matmul_args(a, b, outs[3]))
-        for (name, fn), out in zip(fns.items(), outs):
-            out.fill_(float("nan"))
-            fn()
-            torch.cuda.synchronize()
-            err = rel_error(out, ref)
-            log(f"  check {label} {name} rel_err={err:.2e}")
-            assert err <= 2e-3, f"{name} is wrong"
-        names = list(fns)
-        rounds = [[graph_ms(fns[n], reps=10) for n in names]
-                  for _ in range(args.rounds)]
-        flops = 2 * M * N * K
-        for i, name in enumerate(names):
-            ms = statistics.median(r[i] for r in rounds)
-            vs = {other: statistics.median(r[j] / r[i] for r in rounds)
-                  for j, other in enumerate(names) if other != name}
-            log(f"RESULT {label} {name:8s} {flops / ms / 1e9:6.1f} TFLOP/s "
-                + " ".join(f"{v:.3f}x {o}" for o, v in vs.items()))
+            contenders["baseline"] = (old.bind(*matmul_args(a, b, outs[3])),
+                                      outs[3])
+        check_and_time(log, label, contenders, ref, args.rounds,
+                       2 * M * N * K)

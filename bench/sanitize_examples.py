@@ -362,6 +362,22 @@ for name, pad_a, pad_b in [("splitk_aligned", 0, 0), ("splitk_general", 0, 0),
                             *c.stride(), grid=(1, 2, 4))()
     torch.cuda.synchronize()
     assert (c.double() - a.double() @ b.double()).abs().max() < 1e-2, name
+# Matmuls made persistent (tile-persistent-programs: 128x256 tiles, one
+# program per SM): 144 tiles on 132 programs, so that some programs walk
+# two; K = 137 sends A to its operand copy, B transposed to the general
+# path.
+for K, transposed in [(136, False), (137, False), (136, True)]:
+    a = torch.randn(2304, K, device="cuda", dtype=torch.float16)
+    b = torch.randn(K, 2048, device="cuda", dtype=torch.float16)
+    if transposed:
+        b = b.t().contiguous().t()
+    ref = a.double() @ b.double()
+    for directory, name in [(KDIR, "matmul_nohints_all"), (CDIR, "matmul_fp16")]:
+        c = torch.empty(2304, 2048, device="cuda", dtype=torch.float16)
+        Kernel(directory, name, 0)(a, b, c, 2304, 2048, K, *a.stride(),
+                                   *b.stride(), *c.stride())
+        err = ((c.double() - ref).norm() / ref.norm()).item()
+        assert err < 2e-3, (name, K, transposed, err)
 # Block-pointer and leaky-relu matmuls with one operand's rows misaligned:
 # the per-operand copies of tile-version-arguments.
 for name, count in [("matmul_block_ptr",

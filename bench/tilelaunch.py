@@ -275,6 +275,28 @@ def speed_ratio(times, a, b):
     return statistics.median(tb / ta for ta, tb in zip(times[a], times[b]))
 
 
+def check_and_time(log, label, contenders, ref, rounds, flops, tol=2e-3):
+    """`contenders` maps a name to (fn, out): each fn() is checked against
+    the float64 `ref` (its `out` filled with NaN first), then all are timed
+    in `rounds` interleaved rounds. One RESULT line per contender: its
+    TFLOP/s (median time) and its speed over each other one (the median of
+    the per-round ratios)."""
+    for name, (fn, out) in contenders.items():
+        out.fill_(float("nan"))
+        fn()
+        torch.cuda.synchronize()
+        err = rel_error(out, ref)
+        log(f"  check {label} {name} rel_err={err:.2e}")
+        assert err <= tol, f"{name} is wrong"
+    times = interleaved_times({n: fn for n, (fn, _) in contenders.items()},
+                              rounds)
+    for name in contenders:
+        ms = statistics.median(times[name])
+        log(f"RESULT {label} {name:12s} {flops / ms / 1e9:6.1f} TFLOP/s " +
+            " ".join(f"{speed_ratio(times, name, other):.3f}x {other}"
+                     for other in contenders if other != name))
+
+
 def log_tilec_ratios(log, times, versus, baseline):
     """One line per tilec contender: its speed over each of `versus`
     (label: name) and, with a baseline, over its "old " counterpart."""
