@@ -11,7 +11,7 @@ import argparse
 import torch
 
 from tilelaunch import Kernel, check_and_time, logger
-from triton_matmul import matmul_args
+from triton_matmul import matmul_args, seeded_problem
 
 parser = argparse.ArgumentParser()
 parser.add_argument("kernels", nargs="+")
@@ -29,11 +29,7 @@ for spec in args.kernels:
     specs.append((label, Kernel(directory, name, int(index))))
 
 for size in args.sizes.split(","):
-    M, N, K = (int(x) for x in size.split("x"))
-    torch.manual_seed(M + 3 * N + 7 * K)
-    a = torch.randn(M, K, device="cuda", dtype=torch.float16)
-    b = torch.randn(K, N, device="cuda", dtype=torch.float16)
-    ref = a.double() @ b.double()
+    M, N, K, a, b, ref = seeded_problem(size)
     contenders = {}
     for label, kernel in specs:
         out = torch.empty(M, N, device="cuda", dtype=torch.float16)

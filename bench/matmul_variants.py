@@ -18,7 +18,7 @@ import triton
 
 from matmul_bench import checked_error, telemetry, tflops
 from tilelaunch import Kernel, graph_ms, rel_error
-from triton_matmul import matmul_args, tuned_matmul
+from triton_matmul import matmul_args, seeded_problem, tuned_matmul
 
 parser = argparse.ArgumentParser()
 parser.add_argument("log")
@@ -56,11 +56,7 @@ def tile_of(md):
 def main():
     log(f"device: {torch.cuda.get_device_name()}, variants: {args.dirs}")
     for size in args.sizes.split(","):
-        M, N, K = (int(x) for x in size.split("x"))
-        torch.manual_seed(M + 3 * N + 7 * K)
-        a = torch.randn(M, K, device="cuda", dtype=torch.float16)
-        b = torch.randn(K, N, device="cuda", dtype=torch.float16)
-        ref = a.double() @ b.double()
+        M, N, K, a, b, ref = seeded_problem(size)
         c = torch.empty(M, N, device="cuda", dtype=torch.float16)
         reps = 10 if M * N * K >= 4096 ** 3 else 30
         for index in (int(i) for i in args.configs.split(",")):

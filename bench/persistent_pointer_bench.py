@@ -16,7 +16,7 @@ import triton
 import triton.language as tl
 
 from tilelaunch import Kernel, check_and_time, logger
-from triton_matmul import matmul_args
+from triton_matmul import matmul_args, seeded_problem
 
 parser = argparse.ArgumentParser()
 parser.add_argument("dir")
@@ -110,11 +110,7 @@ def triton_at(md):
 
 
 for size in args.sizes.split(","):
-    M, N, K = (int(x) for x in size.split("x"))
-    torch.manual_seed(M + 3 * N + 7 * K)
-    a = torch.randn(M, K, device="cuda", dtype=torch.float16)
-    b = torch.randn(K, N, device="cuda", dtype=torch.float16)
-    ref = a.double() @ b.double()
+    M, N, K, a, b, ref = seeded_problem(size)
     for index in (int(i) for i in args.configs.split(",")):
         ours = Kernel(args.dir, "matmul_div16", index)
         md = ours.md

@@ -275,6 +275,17 @@ def speed_ratio(times, a, b):
     return statistics.median(tb / ta for ta, tb in zip(times[a], times[b]))
 
 
+def check_output(log, name, launch, out, ref, tol):
+    """Runs `launch` into `out` (NaN first) and asserts it matches the
+    float64 `ref` within `tol` (relative Frobenius error)."""
+    out.fill_(float("nan"))
+    launch()
+    torch.cuda.synchronize()
+    err = rel_error(out, ref)
+    log(f"  check {name} rel_err={err:.2e}")
+    assert err <= tol, f"{name} is wrong"
+
+
 def check_and_time(log, label, contenders, ref, rounds, flops, tol=2e-3):
     """`contenders` maps a name to (fn, out): each fn() is checked against
     the float64 `ref` (its `out` filled with NaN first), then all are timed
@@ -282,12 +293,7 @@ def check_and_time(log, label, contenders, ref, rounds, flops, tol=2e-3):
     TFLOP/s (median time) and its speed over each other one (the median of
     the per-round ratios)."""
     for name, (fn, out) in contenders.items():
-        out.fill_(float("nan"))
-        fn()
-        torch.cuda.synchronize()
-        err = rel_error(out, ref)
-        log(f"  check {label} {name} rel_err={err:.2e}")
-        assert err <= tol, f"{name} is wrong"
+        check_output(log, f"{label} {name}", fn, out, ref, tol)
     times = interleaved_times({n: fn for n, (fn, _) in contenders.items()},
                               rounds)
     for name in contenders:

@@ -1,6 +1,7 @@
 """Triton's tutorial 03 matmul kernel (A and B fp16, bf16, fp32 or fp8, fp32
 accumulation, C in C's type), as published, for the benchmarks that compare
 against it; each wraps it in an autotuner over its own configs."""
+import torch
 import triton
 import triton.language as tl
 
@@ -40,6 +41,16 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak,
     c_ptrs = c_ptr + stride_cm * offs_cm[:, None] + stride_cn * offs_cn[None, :]
     c_mask = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
     tl.store(c_ptrs, c, mask=c_mask)
+
+
+def seeded_problem(size):
+    """M, N, K from "MxNxK", fp16 operands A (M x K) and B (K x N) drawn
+    from a seed of the size, and their float64 product."""
+    M, N, K = (int(x) for x in size.split("x"))
+    torch.manual_seed(M + 3 * N + 7 * K)
+    a = torch.randn(M, K, device="cuda", dtype=torch.float16)
+    b = torch.randn(K, N, device="cuda", dtype=torch.float16)
+    return M, N, K, a, b, a.double() @ b.double()
 
 
 def matmul_args(a, b, c):

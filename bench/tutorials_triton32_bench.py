@@ -24,7 +24,7 @@ import torch.nn.functional as F
 import triton
 import triton.language as tl
 
-from tilelaunch import Kernel, descriptor_parts, graph_ms, logger, rel_error
+from tilelaunch import Kernel, check_output, descriptor_parts, graph_ms, logger
 
 parser = argparse.ArgumentParser()
 parser.add_argument("dir")
@@ -44,16 +44,6 @@ parser.add_argument("--dump-triton", default="",
                     "the pointer kernel to (to read its SASS beside ours)")
 args = parser.parse_args()
 log = logger(args.log)
-
-
-def check(name, launch, out, ref, tol):
-    """Runs `launch` into `out` (NaN first) and asserts it matches ref."""
-    out.fill_(float("nan"))
-    launch()
-    torch.cuda.synchronize()
-    err = rel_error(out, ref)
-    log(f"  check {name} rel_err={err:.2e}")
-    assert err <= tol, f"{name} is wrong"
 
 
 def compare(name, ours, baseline, flops):
@@ -163,9 +153,9 @@ for size in [s for s in args.sizes.split(",") if s]:
     pointer_args = (a, bt, c_p, M, N, K, K, 1, N, 1, N, 1)
     ours_p = pointers.bind(*pointer_args)
     c_t = torch.empty_like(c)
-    check(f"{size} pointers", ours_p, c_p, ref_p, 2e-3)
-    check(f"{size} triton pointers", lambda: triton_persistent(a, bt, c_t),
-          c_t, ref_p, 2e-3)
+    check_output(log, f"{size} pointers", ours_p, c_p, ref_p, 2e-3)
+    check_output(log, f"{size} triton pointers",
+                 lambda: triton_persistent(a, bt, c_t), c_t, ref_p, 2e-3)
     if args.dump_triton:
         os.makedirs(args.dump_triton, exist_ok=True)
         compiled = triton_persistent(a, bt, c_t)
@@ -182,7 +172,7 @@ for size in [s for s in args.sizes.split(",") if s]:
     if args.baseline:
         old_p = Kernel(args.baseline, "pointers").bind(*pointer_args[:2], c_t,
                                                        *pointer_args[3:])
-        check(f"{size} baseline pointers", old_p, c_t, ref_p, 2e-3)
+        check_output(log, f"{size} baseline pointers", old_p, c_t, ref_p, 2e-3)
         compare(f"tutorial 09 (3.2) pointers {size} vs the baseline build",
                 {"pointers": ours_p}, old_p, 2 * M * N * K)
     launchers = {
@@ -191,7 +181,7 @@ for size in [s for s in args.sizes.split(",") if s]:
                                       *descriptor_parts(c), M, N, K),
         "device descriptors": device.bind(workspace, a, b, c, M, N, K)}
     for name, launch in launchers.items():
-        check(f"{size} {name}", launch, c, ref, 2e-3)
+        check_output(log, f"{size} {name}", launch, c, ref, 2e-3)
     c_b = torch.empty_like(c)
     for name, launch in launchers.items():
         compare(f"tutorial 09 (3.2) {name} {size} vs cuBLAS",
@@ -223,7 +213,7 @@ for (n, d, stage), tags in sorted(cases.items()):
     for tag in tags:
         kernel = Kernel(args.dir, tag)
         launch = kernel.bind(*kargs)
-        check(tag, launch, o, ref, 3e-3)
+        check_output(log, tag, launch, o, ref, 3e-3)
         ours[tag] = launch
     flops = 4 * Z * H * n * n * d * (0.5 if causal else 1.0)
     compare(f"tutorial 06 (3.2) _attn_fwd_tma N={n} D={d} "
