@@ -280,15 +280,13 @@ bool CompilerSession::lowerToGPU() {
         pm.addPass(mlir::tile::createTileLowerBlockPointers());
         pm.addPass(mlir::createCanonicalizerPass());
         pm.addPass(mlir::createCSEPass());
-        bool hopperTMA = options.wgmma && options.target.arch == "sm_90a" &&
-                         options.mbarriers && options.pointerTensorMaps;
+        bool useWgmma = options.wgmma && options.target.arch == "sm_90a";
+        bool hopperTMA =
+            useWgmma && options.mbarriers && options.pointerTensorMaps;
         if (options.persistentPrograms && hopperTMA) {
           mlir::tile::TilePersistentProgramsOptions persistent;
-          persistent.programs =
-              options.specialize.numSMs
-                  ? options.specialize.numSMs
-                  : tilec::defaultNumSMs(options.target.computeCapability());
-          persistent.sharedBytesPerSM = sharedBytesPerSM(options.target);
+          persistent.programs = tilec::targetNumSMs(options.specialize);
+          persistent.sharedBytesPerSM = shared.sharedBytesPerSM;
           pm.addPass(mlir::tile::createTilePersistentPrograms(persistent));
         }
         if (options.fuseNestedLoops)
@@ -303,7 +301,7 @@ bool CompilerSession::lowerToGPU() {
           pm.addPass(mlir::createCanonicalizerPass());
         pm.addPass(mlir::tile::createTileSinkPastLoops());
         mlir::tile::ConvertTileToTileGPUOptions layouts;
-        layouts.useWgmma = options.wgmma && options.target.arch == "sm_90a";
+        layouts.useWgmma = useWgmma;
         if (hopperTMA)
           pm.addPass(mlir::tile::createTilePointerTensorMaps());
         layouts.vectorAtomics = options.target.computeCapability() >= 90;

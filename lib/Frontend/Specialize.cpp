@@ -298,6 +298,11 @@ unsigned tilec::defaultNumSMs(unsigned computeCapability) {
   return computeCapability >= 90 ? 132 : 108;
 }
 
+unsigned tilec::targetNumSMs(const SpecializeOptions &options) {
+  return options.numSMs ? options.numSMs
+                        : defaultNumSMs(options.computeCapability);
+}
+
 /// prune_configs_by={'early_config_prune': f, 'perf_model': ..., 'top_k': k}:
 /// `f` must be a function of the file; the performance model only narrows
 /// which configs Triton times, so it is accepted and every config that
@@ -1161,9 +1166,7 @@ tilec::planKernels(const Module &ast, const SpecializeOptions &options,
   for (const FunctionDef *kernel : kernels) {
     bool failedAutotune = false;
     std::optional<AutotuneSpec> autotune =
-        readAutotune(*kernel, diags, failedAutotune,
-                     options.numSMs ? options.numSMs
-                                    : defaultNumSMs(options.computeCapability));
+        readAutotune(*kernel, diags, failedAutotune, targetNumSMs(options));
     std::vector<Heuristic> heuristics =
         readHeuristics(*kernel, diags, failedAutotune);
     if (failedAutotune)

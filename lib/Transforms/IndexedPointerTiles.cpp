@@ -196,18 +196,7 @@ Value collectAddress(Value ptr, SmallVectorImpl<OffsetTermOf> &terms,
 
 /// Whether `v` is `iv * advance` of `loop` (which counts from 0 by 1).
 bool isIterationOffset(Value v, scf::ForOp loop, int64_t advance) {
-  Value iv = loop.getInductionVar();
-  if (v == iv)
-    return advance == 1;
-  auto mul = v.getDefiningOp<arith::MulIOp>();
-  if (!mul)
-    return false;
-  APInt value;
-  for (auto [k, x] : {std::pair(mul.getLhs(), mul.getRhs()),
-                      std::pair(mul.getRhs(), mul.getLhs())})
-    if (x == iv && matchPattern(k, m_ConstantInt(&value)))
-      return value.getSExtValue() == advance;
-  return false;
+  return constantMultipleOf(v, loop.getInductionVar()) == advance;
 }
 
 /// A mask's conjunct `coordinates(start)[dim] < bound`.

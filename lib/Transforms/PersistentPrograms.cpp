@@ -19,6 +19,8 @@
 
 #include "tile/Transforms/Passes.h"
 
+#include "LoopStages.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -88,7 +90,7 @@ static bool fillsTheSM(DotOp dot, func::FuncOp func,
                        unsigned sharedBytesPerSM) {
   int64_t stages = 3;
   for (Operation *op : {dot->getParentOp(), func.getOperation()})
-    if (auto attr = op->getAttrOfType<IntegerAttr>("tile.num_stages")) {
+    if (auto attr = op->getAttrOfType<IntegerAttr>(kNumStagesAttr)) {
       stages = attr.getInt();
       break;
     }
@@ -98,8 +100,7 @@ static bool fillsTheSM(DotOp dot, func::FuncOp func,
     bytes += type.getNumElements() *
              std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
   }
-  auto warps = func->getAttrOfType<IntegerAttr>("tilegpu.num_warps");
-  bool oneWarpGroup = !warps || warps.getInt() < 8;
+  bool oneWarpGroup = tilegpu::getNumWarps(func) < 8;
   return 2 * std::max<int64_t>(stages, 1) * bytes > sharedBytesPerSM &&
          (!oneWarpGroup || 3 * bytes <= sharedBytesPerSM);
 }

@@ -41,6 +41,10 @@ struct SpecializeOptions {
 /// for sm_90, 108 (A100) for sm_80.
 unsigned defaultNumSMs(unsigned computeCapability);
 
+/// The SMs that `num_sms()` gives and a persistent launch counts on:
+/// `options.numSMs`, or the flagship part's.
+unsigned targetNumSMs(const SpecializeOptions &options);
+
 /// One autotune config: constexpr bindings and launch options.
 struct AutotuneConfig {
   std::vector<std::pair<std::string, Val>> constexprs;
