@@ -342,6 +342,12 @@ static bool rewrite(WalkedTile t, DominanceInfo &dom,
                    {loop.getLowerBound(), loop.getUpperBound()}, dom, checked);
 }
 
+/// Whether the loop holding `t` is inside another loop (a persistent
+/// kernel's K loop in its tile loop): the only indexed tiles given maps.
+static bool inLoopInsideLoop(const IndexedTile &t) {
+  return t.loop && isa_and_nonnull<scf::ForOp>(t.loop->getParentOp());
+}
+
 /// Gives an indexed tile (IndexedPointerTiles.h) in a loop its tensor map:
 /// the tensor's extents from its masks and clamps, the box at the tile's
 /// coordinates.
@@ -354,10 +360,7 @@ static bool rewrite(IndexedTile t, const AxisInfoAnalysis &axis,
   // matmuls on TMA measured 0.82-0.90x the threads' copies at the smaller
   // sizes.
   auto type = cast<RankedTensorType>(t.load.getType());
-  Operation *loop = t.load->getParentOp();
-  if (!isa_and_nonnull<scf::ForOp>(loop) ||
-      !isa_and_nonnull<scf::ForOp>(loop->getParentOp()) ||
-      t.load.getTensorMap() || t.load.getIsVolatile() ||
+  if (!inLoopInsideLoop(t) || t.load.getTensorMap() || t.load.getIsVolatile() ||
       // A tile the copies may stage in shared memory (a map for another
       // would only add its version's guard).
       !usedOnlyAsDotOperand(t.load.getResult()) ||
@@ -474,8 +477,7 @@ static void versionForTensorMaps(func::FuncOp func) {
                     [&](const WalkedTile &t) { return inBodyLoop(t.load); }) &&
       llvm::none_of(findIndexedTiles(func), [&](const IndexedTile &t) {
         // Only where the rewrite takes them: in a loop inside another.
-        return inBodyLoop(t.load) &&
-               isa<scf::ForOp>(t.load->getParentOp()->getParentOp());
+        return inBodyLoop(t.load) && inLoopInsideLoop(t);
       }))
     return;
   SmallVector<Operation *> moved = bodyBesideGrid(func);
