@@ -189,6 +189,13 @@ sed 's/tensordesc<fp16\[/tensordesc<fp8e4nv[/g' examples/matmul_tma.tile \
 # Not causal: one loop, warp specialized (a TMA producer warpgroup).
 "$TILEC" examples/attention_tutorial06.tile -D HEAD_DIM=128 -D BLOCK_M=128 \
   -D BLOCK_N=128 -D STAGE=1 --num-warps 8 -o "$OUT/attention_tutorial06_full.ptx"
+# Both made persistent (tile-persistent-programs), launched for 2 SMs: at
+# the sanitizer's small shapes each program then walks several tiles.
+"$TILEC" examples/attention_tutorial06.tile -D HEAD_DIM=128 -D BLOCK_M=128 \
+  -D BLOCK_N=128 -D STAGE=1 --num-warps 8 --num-sms 2 \
+  -o "$OUT/attention_tutorial06_full_sms2.ptx"
+"$TILEC" examples/matmul_tma.tile --all-configs --num-sms 2 \
+  -o "$OUT/matmul_tma_sms2.ptx"
 # The same kernel as Triton 3.6 runs it on Hopper: host-made descriptors
 # (tensordesc annotations); and its fp8 run (FP8_OUTPUT, e5m2, V passed
 # transposed as the tutorial does).

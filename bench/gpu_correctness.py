@@ -685,26 +685,11 @@ def check_descriptor():
         record(f"{cfg['kernel']} strided", f"{M}x{N}x{K}",
                rel_error(c, a.double() @ b.double()), 2e-3)
     # Tutorial 09's kernels on host-made descriptors (examples/matmul_tma.tile),
-    # each descriptor passed as its base, shape and leading strides.
-    configs = json.load(open(f"{DIR}/matmul_tma.json"))
-    for i, cfg in enumerate(configs):
-        k = Kernel("matmul_tma", i)
-        c = cfg["constexprs"]
-        label = (f"{cfg['kernel']} {c['BLOCK_SIZE_M']}x{c['BLOCK_SIZE_N']}"
-                 f"x{c['BLOCK_SIZE_K']}")
-        for M, N, K in [(1000, 1000, 1000), (384, 520, 136), (4096, 4096, 4096)]:
-            a = torch.randn(M, K, device="cuda", dtype=torch.float16)
-            b = torch.randn(N, K, device="cuda", dtype=torch.float16)
-            out = torch.full((M, N), float("nan"), device="cuda",
-                             dtype=torch.float16)
-            args = (*descriptor_parts(a), *descriptor_parts(b),
-                    *descriptor_parts(out), M, N, K)
-            k(*args)
-            torch.cuda.synchronize()
-            ms = median_ms(lambda: k(*args), reps=5) if M == 4096 else None
-            extra = f"{2 * M * N * K / ms / 1e9:.1f} TFLOP/s" if ms else ""
-            record(label, f"{M}x{N}x{K}",
-                   rel_error(out, a.double() @ b.double().T), 2e-3, ms, extra)
+    # each descriptor passed as its base, shape and leading strides; the
+    # one-tile kernels are persistent, and walk several tiles each in the
+    # build for 2 SMs.
+    for build in ["matmul_tma", "matmul_tma_sms2"]:
+        check_matmul_tma_build(build)
     # The fp8 run (FP8_OUTPUT: e4m3 in and out), against the product
     # rounded to e4m3 (saturating, as the kernel's conversion).
     for i, cfg in enumerate(json.load(open(f"{DIR}/matmul_tma_fp8.json"))):
@@ -719,6 +704,28 @@ def check_descriptor():
             ref = (a.double() @ b.double().T).clamp(-448, 448)
             record(f"{cfg['kernel']} fp8", f"{M}x{N}x{K}", rel_error(
                 out.float(), ref.to(torch.float8_e4m3fn).double()), 1e-2)
+
+
+def check_matmul_tma_build(build):
+    configs = json.load(open(f"{DIR}/{build}.json"))
+    for i, cfg in enumerate(configs):
+        k = Kernel(build, i)
+        c = cfg["constexprs"]
+        label = (f"{build} {cfg['kernel']} {c['BLOCK_SIZE_M']}x"
+                 f"{c['BLOCK_SIZE_N']}x{c['BLOCK_SIZE_K']}")
+        for M, N, K in [(1000, 1000, 1000), (384, 520, 136), (4096, 4096, 4096)]:
+            a = torch.randn(M, K, device="cuda", dtype=torch.float16)
+            b = torch.randn(N, K, device="cuda", dtype=torch.float16)
+            out = torch.full((M, N), float("nan"), device="cuda",
+                             dtype=torch.float16)
+            args = (*descriptor_parts(a), *descriptor_parts(b),
+                    *descriptor_parts(out), M, N, K)
+            k(*args)
+            torch.cuda.synchronize()
+            ms = median_ms(lambda: k(*args), reps=5) if M == 4096 else None
+            extra = f"{2 * M * N * K / ms / 1e9:.1f} TFLOP/s" if ms else ""
+            record(label, f"{M}x{N}x{K}",
+                   rel_error(out, a.double() @ b.double().T), 2e-3, ms, extra)
 
 
 def check_dot_transposed():
@@ -761,6 +768,23 @@ def check_attention_tutorial06():
     record("attention_tutorial06 not causal, D=128 (warp specialized)",
            f"{Z}x{H}x{N}x{D2}",
            rel_error(o2, torch.softmax(s2, -1) @ v2.double()), 1e-2)
+    # Made persistent: with 132 programs over 2 x 48 heads' 4 blocks each,
+    # and with 2 programs (--num-sms 2) over 2 x 3 heads, every program
+    # walks several tiles.
+    for name, H3 in [("attention_tutorial06_full", 48),
+                     ("attention_tutorial06_full_sms2", H)]:
+        q3, k3, v3 = (torch.randn(Z, H3, N, D2, device="cuda",
+                                  dtype=torch.float16) for _ in range(3))
+        o3 = torch.full_like(q3, float("nan"))
+        m3 = torch.empty(Z, H3, N, device="cuda")
+        Kernel(name)(D2 ** -0.5, m3, Z, H3, q3, k3, v3, o3, N)
+        torch.cuda.synchronize()
+        s3 = q3.double() @ k3.double().transpose(-1, -2) * D2 ** -0.5
+        record(f"{name} not causal, D=128, persistent", f"{Z}x{H3}x{N}x{D2}",
+               rel_error(o3, torch.softmax(s3, -1) @ v3.double()), 1e-2)
+        lse = torch.logsumexp(s3, -1) / math.log(2)
+        record(f"{name} M (log2-sum-exp)", f"{Z}x{H3}x{N}x{D2}",
+               rel_error(m3, lse), 1e-3)
     # Host-made descriptors over [Z * H * N, D], as the tutorial makes them.
     o.fill_(float("nan"))
     Kernel("attention_tutorial06_hostdesc")(

@@ -7,6 +7,10 @@ Correct against float64 first; then the fastest tilec config, medians of
 interleaved rounds.
 
 usage: python3 bench/matmul_tma_bench.py DIR [--sizes 4096,8192] [--rounds 5]
+           [--baseline DIR2]
+With --baseline, DIR2's build of the same kernel (another compiler or
+flags) is checked too and its fastest config joins the interleaved rounds:
+the log then gives tilec/baseline as well.
 """
 import argparse
 import json
@@ -24,6 +28,7 @@ parser.add_argument("dir")
 parser.add_argument("--sizes", default="4096,8192")
 parser.add_argument("--rounds", type=int, default=5)
 parser.add_argument("--log")
+parser.add_argument("--baseline")
 args = parser.parse_args()
 log = logger(args.log)
 
@@ -83,10 +88,33 @@ def tflops(M, N, K, ms):
     return 2 * M * N * K / ms / 1e9
 
 
-md = json.load(open(f"{args.dir}/matmul_tma.json"))
-ours = [Kernel(args.dir, "matmul_tma", i) for i, m in enumerate(md)
-        if m["kernel"].startswith("matmul_kernel_tma_")
-        and "persistent" not in m["kernel"]]
+def one_tile_kernels(build):
+    md = json.load(open(f"{build}/matmul_tma.json"))
+    return [Kernel(build, "matmul_tma", i) for i, m in enumerate(md)
+            if m["kernel"].startswith("matmul_kernel_tma_")
+            and "persistent" not in m["kernel"]]
+
+
+def fastest_checked(kernels, kargs, c, ref, label):
+    """The fastest of `kernels` after each is checked against float64;
+    None if one fails."""
+    timings = {}
+    for k in kernels:
+        c.fill_(float("nan"))
+        k(*kargs)
+        torch.cuda.synchronize()
+        err = rel_error(c, ref)
+        log(f"  check {label} {k.md['kernel']} grid={k.md['grid'][0]} "
+            f"rel_err={err:.2e}")
+        if err <= 2e-3:
+            timings[k] = graph_ms(k.bind(*kargs), reps=5)
+    if len(timings) != len(kernels):
+        return None
+    return min(timings, key=timings.get)
+
+
+ours = one_tile_kernels(args.dir)
+base = one_tile_kernels(args.baseline) if args.baseline else []
 for size in [int(s) for s in args.sizes.split(",") if s]:
     M = N = K = size
     torch.manual_seed(size)
@@ -96,19 +124,12 @@ for size in [int(s) for s in args.sizes.split(",") if s]:
     ref = a.double() @ b.double().T
     kargs = (*descriptor_parts(a), *descriptor_parts(b), *descriptor_parts(c),
              M, N, K)
-    timings = {}
-    for k in ours:
-        c.fill_(float("nan"))
-        k(*kargs)
-        torch.cuda.synchronize()
-        err = rel_error(c, ref)
-        log(f"  check {size}^3 {k.md['kernel']} rel_err={err:.2e}")
-        if err <= 2e-3:
-            timings[k] = graph_ms(k.bind(*kargs), reps=5)
-    if len(timings) != len(ours):
+    best = fastest_checked(ours, kargs, c, ref, f"{size}^3")
+    best_base = (fastest_checked(base, kargs, c, ref, f"{size}^3 baseline")
+                 if base else None)
+    if best is None or (base and best_base is None):
         log(f"RESULT {size}^3 FAILED correctness")
         continue
-    best = min(timings, key=timings.get)
     c_t = torch.empty_like(c)
     triton_tma(a, b, c_t)
     c_b = torch.matmul(a, b.T)
@@ -117,10 +138,16 @@ for size in [int(s) for s in args.sizes.split(",") if s]:
         f"cublas rel_err={rel_error(c_b, ref):.2e}")
     fns = [best.bind(*kargs),
            lambda: torch.matmul(a, b.T, out=c_b), lambda: triton_tma(a, b, c_t)]
+    if best_base:
+        fns.append(best_base.bind(*kargs))
     rounds = [[graph_ms(f, reps=10) for f in fns] for _ in range(args.rounds)]
     med = [statistics.median(r[i] for r in rounds) for i in range(3)]
     rc = statistics.median(r[1] / r[0] for r in rounds)
     rt = statistics.median(r[2] / r[0] for r in rounds)
+    if best_base:
+        rb = statistics.median(r[3] / r[0] for r in rounds)
+        log(f"RESULT {size}^3 tilec/baseline {rb:5.3f}x "
+            f"[{best.md['kernel']} vs {best_base.md['kernel']}]")
     log(f"RESULT {size}^3 tilec {tflops(M, N, K, med[0]):6.1f} | cuBLAS "
         f"{tflops(M, N, K, med[1]):6.1f} | Triton {tflops(M, N, K, med[2]):6.1f} "
         f"TFLOP/s | tilec/cuBLAS {rc:4.2f}x tilec/Triton {rt:4.2f}x "

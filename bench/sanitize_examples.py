@@ -296,6 +296,24 @@ for i in range(4):
                                   200, 264, 136)
     torch.cuda.synchronize()
     assert (c.double() - a.double() @ b.double().T).abs().max() < 0.1
+# The same kernels made persistent for 2 SMs: each program walks 2-3 tiles
+# (its Q, ring and epilogue reused from one tile to the next).
+for i in range(4):
+    c = torch.empty(200, 264, device="cuda", dtype=torch.float16)
+    Kernel(CDIR, "matmul_tma_sms2", i)(*(p for t in (a, b, c)
+                                         for p in descriptor_parts(t)),
+                                       200, 264, 136)
+    torch.cuda.synchronize()
+    assert (c.double() - a.double() @ b.double().T).abs().max() < 0.1
+q, k, v = (torch.randn(1, 3, 256, 128, device="cuda", dtype=torch.float16)
+           for _ in range(3))
+o = torch.empty_like(q)
+Kernel(CDIR, "attention_tutorial06_full_sms2")(
+    128 ** -0.5, torch.empty(3, 256, device="cuda"), 1, 3, q, k, v, o, 256)
+torch.cuda.synchronize()
+ref = torch.softmax(q.double() @ k.double().transpose(-1, -2) * 128 ** -0.5,
+                    -1) @ v.double()
+assert ((o.double() - ref).norm() / ref.norm()).item() < 1e-2
 codes = torch.randint(0, 256, (64, 32), device="cuda", dtype=torch.uint8)
 sc = torch.full((64, 2), 127, device="cuda", dtype=torch.uint8)
 Kernel(CDIR, "dot_scaled", 0)(codes, codes.t().contiguous(), sc, sc,

@@ -25,6 +25,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILEPERSISTENTPROGRAMS
@@ -36,73 +37,227 @@ using namespace mlir::tile;
 
 namespace {
 
-/// The dot of `func` where it is a one-tile matmul program the loop may
-/// repeat (null otherwise): its one dot in a loop of the body, no loop
-/// inside another, and nothing by which programs could wait on one another
-/// or tell the hardware's ids apart (programsMayCommunicate, special
-/// registers, while loops), nor tensor maps it would rebuild per tile.
-static DotOp oneTileMatmulDot(func::FuncOp func, LaunchGridOp grid) {
+/// The dots of `func` where it is a one-tile program the loop may repeat
+/// (none otherwise): its dots in one loop of the body (a matmul's K loop,
+/// attention's key loop), no loop inside another, and nothing by which
+/// programs could wait on one another or tell the hardware's ids apart
+/// (programsMayCommunicate, special registers, while loops). Causal
+/// attention's two key loops (off the diagonal, then the diagonal block)
+/// keep one tile per program: its programs differ in length, which the
+/// hardware's hand-out of programs balances, and the warp-specialized ring
+/// follows one loop nest per tile loop.
+static SmallVector<DotOp> tileProgramDots(func::FuncOp func,
+                                          LaunchGridOp grid) {
   if (programsMayCommunicate(func))
-    return DotOp();
+    return {};
   Block &body = func.getBody().front();
-  unsigned dots = 0;
   bool excluded = false;
-  DotOp found;
+  SmallVector<DotOp> dots;
   func.walk([&](Operation *op) {
     if (auto dot = dyn_cast<DotOp>(op)) {
-      ++dots;
-      found = dot;
+      dots.push_back(dot);
       auto loop = dyn_cast<scf::ForOp>(dot->getParentOp());
-      excluded |= !loop || loop->getBlock() != &body;
+      excluded |= !loop || loop->getBlock() != &body ||
+                  dot->getParentOp() != dots.front()->getParentOp();
     }
     if (auto loop = dyn_cast<scf::ForOp>(op))
       excluded |= bool(loop->getParentOfType<scf::ForOp>());
     if ((isa<ProgramIdOp, NumProgramsOp>(op) && op->getBlock() == &body &&
          op->isBeforeInBlock(grid)))
       excluded = true;
-    excluded |= isa<SpecialRegisterOp, MakeTensorMapOp, scf::WhileOp>(op);
+    excluded |= isa<SpecialRegisterOp, scf::WhileOp>(op);
   });
-  return dots == 1 && !excluded ? found : DotOp();
+  if (excluded)
+    dots.clear();
+  return dots;
 }
 
-/// Whether both operands of `dot` are fp16 or bf16: the pointer tiles
+/// Whether both operands of every dot are fp16 or bf16: the pointer tiles
 /// tile-pointer-tensor-maps gives TMA copies, measured. (fp32 configs made
 /// persistent kept the threads' copies, where no producer warps hide the
 /// loads and a program walks its tiles alone, and one of them,
 /// 64x128x64 on 4 warps, drew racecheck hazards: bench/NOTES.md.)
-static bool hasHalfPrecisionOperands(DotOp dot) {
-  return llvm::all_of(ValueRange{dot.getA(), dot.getB()}, [](Value v) {
-    Type element = getElementTypeOrSelf(v.getType());
-    return element.isF16() || element.isBF16();
+static bool hasHalfPrecisionOperands(ArrayRef<DotOp> dots) {
+  return llvm::all_of(dots, [](DotOp dot) {
+    return llvm::all_of(ValueRange{dot.getA(), dot.getB()}, [](Value v) {
+      Type element = getElementTypeOrSelf(v.getType());
+      return element.isF16() || element.isBF16();
+    });
   });
 }
 
-/// Whether one program's ring of operand tiles (`num_stages` slots of the
-/// dot's A and B) takes more than half of an SM's shared memory, and, with
-/// one warpgroup computing, at least three slots fit. Programs that share
-/// an SM hide each other's latencies and epilogues; a kernel made
-/// persistent launches one per SM (the 4-warp 128x128x32 and 64x128x32
-/// configs of tutorial 03 measured 0.6-0.8x their one-tile form at
-/// 3072^3-8192^3). A two-slot ring keeps the producer one tile ahead of a
-/// lone consumer warpgroup (256x64x128 and 64x256x128 on 4 warps measured
-/// 0.46-0.76x; bench/NOTES.md).
-static bool fillsTheSM(DotOp dot, func::FuncOp func,
+/// Whether `v` is a tile loaded from memory (possibly read transposed).
+static bool isLoadedTile(Value v) {
+  while (auto trans = v.getDefiningOp<TransOp>())
+    v = trans.getSrc();
+  return bool(v.getDefiningOp<LoadOp>());
+}
+
+static int64_t tileBytes(Value v) {
+  auto type = cast<RankedTensorType>(v.getType());
+  return type.getNumElements() *
+         std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+}
+
+/// Whether one program's operand tiles take more than half of an SM's
+/// shared memory: a ring of `num_stages` slots of the tiles its loops load
+/// for their dots (a matmul's A and B, attention's K and V) beside the
+/// tiles loaded once before them (attention's Q); and, with one warpgroup
+/// computing, at least three slots fit. Programs that share an SM hide
+/// each other's latencies and epilogues; a kernel made persistent launches
+/// one per SM (the 4-warp 128x128x32 and 64x128x32 configs of tutorial 03
+/// measured 0.6-0.8x their one-tile form at 3072^3-8192^3). A two-slot
+/// ring keeps the producer one tile ahead of a lone consumer warpgroup
+/// (256x64x128 and 64x256x128 on 4 warps measured 0.46-0.76x;
+/// bench/NOTES.md).
+static bool fillsTheSM(ArrayRef<DotOp> dots, func::FuncOp func,
                        unsigned sharedBytesPerSM) {
   int64_t stages = 3;
-  for (Operation *op : {dot->getParentOp(), func.getOperation()})
+  for (Operation *op : {dots.front()->getParentOp(), func.getOperation()})
     if (auto attr = op->getAttrOfType<IntegerAttr>(kNumStagesAttr)) {
       stages = attr.getInt();
       break;
     }
-  int64_t bytes = 0;
-  for (Value operand : {dot.getA(), dot.getB()}) {
-    auto type = cast<RankedTensorType>(operand.getType());
-    bytes += type.getNumElements() *
-             std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+  int64_t slot = 0, once = 0;
+  for (DotOp dot : dots) {
+    auto loop = cast<scf::ForOp>(dot->getParentOp());
+    for (Value operand : {dot.getA(), dot.getB()}) {
+      if (loop.isDefinedOutsideOfLoop(operand))
+        once += tileBytes(operand);
+      else if (isLoadedTile(operand))
+        slot += tileBytes(operand);
+    }
   }
+  if (slot == 0)
+    return false;
   bool oneWarpGroup = tilegpu::getNumWarps(func) < 8;
-  return 2 * std::max<int64_t>(stages, 1) * bytes > sharedBytesPerSM &&
-         (!oneWarpGroup || 3 * bytes <= sharedBytesPerSM);
+  return 2 * (std::max<int64_t>(stages, 1) * slot + once) > sharedBytesPerSM &&
+         (!oneWarpGroup || 3 * slot + once <= sharedBytesPerSM);
+}
+
+/// Whether a lone consumer warpgroup (no registers moved to it from the
+/// producer) holds at most 128 fp32 results of the dots a thread: the tile
+/// loop's own registers beside attention's 128x128 accumulator and 128x64
+/// scores on 4 warps (192 a thread) spilled.
+static bool leavesRegisters(ArrayRef<DotOp> dots, func::FuncOp func) {
+  unsigned numWarps = tilegpu::getNumWarps(func);
+  if (numWarps >= 8)
+    return true;
+  int64_t results = 0;
+  for (DotOp dot : dots)
+    results += cast<RankedTensorType>(dot.getType()).getNumElements();
+  return results <= 128 * 32 * int64_t(numWarps);
+}
+
+/// The values of the tile's code (`ops`, the body after the grid) that
+/// are the same for every tile: the kernel's arguments, what comes before
+/// the grid, and scalars computed from those alone (not from program ids).
+class TileInvariants {
+public:
+  explicit TileInvariants(ArrayRef<Operation *> ops) : tileOps(ops) {
+    for (Operation *op : ops) {
+      bool scalar = llvm::none_of(op->getResultTypes(),
+                                  [](Type t) { return isa<ShapedType>(t); });
+      bool candidate =
+          isa<MakeTensorMapOp>(op) ||
+          (scalar && op->getNumRegions() == 0 && isMemoryEffectFree(op) &&
+           !isa<ProgramIdOp, NumProgramsOp>(op));
+      if (candidate &&
+          llvm::all_of(op->getOperands(), [&](Value v) { return contains(v); }))
+        invariant.insert(op);
+    }
+  }
+
+  bool contains(Value v) const {
+    if (auto arg = dyn_cast<BlockArgument>(v))
+      return isa<func::FuncOp>(arg.getOwner()->getParentOp());
+    Operation *def = v.getDefiningOp();
+    if (invariant.contains(def))
+      return true;
+    return isa<func::FuncOp>(def->getParentOp()) &&
+           !llvm::is_contained(tileOps, def);
+  }
+
+  /// The tensor maps of the tile's code with the scalars they are made
+  /// from, in order, to be made once before the tile loop; failure where a
+  /// map depends on the tile (it would be rebuilt per tile).
+  FailureOr<SmallVector<Operation *>> tensorMaps() const {
+    llvm::SmallPtrSet<Operation *, 16> needed;
+    for (Operation *op : llvm::reverse(tileOps)) {
+      bool map = isa<MakeTensorMapOp>(op);
+      if (map && !invariant.contains(op))
+        return failure();
+      if (!map && !needed.contains(op))
+        continue;
+      needed.insert(op);
+      for (Value operand : op->getOperands())
+        if (Operation *def = operand.getDefiningOp())
+          if (invariant.contains(def))
+            needed.insert(def);
+    }
+    // Other scalars stay where the user put them, next to their uses.
+    SmallVector<Operation *> maps;
+    for (Operation *op : tileOps)
+      if (needed.contains(op))
+        maps.push_back(op);
+    return maps;
+  }
+
+private:
+  ArrayRef<Operation *> tileOps;
+  llvm::SmallPtrSet<Operation *, 32> invariant;
+};
+
+/// The scalar pointer that the pointer tile `ptr` offsets (through tensor
+/// addptr, splat, broadcast, expand_dims and a loop's carried pointers);
+/// null where it is not found.
+static Value scalarBase(Value ptr) {
+  while (isa<RankedTensorType>(ptr.getType())) {
+    if (auto arg = dyn_cast<BlockArgument>(ptr)) {
+      auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+      if (!loop || arg.getArgNumber() == 0)
+        return Value();
+      ptr = loop.getInitArgs()[arg.getArgNumber() - 1];
+      continue;
+    }
+    Operation *def = ptr.getDefiningOp();
+    if (auto add = dyn_cast_or_null<AddPtrOp>(def))
+      ptr = add.getPtr();
+    else if (auto splat = dyn_cast_or_null<SplatOp>(def))
+      ptr = splat.getSrc();
+    else if (auto broadcast = dyn_cast_or_null<BroadcastOp>(def))
+      ptr = broadcast.getSrc();
+    else if (auto expand = dyn_cast_or_null<ExpandDimsOp>(def))
+      ptr = expand.getSrc();
+    else
+      return Value();
+  }
+  return ptr;
+}
+
+/// Whether the tiles the dots' loop loads come from tensor maps the tile
+/// loop can make once: a descriptor's, or one tile-pointer-tensor-maps
+/// makes from pointers off a base that does not change with the tile
+/// (tutorial 03's `a_ptr`; not attention's `Q + off_hz * stride_qh`, whose
+/// map would be rebuilt per tile and so is made per program instead).
+static bool loadsFromTileInvariantMaps(ArrayRef<DotOp> dots,
+                                       const TileInvariants &invariants) {
+  for (DotOp dot : dots) {
+    auto loop = cast<scf::ForOp>(dot->getParentOp());
+    for (Value operand : {dot.getA(), dot.getB()}) {
+      if (loop.isDefinedOutsideOfLoop(operand) || !isLoadedTile(operand))
+        continue;
+      while (auto trans = operand.getDefiningOp<TransOp>())
+        operand = trans.getSrc();
+      auto load = operand.getDefiningOp<LoadOp>();
+      if (load.getTensorMap())
+        continue;
+      Value base = scalarBase(load.getPtr());
+      if (!base || !invariants.contains(base))
+        return false;
+    }
+  }
+  return true;
 }
 
 static Value product(OpBuilder &b, Location loc, ArrayRef<Value> values) {
@@ -152,15 +307,23 @@ static void makePersistent(func::FuncOp func, unsigned programs,
   SmallVector<LaunchGridOp> grids(body.getOps<LaunchGridOp>());
   if (grids.size() != 1)
     return;
-  DotOp dot = oneTileMatmulDot(func, grids.front());
-  if (!dot || !hasHalfPrecisionOperands(dot) ||
-      !fillsTheSM(dot, func, sharedBytesPerSM))
-    return;
   LaunchGridOp grid = grids.front();
+  SmallVector<DotOp> dots = tileProgramDots(func, grid);
+  if (dots.empty() || !hasHalfPrecisionOperands(dots) ||
+      !fillsTheSM(dots, func, sharedBytesPerSM) || !leavesRegisters(dots, func))
+    return;
   SmallVector<Operation *> ops;
   for (Operation *op = grid->getNextNode(); op != body.getTerminator();
        op = op->getNextNode())
     ops.push_back(op);
+  TileInvariants invariants(ops);
+  FailureOr<SmallVector<Operation *>> maps = invariants.tensorMaps();
+  if (failed(maps) || !loadsFromTileInvariantMaps(dots, invariants))
+    return;
+  for (Operation *op : *maps) {
+    op->moveBefore(body.getTerminator());
+    ops.erase(llvm::find(ops, op));
+  }
 
   Location loc = grid.getLoc();
   OpBuilder b(body.getTerminator());

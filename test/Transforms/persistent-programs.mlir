@@ -138,32 +138,208 @@ func.func @atomic(%a: !tile.ptr<f16>, %b: !tile.ptr<f16>, %c: !tile.ptr<f32>,
 
 // -----
 
-// Two dots (attention's shape) are not a one-tile matmul.
-// CHECK-LABEL: func.func @two_dots
-// CHECK-NOT:     tile.persistent_programs
-func.func @two_dots(%a: !tile.ptr<f16>, %b: !tile.ptr<f16>, %c: !tile.ptr<f32>,
-                    %gx: i32, %gy: i32, %k: i32)
+// Attention's shape (tutorial 06 without its causal split): Q loaded once,
+// K and V in the key loop (3 stages of 32 KiB beside Q's 32 KiB: one
+// program per SM), two dots in that loop. The descriptor's tensor map,
+// and the scalars it is made from, are made once before the tile loop;
+// Q's load and the key loop run per tile.
+// CHECK-LABEL: func.func @attention
+// CHECK-SAME:    tile.persistent_programs = 132 : i32
+// CHECK:         tile.launch_grid
+// CHECK:         %[[ROWS:.*]] = arith.extsi
+// CHECK-NEXT:    %[[MAP:.*]] = tile.make_tensor_map %{{.*}}, [%[[ROWS]],
+// CHECK:         scf.for
+// CHECK-NOT:       tile.make_tensor_map
+// CHECK:           tile.load
+// CHECK:           scf.for
+// CHECK:             tile.dot
+// CHECK:             tile.load %{{.*}} tma(%[[MAP]]
+// CHECK:             tile.dot
+// CHECK:           tile.store
+func.func @attention(%q: !tile.ptr<f16>, %k: !tile.ptr<f16>, %v: !tile.ptr<f16>,
+                  %o: !tile.ptr<f16>, %gx: i32, %gy: i32, %n: i32)
     attributes {tile.kernel, tile.num_stages = 3 : i32, tilegpu.num_warps = 8 : i32} {
   tile.launch_grid %gx, %gy
   %x = tile.program_id 0 : i32
-  %y = tile.program_id 1 : i32
-  %nx = tile.num_programs 0 : i32
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %c1_64 = arith.constant 1 : i64
+  %c128_64 = arith.constant 128 : i64
+  %rows = arith.extsi %n : i32 to i64
+  %mv = tile.make_tensor_map %v, [%rows, %c128_64], [%c128_64, %c1_64] block [64, 128] : !tile.ptr<f16>
+  %pq = tile.splat %q : tensor<128x128x!tile.ptr<f16>>
+  %tq = tile.load %pq : tensor<128x128x!tile.ptr<f16>>
+  %pk = tile.splat %k : tensor<128x64x!tile.ptr<f16>>
+  %pv = tile.splat %v : tensor<64x128x!tile.ptr<f16>>
+  %acc0 = arith.constant dense<0.0> : tensor<128x128xf32>
+  %s0 = arith.constant dense<0.0> : tensor<128x64xf32>
+  %r = scf.for %i = %c0 to %n step %c64 iter_args(%acc = %acc0) -> (tensor<128x128xf32>) : i32 {
+    %tk = tile.load %pk : tensor<128x64x!tile.ptr<f16>>
+    %s = tile.dot %tq, %tk, %s0 : tensor<128x128xf16> * tensor<128x64xf16> -> tensor<128x64xf32>
+    %p = arith.truncf %s : tensor<128x64xf32> to tensor<128x64xf16>
+    %tv = tile.load %pv tma(%mv[%i, %c0]) : tensor<64x128x!tile.ptr<f16>>
+    %d = tile.dot %p, %tv, %acc : tensor<128x64xf16> * tensor<64x128xf16> -> tensor<128x128xf32>
+    scf.yield %d : tensor<128x128xf32>
+  }
+  %h = arith.truncf %r : tensor<128x128xf32> to tensor<128x128xf16>
+  %po = tile.splat %o : tensor<128x128x!tile.ptr<f16>>
+  %offs = tile.splat %x : tensor<128x128xi32>
+  %poo = tile.addptr %po, %offs : tensor<128x128x!tile.ptr<f16>>, tensor<128x128xi32>
+  tile.store %poo, %h : tensor<128x128x!tile.ptr<f16>>
+  return
+}
+
+// -----
+
+// The same on one warpgroup: a thread would hold 192 fp32 results of the
+// two dots beside the tile loop's registers (this spilled); one tile per
+// program.
+// CHECK-LABEL: func.func @attention_one_warpgroup
+// CHECK-NOT:     tile.persistent_programs
+func.func @attention_one_warpgroup(%q: !tile.ptr<f16>, %k: !tile.ptr<f16>, %v: !tile.ptr<f16>,
+                  %o: !tile.ptr<f16>, %gx: i32, %gy: i32, %n: i32)
+    attributes {tile.kernel, tile.num_stages = 3 : i32, tilegpu.num_warps = 4 : i32} {
+  tile.launch_grid %gx, %gy
+  %x = tile.program_id 0 : i32
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %c1_64 = arith.constant 1 : i64
+  %c128_64 = arith.constant 128 : i64
+  %rows = arith.extsi %n : i32 to i64
+  %mv = tile.make_tensor_map %v, [%rows, %c128_64], [%c128_64, %c1_64] block [64, 128] : !tile.ptr<f16>
+  %pq = tile.splat %q : tensor<128x128x!tile.ptr<f16>>
+  %tq = tile.load %pq : tensor<128x128x!tile.ptr<f16>>
+  %pk = tile.splat %k : tensor<128x64x!tile.ptr<f16>>
+  %pv = tile.splat %v : tensor<64x128x!tile.ptr<f16>>
+  %acc0 = arith.constant dense<0.0> : tensor<128x128xf32>
+  %s0 = arith.constant dense<0.0> : tensor<128x64xf32>
+  %r = scf.for %i = %c0 to %n step %c64 iter_args(%acc = %acc0) -> (tensor<128x128xf32>) : i32 {
+    %tk = tile.load %pk : tensor<128x64x!tile.ptr<f16>>
+    %s = tile.dot %tq, %tk, %s0 : tensor<128x128xf16> * tensor<128x64xf16> -> tensor<128x64xf32>
+    %p = arith.truncf %s : tensor<128x64xf32> to tensor<128x64xf16>
+    %tv = tile.load %pv tma(%mv[%i, %c0]) : tensor<64x128x!tile.ptr<f16>>
+    %d = tile.dot %p, %tv, %acc : tensor<128x64xf16> * tensor<64x128xf16> -> tensor<128x128xf32>
+    scf.yield %d : tensor<128x128xf32>
+  }
+  %h = arith.truncf %r : tensor<128x128xf32> to tensor<128x128xf16>
+  %po = tile.splat %o : tensor<128x128x!tile.ptr<f16>>
+  %offs = tile.splat %x : tensor<128x128xi32>
+  %poo = tile.addptr %po, %offs : tensor<128x128x!tile.ptr<f16>>, tensor<128x128xi32>
+  tile.store %poo, %h : tensor<128x128x!tile.ptr<f16>>
+  return
+}
+
+// -----
+
+// K's pointer tile is offset from a base that changes with the program
+// (attention's `K + off_hz * stride_kh`): its tensor map would be rebuilt
+// per tile, so the kernel keeps one tile per program (and its map).
+// CHECK-LABEL: func.func @per_tile_base
+// CHECK-NOT:     tile.persistent_programs
+func.func @per_tile_base(%q: !tile.ptr<f16>, %k: !tile.ptr<f16>, %v: !tile.ptr<f16>,
+                  %o: !tile.ptr<f16>, %gx: i32, %gy: i32, %n: i32)
+    attributes {tile.kernel, tile.num_stages = 3 : i32, tilegpu.num_warps = 8 : i32} {
+  tile.launch_grid %gx, %gy
+  %x = tile.program_id 0 : i32
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %c1_64 = arith.constant 1 : i64
+  %c128_64 = arith.constant 128 : i64
+  %xoff = arith.muli %x, %c64 : i32
+  %kx = tile.addptr %k, %xoff : !tile.ptr<f16>, i32
+  %rows = arith.extsi %n : i32 to i64
+  %mv = tile.make_tensor_map %v, [%rows, %c128_64], [%c128_64, %c1_64] block [64, 128] : !tile.ptr<f16>
+  %pq = tile.splat %q : tensor<128x128x!tile.ptr<f16>>
+  %tq = tile.load %pq : tensor<128x128x!tile.ptr<f16>>
+  %pk = tile.splat %kx : tensor<128x64x!tile.ptr<f16>>
+  %pv = tile.splat %v : tensor<64x128x!tile.ptr<f16>>
+  %acc0 = arith.constant dense<0.0> : tensor<128x128xf32>
+  %s0 = arith.constant dense<0.0> : tensor<128x64xf32>
+  %r = scf.for %i = %c0 to %n step %c64 iter_args(%acc = %acc0) -> (tensor<128x128xf32>) : i32 {
+    %tk = tile.load %pk : tensor<128x64x!tile.ptr<f16>>
+    %s = tile.dot %tq, %tk, %s0 : tensor<128x128xf16> * tensor<128x64xf16> -> tensor<128x64xf32>
+    %p = arith.truncf %s : tensor<128x64xf32> to tensor<128x64xf16>
+    %tv = tile.load %pv tma(%mv[%i, %c0]) : tensor<64x128x!tile.ptr<f16>>
+    %d = tile.dot %p, %tv, %acc : tensor<128x64xf16> * tensor<64x128xf16> -> tensor<128x128xf32>
+    scf.yield %d : tensor<128x128xf32>
+  }
+  %h = arith.truncf %r : tensor<128x128xf32> to tensor<128x128xf16>
+  %po = tile.splat %o : tensor<128x128x!tile.ptr<f16>>
+  %offs = tile.splat %x : tensor<128x128xi32>
+  %poo = tile.addptr %po, %offs : tensor<128x128x!tile.ptr<f16>>, tensor<128x128xi32>
+  tile.store %poo, %h : tensor<128x128x!tile.ptr<f16>>
+  return
+}
+
+// -----
+
+// A descriptor made from the program's own base: not made once.
+// CHECK-LABEL: func.func @map_per_tile
+// CHECK-NOT:     tile.persistent_programs
+func.func @map_per_tile(%q: !tile.ptr<f16>, %k: !tile.ptr<f16>, %v: !tile.ptr<f16>,
+                  %o: !tile.ptr<f16>, %gx: i32, %gy: i32, %n: i32)
+    attributes {tile.kernel, tile.num_stages = 3 : i32, tilegpu.num_warps = 8 : i32} {
+  tile.launch_grid %gx, %gy
+  %x = tile.program_id 0 : i32
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %c1_64 = arith.constant 1 : i64
+  %c128_64 = arith.constant 128 : i64
+  %vx = tile.addptr %v, %x : !tile.ptr<f16>, i32
+  %rows = arith.extsi %n : i32 to i64
+  %mv = tile.make_tensor_map %vx, [%rows, %c128_64], [%c128_64, %c1_64] block [64, 128] : !tile.ptr<f16>
+  %pq = tile.splat %q : tensor<128x128x!tile.ptr<f16>>
+  %tq = tile.load %pq : tensor<128x128x!tile.ptr<f16>>
+  %pk = tile.splat %k : tensor<128x64x!tile.ptr<f16>>
+  %pv = tile.splat %v : tensor<64x128x!tile.ptr<f16>>
+  %acc0 = arith.constant dense<0.0> : tensor<128x128xf32>
+  %s0 = arith.constant dense<0.0> : tensor<128x64xf32>
+  %r = scf.for %i = %c0 to %n step %c64 iter_args(%acc = %acc0) -> (tensor<128x128xf32>) : i32 {
+    %tk = tile.load %pk : tensor<128x64x!tile.ptr<f16>>
+    %s = tile.dot %tq, %tk, %s0 : tensor<128x128xf16> * tensor<128x64xf16> -> tensor<128x64xf32>
+    %p = arith.truncf %s : tensor<128x64xf32> to tensor<128x64xf16>
+    %tv = tile.load %pv tma(%mv[%i, %c0]) : tensor<64x128x!tile.ptr<f16>>
+    %d = tile.dot %p, %tv, %acc : tensor<128x64xf16> * tensor<64x128xf16> -> tensor<128x128xf32>
+    scf.yield %d : tensor<128x128xf32>
+  }
+  %h = arith.truncf %r : tensor<128x128xf32> to tensor<128x128xf16>
+  %po = tile.splat %o : tensor<128x128x!tile.ptr<f16>>
+  %offs = tile.splat %x : tensor<128x128xi32>
+  %poo = tile.addptr %po, %offs : tensor<128x128x!tile.ptr<f16>>, tensor<128x128xi32>
+  tile.store %poo, %h : tensor<128x128x!tile.ptr<f16>>
+  return
+}
+
+// -----
+
+// Dots in two loops (causal attention's off-diagonal and diagonal key
+// loops) keep one tile per program.
+// CHECK-LABEL: func.func @two_loops
+// CHECK-NOT:     tile.persistent_programs
+func.func @two_loops(%a: !tile.ptr<f16>, %b: !tile.ptr<f16>, %c: !tile.ptr<f32>,
+                     %gx: i32, %gy: i32, %k: i32)
+    attributes {tile.kernel, tile.num_stages = 3 : i32, tilegpu.num_warps = 8 : i32} {
+  tile.launch_grid %gx, %gy
+  %x = tile.program_id 0 : i32
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %acc0 = arith.constant dense<0.0> : tensor<128x256xf32>
   %pa = tile.splat %a : tensor<128x64x!tile.ptr<f16>>
   %pb = tile.splat %b : tensor<64x256x!tile.ptr<f16>>
-  %r = scf.for %i = %c0 to %k step %c1 iter_args(%acc = %acc0) -> (tensor<128x256xf32>) : i32 {
+  %r0 = scf.for %i = %c0 to %k step %c1 iter_args(%acc = %acc0) -> (tensor<128x256xf32>) : i32 {
     %ta = tile.load %pa : tensor<128x64x!tile.ptr<f16>>
     %tb = tile.load %pb : tensor<64x256x!tile.ptr<f16>>
-    %d0 = tile.dot %ta, %tb, %acc : tensor<128x64xf16> * tensor<64x256xf16> -> tensor<128x256xf32>
-    %d = tile.dot %ta, %tb, %d0 : tensor<128x64xf16> * tensor<64x256xf16> -> tensor<128x256xf32>
+    %d = tile.dot %ta, %tb, %acc : tensor<128x64xf16> * tensor<64x256xf16> -> tensor<128x256xf32>
     scf.yield %d : tensor<128x256xf32>
   }
-  %row = arith.muli %y, %nx : i32
-  %id = arith.addi %row, %x : i32
+  %r = scf.for %i = %c0 to %k step %c1 iter_args(%acc = %r0) -> (tensor<128x256xf32>) : i32 {
+    %ta = tile.load %pa : tensor<128x64x!tile.ptr<f16>>
+    %tb = tile.load %pb : tensor<64x256x!tile.ptr<f16>>
+    %d = tile.dot %ta, %tb, %acc : tensor<128x64xf16> * tensor<64x256xf16> -> tensor<128x256xf32>
+    scf.yield %d : tensor<128x256xf32>
+  }
   %pc = tile.splat %c : tensor<128x256x!tile.ptr<f32>>
-  %offs = tile.splat %id : tensor<128x256xi32>
+  %offs = tile.splat %x : tensor<128x256xi32>
   %pco = tile.addptr %pc, %offs : tensor<128x256x!tile.ptr<f32>>, tensor<128x256xi32>
   tile.store %pco, %r : tensor<128x256x!tile.ptr<f32>>
   return
