@@ -21,11 +21,13 @@
 
 #include "LoopStages.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/MapVector.h"
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILEPERSISTENTPROGRAMS
@@ -37,15 +39,30 @@ using namespace mlir::tile;
 
 namespace {
 
+/// Whether `loop`'s bounds or step are computed from a program id.
+static bool dependsOnProgram(scf::ForOp loop) {
+  SetVector<Operation *> slice;
+  BackwardSliceOptions options;
+  options.omitBlockArguments = true;
+  for (Value v : {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
+    if (Operation *def = v.getDefiningOp()) {
+      slice.insert(def);
+      (void)getBackwardSlice(def, &slice, options);
+    }
+  return llvm::any_of(slice, [](Operation *op) {
+    return isa<ProgramIdOp, SpecialRegisterOp>(op);
+  });
+}
+
 /// The dots of `func` where it is a one-tile program the loop may repeat
-/// (none otherwise): its dots in one loop of the body (a matmul's K loop,
-/// attention's key loop), no loop inside another, and nothing by which
+/// (none otherwise): its dots in loops of the body (a matmul's K loop,
+/// attention's key loops), no loop inside another, and nothing by which
 /// programs could wait on one another or tell the hardware's ids apart
-/// (programsMayCommunicate, special registers, while loops). Causal
-/// attention's two key loops (off the diagonal, then the diagonal block)
-/// keep one tile per program: its programs differ in length, which the
-/// hardware's hand-out of programs balances, and the warp-specialized ring
-/// follows one loop nest per tile loop.
+/// (programsMayCommunicate, special registers, while loops), nor loops
+/// whose bounds depend on the program: programs of different lengths
+/// (causal attention's) balance better as the hardware hands them out
+/// than in a fixed walk (tutorial 06 causal at head dim 128, N = 4096:
+/// 0.87x persistent; bench/NOTES.md).
 static SmallVector<DotOp> tileProgramDots(func::FuncOp func,
                                           LaunchGridOp grid) {
   if (programsMayCommunicate(func))
@@ -57,11 +74,11 @@ static SmallVector<DotOp> tileProgramDots(func::FuncOp func,
     if (auto dot = dyn_cast<DotOp>(op)) {
       dots.push_back(dot);
       auto loop = dyn_cast<scf::ForOp>(dot->getParentOp());
-      excluded |= !loop || loop->getBlock() != &body ||
-                  dot->getParentOp() != dots.front()->getParentOp();
+      excluded |= !loop || loop->getBlock() != &body;
     }
     if (auto loop = dyn_cast<scf::ForOp>(op))
-      excluded |= bool(loop->getParentOfType<scf::ForOp>());
+      excluded |=
+          bool(loop->getParentOfType<scf::ForOp>()) || dependsOnProgram(loop);
     if ((isa<ProgramIdOp, NumProgramsOp>(op) && op->getBlock() == &body &&
          op->isBeforeInBlock(grid)))
       excluded = true;
@@ -99,17 +116,28 @@ static int64_t tileBytes(Value v) {
          std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
 }
 
+/// The dots of `dots` grouped by their loop, in order.
+static SmallVector<SmallVector<DotOp>> dotsByLoop(ArrayRef<DotOp> dots) {
+  llvm::MapVector<Operation *, SmallVector<DotOp>> byLoop;
+  for (DotOp dot : dots)
+    byLoop[dot->getParentOp()].push_back(dot);
+  SmallVector<SmallVector<DotOp>> groups;
+  for (auto &entry : byLoop)
+    groups.push_back(entry.second);
+  return groups;
+}
+
 /// Whether one program's operand tiles take more than half of an SM's
-/// shared memory: a ring of `num_stages` slots of the tiles its loops load
-/// for their dots (a matmul's A and B, attention's K and V) beside the
-/// tiles loaded once before them (attention's Q); and, with one warpgroup
-/// computing, at least three slots fit. Programs that share an SM hide
-/// each other's latencies and epilogues; a kernel made persistent launches
-/// one per SM (the 4-warp 128x128x32 and 64x128x32 configs of tutorial 03
-/// measured 0.6-0.8x their one-tile form at 3072^3-8192^3). A two-slot
-/// ring keeps the producer one tile ahead of a lone consumer warpgroup
-/// (256x64x128 and 64x256x128 on 4 warps measured 0.46-0.76x;
-/// bench/NOTES.md).
+/// shared memory: a ring of `num_stages` slots of the tiles a loop loads
+/// for its dots (a matmul's A and B, attention's K and V; the largest
+/// loop's where there are several) beside the tiles loaded once before the
+/// loops (attention's Q); and, with one warpgroup computing, at least three
+/// slots fit. Programs that share an SM hide each other's latencies and
+/// epilogues; a kernel made persistent launches one per SM (the 4-warp
+/// 128x128x32 and 64x128x32 configs of tutorial 03 measured 0.6-0.8x their
+/// one-tile form at 3072^3-8192^3). A two-slot ring keeps the producer one
+/// tile ahead of a lone consumer warpgroup (256x64x128 and 64x256x128 on
+/// 4 warps measured 0.46-0.76x; bench/NOTES.md).
 static bool fillsTheSM(ArrayRef<DotOp> dots, func::FuncOp func,
                        unsigned sharedBytesPerSM) {
   int64_t stages = 3;
@@ -119,14 +147,20 @@ static bool fillsTheSM(ArrayRef<DotOp> dots, func::FuncOp func,
       break;
     }
   int64_t slot = 0, once = 0;
-  for (DotOp dot : dots) {
-    auto loop = cast<scf::ForOp>(dot->getParentOp());
-    for (Value operand : {dot.getA(), dot.getB()}) {
-      if (loop.isDefinedOutsideOfLoop(operand))
-        once += tileBytes(operand);
-      else if (isLoadedTile(operand))
-        slot += tileBytes(operand);
-    }
+  llvm::SmallPtrSet<Value, 4> loadedOnce;
+  for (ArrayRef<DotOp> loopDots : dotsByLoop(dots)) {
+    auto loop = cast<scf::ForOp>(loopDots.front()->getParentOp());
+    int64_t loopSlot = 0;
+    for (DotOp dot : loopDots)
+      for (Value operand : {dot.getA(), dot.getB()}) {
+        if (loop.isDefinedOutsideOfLoop(operand)) {
+          if (loadedOnce.insert(operand).second)
+            once += tileBytes(operand);
+        } else if (isLoadedTile(operand)) {
+          loopSlot += tileBytes(operand);
+        }
+      }
+    slot = std::max(slot, loopSlot);
   }
   if (slot == 0)
     return false;
@@ -136,17 +170,17 @@ static bool fillsTheSM(ArrayRef<DotOp> dots, func::FuncOp func,
 }
 
 /// Whether a lone consumer warpgroup (no registers moved to it from the
-/// producer) holds at most 128 fp32 results of the dots a thread: the tile
-/// loop's own registers beside attention's 128x128 accumulator and 128x64
-/// scores on 4 warps (192 a thread) spilled.
+/// producer) may walk the tiles: a matmul's (one dot) of at most 128 fp32
+/// results a thread. Attention on 4 warps keeps one tile per program: its
+/// 128x64 tiles at head dim 128 (192 results a thread) spilled beside the
+/// tile loop's registers, and its smaller ones were not measured.
 static bool leavesRegisters(ArrayRef<DotOp> dots, func::FuncOp func) {
   unsigned numWarps = tilegpu::getNumWarps(func);
   if (numWarps >= 8)
     return true;
-  int64_t results = 0;
-  for (DotOp dot : dots)
-    results += cast<RankedTensorType>(dot.getType()).getNumElements();
-  return results <= 128 * 32 * int64_t(numWarps);
+  return dots.size() == 1 &&
+         cast<RankedTensorType>(DotOp(dots.front()).getType())
+                 .getNumElements() <= 128 * 32 * int64_t(numWarps);
 }
 
 /// The values of the tile's code (`ops`, the body after the grid) that

@@ -258,27 +258,38 @@ struct Split {
   Operation *start;
 };
 
-/// Gives each loop from `loop` down to `inner` an i32 iter_arg counting
-/// the iterations of `inner`, from `init` on; returns `loop`'s
-/// replacement and updates `inner` to its own.
+/// Gives `loop` and each loop inside it that holds one of `inners` (a
+/// tile loop's key loops: causal attention has two) an i32 iter_arg
+/// counting the iterations of the `inners`, from `init` on, each inner loop
+/// counting on from the one before it; returns `loop`'s replacement and
+/// updates `inners` to their own.
 static scf::ForOp addStepCounter(RewriterBase &rewriter, scf::ForOp loop,
-                                 Value init, scf::ForOp &inner) {
-  bool innermost = loop == inner;
+                                 Value init,
+                                 MutableArrayRef<scf::ForOp> inners) {
+  scf::ForOp *inner = llvm::find(inners, loop);
+  bool innermost = inner != inners.end();
+  SmallVector<scf::ForOp> children;
+  if (!innermost)
+    for (auto child : loop.getBody()->getOps<scf::ForOp>())
+      if (llvm::any_of(inners,
+                       [&](scf::ForOp in) { return child->isAncestor(in); }))
+        children.push_back(child);
   auto replaced = loop.replaceWithAdditionalYields(
       rewriter, init, /*replaceInitOperandUsesInLoop=*/false,
       [&](OpBuilder &b, Location loc, ArrayRef<BlockArgument> counter) {
         if (innermost)
           return SmallVector<Value>{
               arith::AddIOp::create(b, loc, counter[0], i32Value(b, loc, 1))};
-        auto child =
-            cast<scf::ForOp>(loop.getBody()->findAncestorOpInBlock(*inner));
-        scf::ForOp newChild =
-            addStepCounter(rewriter, child, counter[0], inner);
-        return SmallVector<Value>{newChild.getResults().back()};
+        Value count = counter[0];
+        for (scf::ForOp child : children)
+          count = addStepCounter(rewriter, child, count, inners)
+                      .getResults()
+                      .back();
+        return SmallVector<Value>{count};
       });
   auto result = cast<scf::ForOp>(replaced->getOperation());
   if (innermost)
-    inner = result;
+    *inner = result;
   return result;
 }
 
@@ -650,10 +661,20 @@ static LogicalResult specialize(Split &split, unsigned numWarps,
   Value step = i32Value(rewriter, loc, 0);
   // Everything from here to the split's start is undone if it fails.
   Operation *beforeSplit = step.getDefiningOp();
-  for (Candidate &c : split.loops) {
-    rewriter.setInsertionPoint(c.outer);
-    c.outer = addStepCounter(rewriter, c.outer, step, c.inner);
-    step = c.outer.getResults().back();
+  // One counter per loop nest, through the nest's inner loops in order.
+  for (unsigned first = 0, end; first < split.loops.size(); first = end) {
+    scf::ForOp outer = split.loops[first].outer;
+    SmallVector<scf::ForOp> inners;
+    for (end = first;
+         end < split.loops.size() && split.loops[end].outer == outer; ++end)
+      inners.push_back(split.loops[end].inner);
+    rewriter.setInsertionPoint(outer);
+    outer = addStepCounter(rewriter, outer, step, inners);
+    for (unsigned i = first; i < end; ++i) {
+      split.loops[i].outer = outer;
+      split.loops[i].inner = inners[i - first];
+    }
+    step = outer.getResults().back();
   }
   split.start = beforeSplit->getNextNode();
   ops = opsFrom(split.start);
@@ -797,8 +818,15 @@ struct TileGPUWarpSpecializePass
       for (auto &[block, loops] : byBlock) {
         if (!isTopLevel(block, func))
           continue;
-        llvm::sort(loops, [](const Candidate &a, const Candidate &b) {
-          return a.outer->isBeforeInBlock(b.outer);
+        // In program order; the inner loops of one tile loop in theirs.
+        llvm::stable_sort(loops, [](const Candidate &a, const Candidate &b) {
+          if (a.outer != b.outer)
+            return a.outer->isBeforeInBlock(b.outer);
+          if (a.inner == b.inner)
+            return false;
+          Block *body = scf::ForOp(a.outer).getBody();
+          return body->findAncestorOpInBlock(*a.inner)->isBeforeInBlock(
+              body->findAncestorOpInBlock(*b.inner));
         });
         bool sameRing = llvm::all_of(loops, [&](const Candidate &c) {
           return ringTypes(c) == ringTypes(loops.front());

@@ -312,10 +312,16 @@ func.func @map_per_tile(%q: !tile.ptr<f16>, %k: !tile.ptr<f16>, %v: !tile.ptr<f1
 
 // -----
 
-// Dots in two loops (causal attention's off-diagonal and diagonal key
-// loops) keep one tile per program.
+// Dots in two loops of the same bounds: both run in the tile loop, one
+// after the other (the ring counts the larger loop's tiles once).
 // CHECK-LABEL: func.func @two_loops
-// CHECK-NOT:     tile.persistent_programs
+// CHECK-SAME:    tile.persistent_programs = 132 : i32
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK:             tile.dot
+// CHECK:           scf.for
+// CHECK:             tile.dot
+// CHECK:           tile.store
 func.func @two_loops(%a: !tile.ptr<f16>, %b: !tile.ptr<f16>, %c: !tile.ptr<f32>,
                      %gx: i32, %gy: i32, %k: i32)
     attributes {tile.kernel, tile.num_stages = 3 : i32, tilegpu.num_warps = 8 : i32} {
@@ -327,6 +333,43 @@ func.func @two_loops(%a: !tile.ptr<f16>, %b: !tile.ptr<f16>, %c: !tile.ptr<f32>,
   %pa = tile.splat %a : tensor<128x64x!tile.ptr<f16>>
   %pb = tile.splat %b : tensor<64x256x!tile.ptr<f16>>
   %r0 = scf.for %i = %c0 to %k step %c1 iter_args(%acc = %acc0) -> (tensor<128x256xf32>) : i32 {
+    %ta = tile.load %pa : tensor<128x64x!tile.ptr<f16>>
+    %tb = tile.load %pb : tensor<64x256x!tile.ptr<f16>>
+    %d = tile.dot %ta, %tb, %acc : tensor<128x64xf16> * tensor<64x256xf16> -> tensor<128x256xf32>
+    scf.yield %d : tensor<128x256xf32>
+  }
+  %r = scf.for %i = %c0 to %k step %c1 iter_args(%acc = %r0) -> (tensor<128x256xf32>) : i32 {
+    %ta = tile.load %pa : tensor<128x64x!tile.ptr<f16>>
+    %tb = tile.load %pb : tensor<64x256x!tile.ptr<f16>>
+    %d = tile.dot %ta, %tb, %acc : tensor<128x64xf16> * tensor<64x256xf16> -> tensor<128x256xf32>
+    scf.yield %d : tensor<128x256xf32>
+  }
+  %pc = tile.splat %c : tensor<128x256x!tile.ptr<f32>>
+  %offs = tile.splat %x : tensor<128x256xi32>
+  %pco = tile.addptr %pc, %offs : tensor<128x256x!tile.ptr<f32>>, tensor<128x256xi32>
+  tile.store %pco, %r : tensor<128x256x!tile.ptr<f32>>
+  return
+}
+
+// -----
+
+// A loop whose bounds depend on the program (causal attention's key loops
+// end at the program's diagonal): programs of different lengths keep the
+// hardware's hand-out, one tile per program.
+// CHECK-LABEL: func.func @program_bounds
+// CHECK-NOT:     tile.persistent_programs
+func.func @program_bounds(%a: !tile.ptr<f16>, %b: !tile.ptr<f16>, %c: !tile.ptr<f32>,
+                     %gx: i32, %gy: i32, %k: i32)
+    attributes {tile.kernel, tile.num_stages = 3 : i32, tilegpu.num_warps = 8 : i32} {
+  tile.launch_grid %gx, %gy
+  %x = tile.program_id 0 : i32
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %acc0 = arith.constant dense<0.0> : tensor<128x256xf32>
+  %pa = tile.splat %a : tensor<128x64x!tile.ptr<f16>>
+  %pb = tile.splat %b : tensor<64x256x!tile.ptr<f16>>
+  %hi = arith.muli %x, %k : i32
+  %r0 = scf.for %i = %c0 to %hi step %c1 iter_args(%acc = %acc0) -> (tensor<128x256xf32>) : i32 {
     %ta = tile.load %pa : tensor<128x64x!tile.ptr<f16>>
     %tb = tile.load %pb : tensor<64x256x!tile.ptr<f16>>
     %d = tile.dot %ta, %tb, %acc : tensor<128x64xf16> * tensor<64x256xf16> -> tensor<128x256xf32>

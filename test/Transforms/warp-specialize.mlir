@@ -102,6 +102,73 @@ func.func @persistent(%pa: tensor<128x64x!tile.ptr<f16>, #bT>, %pb: tensor<64x64
 
 // -----
 
+// A tile loop holding two K loops (a persistent kernel whose tile runs two
+// loops, as causal attention's key loops): one ring, the step counter
+// carried from the tile loop into the first loop, from the first into the
+// second, and from the second back to the tile loop, in the producer's
+// clone and in the consumers alike.
+#bT = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]>
+#mma8 = #tilegpu.mma<version = 3, warpsPerCTA = [8, 1], instrShape = [16, 64]>
+#sT = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], lineElems = 64>
+// CHECK-LABEL: func.func @persistent_two_loops
+// CHECK-SAME:    tilegpu.producer_warps = 4 : i32
+// CHECK:       scf.if %{{.*}} {
+// CHECK:         scf.if %{{.*}} {
+// CHECK:           scf.for {{.*}} iter_args(%[[PT:.*]] = %c0_i32{{[_0-9]*}}) -> (i32)
+// CHECK:             %[[P1:.*]] = scf.for {{.*}} iter_args(%[[PS1:.*]] = %[[PT]]) -> (i32)
+// CHECK:               tilegpu.async_tma_copy
+// CHECK:               arith.addi %[[PS1]], %c1_i32
+// CHECK:             %[[P2:.*]] = scf.for {{.*}} iter_args(%[[PS2:.*]] = %[[P1]]) -> (i32)
+// CHECK:               tilegpu.async_tma_copy
+// CHECK:               arith.addi %[[PS2]], %c1_i32
+// CHECK:             scf.yield %[[P2]] : i32
+// CHECK:       } else {
+// CHECK:         scf.for {{.*}} iter_args(%[[CT:.*]] = %c0_i32{{[_0-9]*}}) -> (i32)
+// CHECK:           %[[C1:.*]]:2 = scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %[[CT]])
+// CHECK:             tilegpu.warpgroup_dot
+// CHECK:           %[[C2:.*]]:2 = scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %[[C1]]#1)
+// CHECK:             tilegpu.warpgroup_dot
+// CHECK:           tile.store
+// CHECK:           scf.yield %[[C2]]#1 : i32
+// CHECK:       } {tilegpu.warp_specialized = 256 : i32}
+func.func @persistent_two_loops(%pa: tensor<128x64x!tile.ptr<f16>, #bT>, %pb: tensor<64x64x!tile.ptr<f16>, #bT>,
+                                %pc: tensor<128x64x!tile.ptr<f32>, #mma8>,
+                                %ma: !tile.tensormap, %mb: !tile.tensormap, %tiles: i32, %n: i32)
+    attributes {tile.num_stages = 3 : i32, tilegpu.num_warps = 8 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c64 = arith.constant 64 : i32
+  %c128 = arith.constant 128 : i32
+  %c132 = arith.constant 132 : i32
+  %zero = arith.constant dense<0.0> : tensor<128x64xf32, #mma8>
+  %pid = tile.program_id 0 : i32
+  scf.for %t = %pid to %tiles step %c132 : i32 {
+    %row = arith.muli %t, %c128 : i32
+    %r0 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<128x64xf32, #mma8>) : i32 {
+      %k = arith.muli %i, %c64 : i32
+      %a = tile.load %pa tma(%ma[%row, %k]) {tilegpu.vec = 8 : i32} : tensor<128x64x!tile.ptr<f16>, #bT>
+      %b = tile.load %pb tma(%mb[%k, %c0]) {tilegpu.vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #bT>
+      %sa = tilegpu.local_alloc %a : (tensor<128x64xf16, #bT>) -> !tilegpu.memdesc<128x64xf16, #sT>
+      %sb = tilegpu.local_alloc %b : (tensor<64x64xf16, #bT>) -> !tilegpu.memdesc<64x64xf16, #sT>
+      %d = tilegpu.warpgroup_dot %sa, %sb, %acc : !tilegpu.memdesc<128x64xf16, #sT>, !tilegpu.memdesc<64x64xf16, #sT>, tensor<128x64xf32, #mma8> -> tensor<128x64xf32, #mma8>
+      scf.yield %d : tensor<128x64xf32, #mma8>
+    }
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %r0) -> (tensor<128x64xf32, #mma8>) : i32 {
+      %k = arith.muli %i, %c64 : i32
+      %a = tile.load %pa tma(%ma[%row, %k]) {tilegpu.vec = 8 : i32} : tensor<128x64x!tile.ptr<f16>, #bT>
+      %b = tile.load %pb tma(%mb[%k, %c0]) {tilegpu.vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #bT>
+      %sa = tilegpu.local_alloc %a : (tensor<128x64xf16, #bT>) -> !tilegpu.memdesc<128x64xf16, #sT>
+      %sb = tilegpu.local_alloc %b : (tensor<64x64xf16, #bT>) -> !tilegpu.memdesc<64x64xf16, #sT>
+      %d = tilegpu.warpgroup_dot %sa, %sb, %acc : !tilegpu.memdesc<128x64xf16, #sT>, !tilegpu.memdesc<64x64xf16, #sT>, tensor<128x64xf32, #mma8> -> tensor<128x64xf32, #mma8>
+      scf.yield %d : tensor<128x64xf32, #mma8>
+    }
+    tile.store %pc, %r : tensor<128x64x!tile.ptr<f32>, #mma8>
+  }
+  return
+}
+
+// -----
+
 // One consumer warpgroup: no registers to move, and specialized only where
 // shared memory leaves room for one program per SM (else two programs
 // overlap each other). A store before the loop could not run in the
