@@ -29,6 +29,18 @@ if [ "${ONLY:-}" = tile-run ]; then
   ls -la "$OUT"
   exit 0
 fi
+# ONLY=matmul_host: just the host example (bench/jit_host_run.sh).
+if [ "${ONLY:-}" = matmul_host ]; then
+  c++ -std=c++17 -O2 -Iinclude -I"$CUDA/include" \
+    -DMATMUL_TILE='"examples/matmul.tile"' \
+    -c examples/host/matmul_host.cpp -o "$TMP/matmul_host.o"
+  link "$TMP/matmul_host" "$TMP/matmul_host.o" -L"$CUDA/lib64" -lcudart -lcublas \
+    -Wl,-rpath,/usr/local/cuda/lib64
+  xz -9 -T2 -c "$TMP/matmul_host" > "$OUT/matmul_host.xz"
+  rm -rf "$TMP"
+  ls -la "$OUT"
+  exit 0
+fi
 c++ -std=c++17 -O2 -Iinclude -c bench/jit_bench.cpp -o "$TMP/jit_bench.o"
 c++ -std=c++17 -O2 -Iinclude -I"$CUDA/include" \
   -DMATMUL_TILE='"examples/matmul.tile"' \

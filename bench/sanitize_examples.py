@@ -289,22 +289,17 @@ for name, a32, b32 in [
         assert (c32.double() - a32.double() @ b32.double()).abs().max() < 0.1
 a = torch.randn(200, 136, device="cuda", dtype=torch.float16)
 b = torch.randn(264, 136, device="cuda", dtype=torch.float16)
-for i in range(4):
-    c = torch.empty(200, 264, device="cuda", dtype=torch.float16)
-    Kernel(CDIR, "matmul_tma", i)(*(p for t in (a, b, c)
-                                    for p in descriptor_parts(t)),
-                                  200, 264, 136)
-    torch.cuda.synchronize()
-    assert (c.double() - a.double() @ b.double().T).abs().max() < 0.1
-# The same kernels made persistent for 2 SMs: each program walks 2-3 tiles
-# (its Q, ring and epilogue reused from one tile to the next).
-for i in range(4):
-    c = torch.empty(200, 264, device="cuda", dtype=torch.float16)
-    Kernel(CDIR, "matmul_tma_sms2", i)(*(p for t in (a, b, c)
-                                         for p in descriptor_parts(t)),
-                                       200, 264, 136)
-    torch.cuda.synchronize()
-    assert (c.double() - a.double() @ b.double().T).abs().max() < 0.1
+# Also built for 2 SMs (matmul_tma_sms2): the one-tile kernels made
+# persistent then walk 2-3 tiles a program (ring and epilogue reused from
+# one tile to the next).
+for name in ["matmul_tma", "matmul_tma_sms2"]:
+    for i in range(4):
+        c = torch.empty(200, 264, device="cuda", dtype=torch.float16)
+        Kernel(CDIR, name, i)(*(p for t in (a, b, c)
+                                for p in descriptor_parts(t)),
+                              200, 264, 136)
+        torch.cuda.synchronize()
+        assert (c.double() - a.double() @ b.double().T).abs().max() < 0.1, (name, i)
 q, k, v = (torch.randn(1, 3, 256, 128, device="cuda", dtype=torch.float16)
            for _ in range(3))
 o = torch.empty_like(q)
