@@ -269,7 +269,7 @@ static Value scalarBase(Value ptr) {
   return ptr;
 }
 
-/// Whether the tiles the dots' loop loads come from tensor maps the tile
+/// Whether the tiles the dots' loops load come from tensor maps the tile
 /// loop can make once: a descriptor's, or one tile-pointer-tensor-maps
 /// makes from pointers off a base that does not change with the tile
 /// (tutorial 03's `a_ptr`; not attention's `Q + off_hz * stride_qh`, whose

@@ -153,8 +153,9 @@ cl::opt<bool> pointerTensorMaps(
 cl::opt<bool> persistentPrograms(
     "persistent-programs",
     cl::desc("On sm_90a, let about one program per SM walk the tiles of a "
-             "kernel that computes one matmul tile per program (its launch "
-             "grid becomes min(SMs, tiles))"),
+             "kernel that computes one output tile per program (a matmul, "
+             "attention without its causal split; its launch grid becomes "
+             "min(SMs, tiles))"),
     cl::init(true), cl::cat(category));
 cl::opt<bool> deferDots(
     "defer-dots",
