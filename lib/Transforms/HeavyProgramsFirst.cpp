@@ -147,22 +147,9 @@ static void orderByWork(func::FuncOp func, int64_t group) {
   Block &entry = func.getBody().front();
   OpBuilder b(&entry, entry.begin());
   Location loc = func.getLoc();
-  Type i32 = b.getI32Type();
-  Value count[3], id[3];
-  for (unsigned a = 0; a < 3; ++a) {
-    count[a] = NumProgramsOp::create(b, loc, i32, a);
-    id[a] = ProgramIdOp::create(b, loc, i32, a);
-  }
-  // The launch order: x fastest.
-  Value linear = arith::AddIOp::create(
-      b, loc, id[0],
-      arith::MulIOp::create(
-          b, loc, count[0],
-          arith::AddIOp::create(b, loc, id[1],
-                                arith::MulIOp::create(b, loc, count[1], id[2]),
-                                arith::IntegerOverflowFlags::nsw),
-          arith::IntegerOverflowFlags::nsw),
-      arith::IntegerOverflowFlags::nsw);
+  LaunchOrder launch = launchOrder(b, loc, arith::IntegerOverflowFlags::nsw);
+  Value linear = launch.linear;
+  Value *count = launch.counts;
   SmallVector<unsigned> others;
   for (unsigned a = 0; a < 3; ++a)
     if (a != axis)

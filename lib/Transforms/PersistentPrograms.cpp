@@ -20,6 +20,7 @@
 #include "tile/Transforms/Passes.h"
 
 #include "LoopStages.h"
+#include "ProgramOrder.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -103,11 +104,12 @@ static bool hasHalfPrecisionOperands(ArrayRef<DotOp> dots) {
   });
 }
 
-/// Whether `v` is a tile loaded from memory (possibly read transposed).
-static bool isLoadedTile(Value v) {
+/// The load of the tile `v` (possibly read transposed); null where `v` is
+/// not a loaded tile.
+static LoadOp loadOfTile(Value v) {
   while (auto trans = v.getDefiningOp<TransOp>())
     v = trans.getSrc();
-  return bool(v.getDefiningOp<LoadOp>());
+  return v.getDefiningOp<LoadOp>();
 }
 
 static int64_t tileBytes(Value v) {
@@ -156,7 +158,7 @@ static bool fillsTheSM(ArrayRef<DotOp> dots, func::FuncOp func,
         if (loop.isDefinedOutsideOfLoop(operand)) {
           if (loadedOnce.insert(operand).second)
             once += tileBytes(operand);
-        } else if (isLoadedTile(operand)) {
+        } else if (loadOfTile(operand)) {
           loopSlot += tileBytes(operand);
         }
       }
@@ -279,12 +281,8 @@ static bool loadsFromTileInvariantMaps(ArrayRef<DotOp> dots,
   for (DotOp dot : dots) {
     auto loop = cast<scf::ForOp>(dot->getParentOp());
     for (Value operand : {dot.getA(), dot.getB()}) {
-      if (loop.isDefinedOutsideOfLoop(operand) || !isLoadedTile(operand))
-        continue;
-      while (auto trans = operand.getDefiningOp<TransOp>())
-        operand = trans.getSrc();
-      auto load = operand.getDefiningOp<LoadOp>();
-      if (load.getTensorMap())
+      LoadOp load = loadOfTile(operand);
+      if (loop.isDefinedOutsideOfLoop(operand) || !load || load.getTensorMap())
         continue;
       Value base = scalarBase(load.getPtr());
       if (!base || !invariants.contains(base))
@@ -366,19 +364,9 @@ static void makePersistent(func::FuncOp func, unsigned programs,
   while (dims.size() < 3)
     dims.push_back(one);
   // The hardware's linear id and count, whatever grid the launch has.
-  SmallVector<Value> ids, counts;
-  for (int32_t a = 0; a < 3; ++a) {
-    ids.push_back(ProgramIdOp::create(b, loc, b.getI32Type(), a));
-    counts.push_back(NumProgramsOp::create(b, loc, b.getI32Type(), a));
-  }
-  Value first = arith::AddIOp::create(
-      b, loc, ids[0],
-      arith::MulIOp::create(
-          b, loc, counts[0],
-          arith::AddIOp::create(
-              b, loc, ids[1],
-              arith::MulIOp::create(b, loc, counts[1], ids[2]))));
-  Value launched = product(b, loc, counts);
+  LaunchOrder launch = launchOrder(b, loc);
+  Value first = launch.linear;
+  Value launched = product(b, loc, launch.counts);
   Value tiles = product(b, loc, dims);
   auto loop = scf::ForOp::create(b, loc, first, tiles, launched);
   runAsTile(ops, loop, dims);

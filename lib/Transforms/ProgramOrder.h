@@ -1,18 +1,50 @@
 //===- ProgramOrder.h - Grouped orders of a kernel's programs ---*- C++ -*-===//
 //
-// Shared by tile-group-program-order and tile-heavy-programs-first: a
-// linear program id in launch order mapped to two coordinates so that
-// consecutive programs cover `group` positions of one axis before moving
-// one step along the other.
+// Shared by tile-group-program-order, tile-heavy-programs-first and
+// tile-persistent-programs: a program's linear id in launch order, and
+// such an id mapped to two coordinates so that consecutive programs cover
+// `group` positions of one axis before moving one step along the other.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TILE_LIB_TRANSFORMS_PROGRAMORDER_H
 #define TILE_LIB_TRANSFORMS_PROGRAMORDER_H
 
+#include "tile/Dialect/Tile/TileDialect.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
 namespace mlir::tile {
+
+/// The running program's linear id in launch order (x fastest), `id0 + n0
+/// * (id1 + n1 * id2)`, and the launch's program counts `n`, as the
+/// hardware has them whatever grid was launched; `flags` on the sums and
+/// the outer product.
+struct LaunchOrder {
+  Value linear;
+  Value counts[3];
+};
+inline LaunchOrder launchOrder(
+    OpBuilder &b, Location loc,
+    arith::IntegerOverflowFlags flags = arith::IntegerOverflowFlags::none) {
+  Type i32 = b.getI32Type();
+  LaunchOrder order;
+  Value id[3];
+  for (unsigned a = 0; a < 3; ++a) {
+    order.counts[a] = NumProgramsOp::create(b, loc, i32, a);
+    id[a] = ProgramIdOp::create(b, loc, i32, a);
+  }
+  order.linear = arith::AddIOp::create(
+      b, loc, id[0],
+      arith::MulIOp::create(
+          b, loc, order.counts[0],
+          arith::AddIOp::create(
+              b, loc, id[1],
+              arith::MulIOp::create(b, loc, order.counts[1], id[2]), flags),
+          flags),
+      flags);
+  return order;
+}
 
 /// The coordinates of linear id `pid` in the grouped order: along the
 /// grouped axis (of `groupedCount` positions) and along the walked one (of

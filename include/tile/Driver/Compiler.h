@@ -131,9 +131,10 @@ struct CompileOptions {
   /// fast version of a kernel, so that TMA may copy them as it does a
   /// descriptor's blocks (tile-pointer-tensor-maps; sm_90a only).
   bool pointerTensorMaps = true;
-  /// Make one-tile matmul programs persistent, about one program per SM
-  /// walking the tiles (tile-persistent-programs; sm_90a only, with the
-  /// tensor maps of pointer tiles).
+  /// Make one-tile programs (a matmul, attention without its causal split)
+  /// persistent, about one program per SM walking the tiles
+  /// (tile-persistent-programs; sm_90a only, with the tensor maps of
+  /// pointer tiles).
   bool persistentPrograms = true;
   /// In a warp-specialized attention loop, issue the second dot one
   /// iteration later (tilegpu-warp-specialize's defer-dots): the consumers
