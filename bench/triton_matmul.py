@@ -43,13 +43,13 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak,
     tl.store(c_ptrs, c, mask=c_mask)
 
 
-def seeded_problem(size):
-    """M, N, K from "MxNxK", fp16 operands A (M x K) and B (K x N) drawn
-    from a seed of the size, and their float64 product."""
+def seeded_problem(size, dtype=torch.float16):
+    """M, N, K from "MxNxK", operands A (M x K) and B (K x N) of `dtype`
+    drawn from a seed of the size, and their float64 product."""
     M, N, K = (int(x) for x in size.split("x"))
     torch.manual_seed(M + 3 * N + 7 * K)
-    a = torch.randn(M, K, device="cuda", dtype=torch.float16)
-    b = torch.randn(K, N, device="cuda", dtype=torch.float16)
+    a = torch.randn(M, K, device="cuda", dtype=dtype)
+    b = torch.randn(K, N, device="cuda", dtype=dtype)
     return M, N, K, a, b, a.double() @ b.double()
 
 
