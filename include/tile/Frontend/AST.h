@@ -466,7 +466,7 @@ struct FunctionDef {
   StmtList body;
   /// Functions defined in the body (`def init_func(nargs): ...` of a hook
   /// factory that returns it), kept out of `body`: host code may read them
-  /// (Specialize.cpp), device code may not run a body that defines one.
+  /// (ConfigHooks.cpp), device code may not run a body that defines one.
   std::vector<std::unique_ptr<FunctionDef>> nestedFunctions;
 
   const Decorator *findDecorator(llvm::StringRef name) const;
