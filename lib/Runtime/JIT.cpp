@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Runtime/JIT.h"
+#include "JITInternal.h"
 #include "tile/Driver/Compiler.h"
 #include "tile/Frontend/ConfigFilter.h"
 #include "tile/Frontend/Heuristics.h"
@@ -20,7 +21,6 @@
 #include "tile/Runtime/DiskCache.h"
 #include "tile/Runtime/GridExpr.h"
 #include "tile/Runtime/Specialization.h"
-#include "tile/Target/RegisterBudget.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"
@@ -41,76 +41,7 @@
 #endif
 
 using namespace tile;
-namespace cu = tile::cuda;
-
-namespace {
-
-/// One compiled entry point of a module.
-struct Entry {
-  std::string name;
-  cu::CUfunction function = nullptr;
-  unsigned threads = 128, sharedBytes = 0;
-  std::vector<DType> paramTypes;
-  std::vector<GridExpr> grid; // empty without @grid
-  std::string config;         // "BLOCK_M=128, ..., num_warps=8"
-  /// Parameter indices: pointers zeroed before each launch (the config's
-  /// pre_hook), and those timing configs must leave unchanged (@autotune's
-  /// reset_to_zero and restore_value).
-  std::vector<unsigned> zeroBeforeLaunch, keepWhileTuning;
-};
-
-/// One compilation: a specialization of a kernel, every config.
-struct CompiledSet {
-  std::string ptx, cubin, metadata;
-  cu::CUmodule module = nullptr;
-  std::vector<Entry> entries;
-};
-
-bool envFlag(const char *name) {
-  const char *v = std::getenv(name);
-  return v && *v && std::string(v) != "0";
-}
-
-} // namespace
-
-//===----------------------------------------------------------------------===//
-// The JIT's shared state
-//===----------------------------------------------------------------------===//
-
-struct JIT::Impl {
-  JITOptions options;
-  std::optional<DiskCache> disk;
-  std::mutex loadMutex;
-  std::unordered_map<std::string, std::weak_ptr<KernelState>> loaded;
-  /// The tilec pipeline runs one compilation at a time.
-  std::mutex compileMutex;
-};
-
-struct tile::KernelState {
-  std::shared_ptr<JIT::Impl> jit;
-  std::string source, bufferName, kernelName;
-  CompileOptions options;
-  std::vector<DeclaredParam> params;
-  std::vector<int> tuneKey; // parameter indices of the @autotune key
-  /// Parameter indices of the arguments the @heuristics read: their values
-  /// join the specialization key.
-  std::vector<int> heuristicInputs;
-  /// The source, parsed on the first launch whose heuristics are evaluated
-  /// (under compileMutex), for every later one.
-  llvm::SourceMgr heuristicSource;
-  std::unique_ptr<tilec::Module> heuristicAst;
-  bool autotuned = false;
-  std::string arch;
-  /// What num_sms() gives in @autotune configs: the device's SM count.
-  unsigned numSMs = 0;
-  /// arch and numSMs, for the keys of compiled sets and tuning choices.
-  std::string targetKey() const { return arch + ":" + std::to_string(numSMs); }
-
-  std::shared_mutex mapMutex;
-  std::unordered_map<std::string, std::shared_ptr<CompiledSet>> sets;
-  std::unordered_map<std::string, unsigned> choices;
-  std::mutex compileMutex, tuneMutex;
-};
+using namespace tile::jit;
 
 namespace {
 
@@ -165,7 +96,9 @@ Status ensureContext(const cu::Driver &d) {
   return Status();
 }
 
-Expected<const cu::Driver *> gpu() {
+} // namespace
+
+Expected<const cu::Driver *> tile::jit::gpu() {
   std::string why;
   const cu::Driver *d = cu::getDriver(&why);
   if (!d)
@@ -175,125 +108,7 @@ Expected<const cu::Driver *> gpu() {
   return d;
 }
 
-/// PTX to a cubin with the driver's linker (the driver's own ptxas). The
-/// kernels of a set (every config of an @autotune) are assembled in
-/// parallel, one thread per CPU (split compilation; a driver that does not
-/// know the option links without it).
-Expected<std::string> linkPTX(const cu::Driver &d, const std::string &ptx) {
-  cu::CUlinkState link;
-  int options[] = {cu::kJitSplitCompile};
-  void *values[] = {reinterpret_cast<void *>(uintptr_t(0))};
-  cu::CUresult r = d.cuLinkCreate(1, options, values, &link);
-  if (r != cu::CUDA_SUCCESS)
-    r = d.cuLinkCreate(0, nullptr, nullptr, &link);
-  if (r != cu::CUDA_SUCCESS)
-    return Status::error(cu::describe(d, "cuLinkCreate", r));
-  // The driver only reads the text (its parameter is not const).
-  r = d.cuLinkAddData(link, cu::kJitInputPtx, const_cast<char *>(ptx.c_str()),
-                      ptx.size() + 1, "tile.ptx", 0, nullptr, nullptr);
-  void *cubin = nullptr;
-  size_t size = 0;
-  if (r == cu::CUDA_SUCCESS)
-    r = d.cuLinkComplete(link, &cubin, &size);
-  std::string out;
-  if (r == cu::CUDA_SUCCESS)
-    out.assign(static_cast<const char *>(cubin), size);
-  d.cuLinkDestroy(link);
-  if (r != cu::CUDA_SUCCESS)
-    return Status::error(cu::describe(d, "assembling the PTX", r));
-  return out;
-}
-
-/// Registers and local memory (bytes per thread) of a kernel in a cubin.
-struct EntryResources {
-  int registers = 0, localBytes = 0;
-};
-
-/// The resources of every entry of `cubin`, as the driver reports them.
-Expected<llvm::StringMap<EntryResources>>
-readResources(const cu::Driver &d, const std::string &cubin,
-              const std::vector<Entry> &entries) {
-  cu::CUmodule module;
-  cu::CUresult r = d.cuModuleLoadData(&module, cubin.data());
-  if (r != cu::CUDA_SUCCESS)
-    return Status::error(cu::describe(d, "cuModuleLoadData", r));
-  llvm::StringMap<EntryResources> resources;
-  for (const Entry &e : entries) {
-    cu::CUfunction function;
-    EntryResources &res = resources[e.name];
-    r = d.cuModuleGetFunction(&function, module, e.name.c_str());
-    if (r == cu::CUDA_SUCCESS)
-      r = d.cuFuncGetAttribute(&res.registers, cu::kFuncAttrNumRegs, function);
-    if (r == cu::CUDA_SUCCESS)
-      r = d.cuFuncGetAttribute(&res.localBytes, cu::kFuncAttrLocalSizeBytes,
-                               function);
-    if (r != cu::CUDA_SUCCESS)
-      break;
-  }
-  d.cuModuleUnload(module);
-  if (r != cu::CUDA_SUCCESS)
-    return Status::error(cu::describe(d, "reading register counts", r));
-  return resources;
-}
-
-/// Links `ptx` and states the occupancy register budget (RegisterBudget.h)
-/// of every kernel whose register count the driver's ptxas left below it:
-/// the first link's counts come from loading its cubin, and a second link
-/// (only when some budget is raised) applies the budgets. A budget under
-/// which a kernel needs more local memory (ptxas schedules differently and
-/// spills) is dropped again, with a third link. `ptx` is updated. With
-/// `log`, each budget's fate goes to stderr.
-Expected<std::string> linkWithRegisterBudgets(const cu::Driver &d,
-                                              std::string &ptx,
-                                              const std::vector<Entry> &entries,
-                                              bool log) {
-  Expected<std::string> cubin = linkPTX(d, ptx);
-  if (!cubin)
-    return cubin;
-  auto before = readResources(d, *cubin, entries);
-  if (!before)
-    return before.takeStatus();
-  llvm::StringMap<unsigned> budgets;
-  for (const Entry &e : entries) {
-    int registers = before->lookup(e.name).registers;
-    unsigned budget = tilec::occupancyRegisterBudget(registers, e.threads);
-    if (budget > unsigned(registers))
-      budgets[e.name] = budget;
-  }
-  if (budgets.empty())
-    return cubin;
-  std::string original = ptx;
-  ptx = tilec::setRegisterBudgets(original, budgets);
-  Expected<std::string> budgeted = linkPTX(d, ptx);
-  if (!budgeted)
-    return budgeted;
-  auto after = readResources(d, *budgeted, entries);
-  if (!after)
-    return after.takeStatus();
-  bool dropped = false;
-  for (const Entry &e : entries) {
-    auto it = budgets.find(e.name);
-    if (it == budgets.end())
-      continue;
-    const auto &was = before->lookup(e.name), &now = after->lookup(e.name);
-    bool spills = now.localBytes > was.localBytes;
-    if (log)
-      llvm::errs() << "tile: " << e.name << ": " << was.registers
-                   << " registers, budget " << it->second << " -> "
-                   << now.registers << " registers, local memory "
-                   << was.localBytes << " -> " << now.localBytes
-                   << " bytes: " << (spills ? "budget dropped" : "budget kept")
-                   << "\n";
-    if (spills) {
-      budgets.erase(it);
-      dropped = true;
-    }
-  }
-  if (!dropped)
-    return budgeted;
-  ptx = tilec::setRegisterBudgets(original, budgets);
-  return budgets.empty() ? cubin : linkPTX(d, ptx);
-}
+namespace {
 
 /// Entries from the metadata JSON that tilec wrote for the set.
 Expected<std::vector<Entry>> parseEntries(const std::string &json,
@@ -651,18 +466,10 @@ getSet(KernelState &k, const std::vector<ParamSpec> &specs,
   return set;
 }
 
-/// The 8-byte argument slots of a launch and the grid it runs.
-struct LaunchArgs {
-  llvm::SmallVector<uint64_t, 32> slots;
-  llvm::SmallVector<void *, 32> pointers;
-  llvm::SmallVector<int64_t, 32> gridValues;
-  /// Device copies made before each launch: destination, source, bytes
-  /// (the autotuner's restores), then buffers zeroed: address, bytes.
-  llvm::SmallVector<std::array<uint64_t, 3>, 2> copies;
-  llvm::SmallVector<std::pair<uint64_t, uint64_t>, 2> zeroes;
-};
+} // namespace
 
-Status packArgs(const Entry &e, llvm::ArrayRef<Arg> args, LaunchArgs &out) {
+Status tile::jit::packArgs(const Entry &e, llvm::ArrayRef<Arg> args,
+                           LaunchArgs &out) {
   size_t n = args.size();
   out.slots.resize(n);
   out.pointers.resize(n);
@@ -698,8 +505,9 @@ Status packArgs(const Entry &e, llvm::ArrayRef<Arg> args, LaunchArgs &out) {
   return Status();
 }
 
-Expected<Grid> gridFor(const Entry &e, std::optional<Grid> explicitGrid,
-                       llvm::ArrayRef<int64_t> values) {
+Expected<Grid> tile::jit::gridFor(const Entry &e,
+                                  std::optional<Grid> explicitGrid,
+                                  llvm::ArrayRef<int64_t> values) {
   Grid g;
   if (explicitGrid) {
     g = *explicitGrid;
@@ -726,9 +534,9 @@ Expected<Grid> gridFor(const Entry &e, std::optional<Grid> explicitGrid,
 }
 
 /// Device-to-device copies on `stream`: destination, source, bytes each.
-Status copyOnDevice(const cu::Driver &d,
-                    llvm::ArrayRef<std::array<uint64_t, 3>> copies,
-                    cu::CUstream stream) {
+Status tile::jit::copyOnDevice(const cu::Driver &d,
+                               llvm::ArrayRef<std::array<uint64_t, 3>> copies,
+                               cu::CUstream stream) {
   for (const std::array<uint64_t, 3> &c : copies)
     if (cu::CUresult r = d.cuMemcpyDtoDAsync(c[0], c[1], c[2], stream);
         r != cu::CUDA_SUCCESS)
@@ -736,8 +544,8 @@ Status copyOnDevice(const cu::Driver &d,
   return Status();
 }
 
-Status launchEntry(const cu::Driver &d, const Entry &e, Stream stream,
-                   Grid g, LaunchArgs &a) {
+Status tile::jit::launchEntry(const cu::Driver &d, const Entry &e,
+                              Stream stream, Grid g, LaunchArgs &a) {
   auto s = static_cast<cu::CUstream>(stream);
   if (Status copied = copyOnDevice(d, a.copies, s); !copied)
     return copied;
@@ -752,191 +560,6 @@ Status launchEntry(const cu::Driver &d, const Entry &e, Stream stream,
     return Status::error(cu::describe(d, "cuLaunchKernel", r));
   return Status();
 }
-
-/// Median time of one launch of `e`, in milliseconds.
-Expected<float> timeEntry(const cu::Driver &d, const Entry &e, Stream stream,
-                          Grid g, LaunchArgs &a, const JITOptions &o) {
-  for (unsigned i = 0; i < o.tuneWarmup; ++i)
-    if (Status s = launchEntry(d, e, stream, g, a); !s)
-      return s;
-  cu::CUevent start, end;
-  d.cuEventCreate(&start, 0);
-  d.cuEventCreate(&end, 0);
-  std::vector<float> times;
-  Status status;
-  for (unsigned i = 0; i < std::max(1u, o.tuneRepetitions) && status; ++i) {
-    d.cuEventRecord(start, static_cast<cu::CUstream>(stream));
-    status = launchEntry(d, e, stream, g, a);
-    d.cuEventRecord(end, static_cast<cu::CUstream>(stream));
-    d.cuEventSynchronize(end);
-    float ms = 0;
-    d.cuEventElapsedTime(&ms, start, end);
-    times.push_back(ms);
-  }
-  d.cuEventDestroy(start);
-  d.cuEventDestroy(end);
-  if (!status)
-    return status;
-  std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
-  return times[times.size() / 2];
-}
-
-/// Copies of the buffers that timing configs must leave unchanged
-/// (@autotune's reset_to_zero and restore_value), taken before tuning:
-/// every timed launch starts from them, and they are put back after, so
-/// the call's own launch sees the buffers it was given. (Triton zeroes the
-/// reset_to_zero buffers instead; the same when they are zero at the call,
-/// as its later calls, which do not tune, need them to be.) A buffer's
-/// extent is its given size, else up to the end of its allocation.
-class TuningSnapshot {
-public:
-  TuningSnapshot(const cu::Driver &d, Stream stream)
-      : d(d), stream(static_cast<cu::CUstream>(stream)) {}
-  TuningSnapshot(const TuningSnapshot &) = delete;
-  TuningSnapshot &operator=(const TuningSnapshot &) = delete;
-  ~TuningSnapshot() {
-    if (copies.empty())
-      return;
-    d.cuStreamSynchronize(stream);
-    for (const std::array<uint64_t, 3> &c : copies)
-      d.cuMemFree(c[1]);
-  }
-
-  Status take(const Entry &e, llvm::ArrayRef<Arg> args) {
-    for (unsigned i : e.keepWhileTuning) {
-      auto *p =
-          i < args.size() ? std::get_if<Pointer>(&args[i].get()) : nullptr;
-      if (!p || !p->address)
-        continue;
-      uint64_t bytes = p->bytes;
-      if (!bytes) {
-        cu::CUdeviceptr base = 0;
-        size_t size = 0;
-        if (cu::CUresult r = d.cuMemGetAddressRange(&base, &size, p->address);
-            r != cu::CUDA_SUCCESS)
-          return Status::error(cu::describe(d, "cuMemGetAddressRange", r));
-        bytes = base + size - p->address;
-      }
-      cu::CUdeviceptr copy = 0;
-      if (cu::CUresult r = d.cuMemAlloc(&copy, bytes); r != cu::CUDA_SUCCESS)
-        return Status::error(cu::describe(d, "cuMemAlloc", r));
-      copies.push_back({p->address, copy, bytes});
-      if (cu::CUresult r = d.cuMemcpyDtoDAsync(copy, p->address, bytes, stream);
-          r != cu::CUDA_SUCCESS)
-        return Status::error(cu::describe(d, "cuMemcpyDtoDAsync", r));
-    }
-    return Status();
-  }
-  void restoreBefore(LaunchArgs &a) const {
-    a.copies.assign(copies.begin(), copies.end());
-  }
-  Status restore() { return copyOnDevice(d, copies, stream); }
-
-private:
-  const cu::Driver &d;
-  cu::CUstream stream;
-  /// Buffer, copy, bytes.
-  llvm::SmallVector<std::array<uint64_t, 3>, 2> copies;
-};
-
-/// The entry of an autotuned set for this call's key values.
-Expected<unsigned> chooseEntry(KernelState &k, const CompiledSet &set,
-                               const std::string &specKey,
-                               llvm::ArrayRef<Arg> args, Stream stream,
-                               std::optional<Grid> explicitGrid) {
-  if (set.entries.size() == 1)
-    return 0u;
-  std::string tuneKey = specKey + "|";
-  std::string keyText;
-  for (int index : k.tuneKey) {
-    int64_t v = 0;
-    std::visit(
-        [&](const auto &x) {
-          using V = std::decay_t<decltype(x)>;
-          if constexpr (!std::is_same_v<V, Pointer>)
-            v = int64_t(x);
-        },
-        args[index].get());
-    tuneKey += std::to_string(v) + ",";
-    keyText += (keyText.empty() ? "" : ", ") + k.params[index].name + "=" +
-               std::to_string(v);
-  }
-  {
-    std::shared_lock<std::shared_mutex> read(k.mapMutex);
-    auto it = k.choices.find(tuneKey);
-    if (it != k.choices.end())
-      return it->second;
-  }
-  std::lock_guard<std::mutex> lock(k.tuneMutex);
-  {
-    std::shared_lock<std::shared_mutex> read(k.mapMutex);
-    auto it = k.choices.find(tuneKey);
-    if (it != k.choices.end())
-      return it->second;
-  }
-  bool log = envFlag("TILE_AUTOTUNE_LOG");
-  std::string diskKey =
-      hashKey({"tile-autotune", JIT::compilerVersion(), k.source, k.kernelName,
-               tuneKey, k.targetKey(), std::to_string(k.options.groupM)});
-  std::optional<unsigned> choice;
-  if (k.jit->disk)
-    if (auto saved = k.jit->disk->get(diskKey, "tune")) {
-      unsigned c = unsigned(std::atoi(saved->c_str()));
-      if (c < set.entries.size())
-        choice = c;
-      if (choice && log)
-        llvm::errs() << "tile: autotune " << k.kernelName << " (" << keyText
-                     << "): config " << *choice << " from the disk cache\n";
-    }
-  if (!choice) {
-    Expected<const cu::Driver *> d = gpu();
-    if (!d)
-      return d.takeStatus();
-    auto began = std::chrono::steady_clock::now();
-    float best = 0;
-    TuningSnapshot snapshot(**d, stream);
-    if (Status s = snapshot.take(set.entries[0], args); !s)
-      return s;
-    for (unsigned i = 0; i < set.entries.size(); ++i) {
-      const Entry &e = set.entries[i];
-      LaunchArgs a;
-      if (Status s = packArgs(e, args, a); !s)
-        return s;
-      snapshot.restoreBefore(a);
-      Expected<Grid> g = gridFor(e, explicitGrid, a.gridValues);
-      if (!g)
-        return g.takeStatus();
-      double elapsed = std::chrono::duration<double>(
-                           std::chrono::steady_clock::now() - began)
-                           .count();
-      if (log || elapsed > 2.0)
-        llvm::errs() << "tile: autotuning " << k.kernelName << " ("
-                     << keyText << "): config " << i + 1 << " of "
-                     << set.entries.size() << "...\n";
-      Expected<float> ms = timeEntry(**d, e, stream, *g, a, k.jit->options);
-      if (!ms)
-        return ms.takeStatus();
-      if (log)
-        llvm::errs() << "tile:   " << e.config << ": " << *ms << " ms\n";
-      if (!choice || *ms < best) {
-        choice = i;
-        best = *ms;
-      }
-    }
-    if (Status s = snapshot.restore(); !s)
-      return s;
-    if (log)
-      llvm::errs() << "tile: autotune " << k.kernelName << " (" << keyText
-                   << "): chose " << set.entries[*choice].config << "\n";
-    if (k.jit->disk)
-      (void)k.jit->disk->put(diskKey, "tune", std::to_string(*choice));
-  }
-  std::unique_lock<std::shared_mutex> write(k.mapMutex);
-  k.choices[tuneKey] = *choice;
-  return *choice;
-}
-
-} // namespace
 
 //===----------------------------------------------------------------------===//
 // Kernel
