@@ -736,6 +736,13 @@ FailureOr<Val> Generator::builtinInlineAsm(const CallArgs &args,
     t.shape = shape;
     resultTypes.push_back(mlirType(t));
   }
+  // LLVM takes a mismatch for a fatal error; say it at the arguments.
+  if (std::optional<std::string> error = tile::checkInlineAsmConstraints(
+          *constraints, resultTypes.size(), operands.size()))
+    return this->error(b->loc(1, at), *error);
+  if (std::optional<std::string> error =
+          tile::checkInlineAsmText(*text, resultTypes.size() + operands.size()))
+    return this->error(b->loc(0, at), *error);
   auto op = tile::InlineAsmOp::create(
       builder, loc(at), resultTypes, operands, builder.getStringAttr(*text),
       builder.getStringAttr(*constraints),

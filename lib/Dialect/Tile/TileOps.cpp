@@ -425,9 +425,93 @@ LogicalResult IntToPtrOp::verify() {
 // InlineAsmOp
 //===----------------------------------------------------------------------===//
 
+std::optional<std::string>
+mlir::tile::checkInlineAsmConstraints(StringRef constraints, unsigned results,
+                                      unsigned args) {
+  unsigned outputs = 0, inputs = 0;
+  SmallVector<StringRef> entries;
+  constraints.split(entries, ',');
+  for (StringRef entry : entries) {
+    entry = entry.trim();
+    if (entry.empty())
+      return "the constraints \"" + constraints.str() +
+             "\" have an empty entry";
+    if (entry.starts_with("~"))
+      continue;
+    if (entry.starts_with("+"))
+      return "in-out constraints ('" + entry.str() +
+             "') are not supported: give the output and the input apart";
+    if (entry.starts_with("=")) {
+      if (inputs)
+        return "the output constraint '" + entry.str() +
+               "' follows an input one: outputs come first";
+      ++outputs;
+      continue;
+    }
+    ++inputs;
+  }
+  if (outputs != results || inputs != args)
+    return "the constraints \"" + constraints.str() + "\" name " +
+           std::to_string(outputs) + " output(s) and " +
+           std::to_string(inputs) + " input(s), for " +
+           std::to_string(results) + " result(s) and " + std::to_string(args) +
+           " argument(s)";
+  return std::nullopt;
+}
+
+std::optional<std::string> mlir::tile::checkInlineAsmText(StringRef text,
+                                                          unsigned operands) {
+  auto checkNumber = [&](StringRef digits) -> std::optional<std::string> {
+    unsigned n = 0;
+    if (digits.getAsInteger(10, n) || n >= operands)
+      return "the asm refers to operand $" + digits.str() + ", but it has " +
+             std::to_string(operands) + " ($0 to $" +
+             std::to_string(operands - 1) + ")";
+    return std::nullopt;
+  };
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '$')
+      continue;
+    StringRef rest = text.substr(i + 1);
+    if (rest.empty())
+      return std::string("the asm ends with '$' (write '$$' for a literal "
+                         "'$')");
+    char next = rest.front();
+    if (next == '$' || next == '(' || next == ')' || next == '|') {
+      ++i;
+      continue;
+    }
+    if (next == '{') {
+      size_t close = rest.find('}');
+      if (close == StringRef::npos)
+        return std::string("the asm has a '${' without its '}'");
+      StringRef digits = rest.substr(1, close - 1).take_while(llvm::isDigit);
+      if (!digits.empty())
+        if (std::optional<std::string> error = checkNumber(digits))
+          return error;
+      i += close + 1;
+      continue;
+    }
+    StringRef digits = rest.take_while(llvm::isDigit);
+    if (digits.empty())
+      return "the asm has '$" + std::string(1, next) +
+             "', which is not an operand (write '$$' for a literal '$')";
+    if (std::optional<std::string> error = checkNumber(digits))
+      return error;
+    i += digits.size();
+  }
+  return std::nullopt;
+}
+
 LogicalResult InlineAsmOp::verify() {
   if (getResults().empty())
     return emitOpError("needs at least one result");
+  if (std::optional<std::string> error = checkInlineAsmConstraints(
+          getConstraints(), getNumResults(), getArgs().size()))
+    return emitOpError(*error);
+  if (std::optional<std::string> error = checkInlineAsmText(
+          getAsmString(), getNumResults() + getArgs().size()))
+    return emitOpError(*error);
   ArrayRef<int64_t> shape = shapeOf(getResults()[0].getType());
   bool tensor = isa<RankedTensorType>(getResults()[0].getType());
   for (Type t : llvm::concat<const Type>(getArgs().getTypes(),

@@ -454,6 +454,22 @@ func.func @inline_asm_shapes(%x: tensor<8xf32>) {
 
 // -----
 
+func.func @inline_asm_operand(%x: tensor<8xf32>) {
+  // expected-error @+1 {{the asm refers to operand $2, but it has 2 ($0 to $1)}}
+  %0 = tile.inline_asm_elementwise "mov.b32 $0, $2;", "=r,r"(%x) {pack = 1 : i32} : (tensor<8xf32>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @inline_asm_constraints(%x: tensor<8xf32>) {
+  // expected-error @+1 {{the constraints "=r" name 1 output(s) and 0 input(s), for 1 result(s) and 1 argument(s)}}
+  %0 = tile.inline_asm_elementwise "mov.b32 $0, 0;", "=r"(%x) {pack = 1 : i32} : (tensor<8xf32>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
 func.func @inline_asm_pack(%x: tensor<8xf16>) {
   // expected-error @+1 {{packs of 4 'f16' do not fit a 32-bit register}}
   %0 = tile.inline_asm_elementwise "mov.b32 $0, $1;", "=r,r"(%x) {pack = 4 : i32} : (tensor<8xf16>) -> tensor<8xf16>

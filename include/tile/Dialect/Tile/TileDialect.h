@@ -75,6 +75,20 @@ bool usedOnlyAsDotOperand(Value v, DotOp dot = DotOp());
 /// order of execution is then theirs to keep.
 bool programsMayCommunicate(Operation *kernel);
 
+/// Why `constraints` (LLVM's inline-asm constraint list) do not fit an
+/// inline_asm_elementwise of `results` results and `args` arguments: the
+/// outputs (`=...`) first, one per result, then one input per argument,
+/// clobbers (`~{...}`) anywhere; in-out (`+...`) entries are not taken.
+/// std::nullopt where they fit.
+std::optional<std::string> checkInlineAsmConstraints(StringRef constraints,
+                                                     unsigned results,
+                                                     unsigned args);
+/// Why the asm `text` refers to an operand it does not have (`$N` or
+/// `${N:...}` with N at least `operands`) or has a `$` LLVM would reject;
+/// std::nullopt where it does not.
+std::optional<std::string> checkInlineAsmText(StringRef text,
+                                              unsigned operands);
+
 } // namespace mlir::tile
 
 #endif // TILE_DIALECT_TILE_TILEDIALECT_H
